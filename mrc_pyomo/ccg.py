@@ -1,0 +1,177 @@
+"""MRC-CCG: the constraint and column generation loop (paper, Algorithm 1).
+
+Each iteration ``k`` solves the restricted master ``P_{I,J}`` (eq. 9) for ``(mu^k, nu^k)``, its dual (eq. 10)
+for ``alpha^k`` and the value ``R^k``; then
+
+* CONSTR (:mod:`mrc_pyomo.primal_oracle`) finds, for every sample, its most violated row with violation
+  ``psi(x_i) + 1 - nu^k`` and selects the ``n_max`` most violated above ``eps_1``;
+* FEAT (:mod:`mrc_pyomo.dual_oracle`) computes ``|F_I^T alpha^k - tau| - lambda`` for every feature and
+  selects the ``m_max`` most violated above ``eps_2``.
+
+It stops when nothing is added (then ``R* - eps_1 <= R^k <= R* + eps_2 ||mu*||_1``, Theorem 2), at
+``max_iter`` or at ``time_limit``.  Two regimes (Section 3):
+
+* ``"n"`` (many samples, few features): all features in ``J``, FEAT disabled; CONSTR adds rows and removes
+  the over-satisfied ones (negative violation, zero dual).  ``R^k`` is non-decreasing (Theorem 1).
+* ``"nm"`` (many samples and features): rows and features are added, nothing is removed.  The first
+  iterations run FEAT alone on the initial rows (column generation as in the paper's initialisation) until no
+  feature is violated or :data:`INIT_FEATURE_ROUNDS` rounds have passed.
+
+The loop only sequences the oracles and the master; each iteration leaves a record (see :func:`fit_ccg`).
+"""
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .dual_oracle import dual_correlations, feature_violations
+from .initialization import class_centroids, initial_features, initial_rows
+from .master import RestrictedMaster
+from .primal_oracle import class_scores, most_violated_subsets, subset_values
+from .selection import NUMERICAL_FLOOR, most_violated, over_satisfied
+
+# "auto" picks the large n and m regime when the LP has more than this many features m = K * D
+LARGE_M = 10_000
+INIT_FEATURE_ROUNDS = 3
+
+HISTORY_COLUMNS = [
+    "iteration", "phase", "R_master", "R_mu", "max_primal_violation", "max_dual_violation", "n_rows",
+    "n_features", "rows_added", "rows_removed", "features_added", "seconds_oracle", "seconds_update",
+    "seconds_solve", "seconds_elapsed",
+]
+
+
+def choose_regime(n_classes, n_features):
+    """``"nm"`` when ``m = K * D`` exceeds :data:`LARGE_M`, else ``"n"``."""
+    return "nm" if n_classes * n_features > LARGE_M else "n"
+
+
+@dataclass
+class CCGResult:
+    """What the loop returns: the last master and its solution, the records, and why it stopped."""
+
+    master: RestrictedMaster
+    mu: np.ndarray
+    nu: float
+    objective: float
+    status: str
+    history: list = field(default_factory=list)
+
+
+@dataclass
+class Check:
+    """The oracles' verdict on one master solution: what to add and remove, and the largest violations."""
+
+    risk: float
+    max_primal_violation: float
+    max_dual_violation: float
+    new_samples: np.ndarray
+    new_subsets: np.ndarray
+    new_features: np.ndarray
+    remove: np.ndarray
+
+
+def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max):
+    """Run CONSTR and FEAT on a master solution (one full pass over the samples and features)."""
+    mu, nu = solution.mu, solution.nu
+    scores = class_scores(Psi, mu)
+    psi, subsets = most_violated_subsets(scores)
+    violations = psi + 1.0 - nu
+    risk = 1.0 - float(np.sum(tau * mu)) + float(psi.max()) + float(np.sum(lam * np.abs(mu)))
+
+    candidates = np.flatnonzero(violations > max(eps_1, NUMERICAL_FLOOR))
+    eligible = ~master.contains_rows(candidates, subsets[candidates])
+    picked = candidates[most_violated(violations[candidates], eps_1, n_max, eligible)]
+
+    g = dual_correlations(master.points, master.samples, master.subsets, solution.alpha)
+    feature_violation = feature_violations(g, tau, lam, solution.beta).ravel()
+    outside = np.ones(feature_violation.size, dtype=bool)
+    outside[master.features] = False
+    new_features = np.zeros(0, dtype=np.int64)
+    if regime == "nm":
+        new_features = most_violated(feature_violation, eps_2, m_max, outside)
+
+    remove = np.zeros(master.n_rows, dtype=bool)
+    if regime == "n":
+        row_scores = class_scores(master.points(master.samples), mu)
+        remove = over_satisfied(subset_values(row_scores, master.subsets) + 1.0 - nu)
+    return Check(risk=risk, max_primal_violation=float(violations.max()),
+                 max_dual_violation=float(feature_violation.max()), new_samples=picked,
+                 new_subsets=subsets[picked], new_features=new_features, remove=remove)
+
+
+def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2, eps_2=1e-5, n_max=400,
+            m_max=400, max_iter=1000, time_limit=None, solver="appsi_highs", solver_options=None, log=None):
+    """Run MRC-CCG on ``Psi`` (``(n, D)``) with class indices ``y_idx`` and estimates ``tau``, ``lam``.
+
+    Returns a :class:`CCGResult` whose ``history`` has one record per master solved (keys
+    :data:`HISTORY_COLUMNS`).  Record ``k`` describes master ``k``: ``rows_added`` / ``rows_removed`` /
+    ``features_added`` are the changes that made it from master ``k - 1`` (the initial blocks for ``k = 1``),
+    ``seconds_update`` the time to apply them, ``seconds_solve`` the solver's time, ``R_master`` its value
+    ``R^k``, ``R_mu`` the exact ``R(mu^k)``, the violations and ``seconds_oracle`` those of the check of its
+    solution.  ``log``, if given, is called with each record.
+    """
+    start = time.perf_counter()
+    n, n_features = Psi.shape
+    n_classes = tau.shape[0]
+    samples, subsets, floor = initial_rows(n, n_classes)
+    master = RestrictedMaster(Psi, tau, lam, centroids=class_centroids(Psi, y_idx, n_classes),
+                              objective_floor=floor, solver=solver, solver_options=solver_options)
+    features = initial_features(n_classes, n_features, regime, fit_intercept)
+    master.add_features(features)
+    changes = {"rows_added": master.add_rows(samples, subsets), "rows_removed": 0,
+               "features_added": len(features)}
+    seconds_update = time.perf_counter() - start
+    history = []
+    status = "max_iter"
+    for k in range(1, max_iter + 1):
+        tic = time.perf_counter()
+        solution = master.solve()
+        seconds_solve = time.perf_counter() - tic
+
+        tic = time.perf_counter()
+        check = check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max)
+        seconds_oracle = time.perf_counter() - tic
+
+        record = {
+            "iteration": k, "phase": "features" if regime == "nm" and k <= INIT_FEATURE_ROUNDS else "ccg",
+            "R_master": solution.objective, "R_mu": check.risk,
+            "max_primal_violation": check.max_primal_violation, "max_dual_violation": check.max_dual_violation,
+            "n_rows": master.n_rows, "n_features": len(master.features), **changes,
+            "seconds_oracle": seconds_oracle, "seconds_update": seconds_update, "seconds_solve": seconds_solve,
+            "seconds_elapsed": time.perf_counter() - start,
+        }
+        history.append(record)
+        if log is not None:
+            log(record)
+        if not (len(check.new_samples) or len(check.new_features)):
+            status = "converged"
+            break
+        if time_limit is not None and time.perf_counter() - start >= time_limit:
+            status = "time_limit"
+            break
+        if k == max_iter:
+            break
+
+        tic = time.perf_counter()
+        features_only = record["phase"] == "features" and len(check.new_features)
+        changes = {"rows_removed": master.remove_rows(check.remove)}
+        changes["rows_added"] = 0 if features_only else master.add_rows(check.new_samples, check.new_subsets)
+        master.add_features(check.new_features)
+        changes["features_added"] = len(check.new_features)
+        seconds_update = time.perf_counter() - tic
+
+    return CCGResult(master=master, mu=solution.mu, nu=solution.nu, objective=solution.objective,
+                     status=status, history=history)
+
+
+def format_record(record):
+    """One line of the iteration log."""
+    return ("{iteration:5d} {R_master:12.8f} {R_mu:12.8f} {max_primal_violation:10.2e} "
+            "{max_dual_violation:10.2e} {n_rows:7d} {n_features:7d} {rows_added:+6d} {rows_removed:6d} "
+            "{features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} {seconds_solve:7.2f}").format(**record)
+
+
+LOG_HEADER = ("  it.    R_master         R(mu)   primal_v     dual_v    rows  feats  +rows  -rows  +feat "
+              " oracle  update   solve")

@@ -1,0 +1,173 @@
+"""``MRCClassifier``: the scikit-learn estimator of 0-1 minimax risk classifiers.
+
+``fit`` maps the data with ``Psi``, estimates ``tau`` and ``lambda`` (eq. 2), and solves the MRC LP (eq. 5)
+by MRC-CCG (``method="ccg"``, :mod:`mrc_pyomo.ccg`) or in full (``method="lp"``, :mod:`mrc_pyomo.full_lp`).
+The rule is ``h(x) = argmax_y Psi(x).mu_y`` with probabilities ``max(v_y - psi(x), 0)``.  ``upper_`` is the
+certified worst-case error probability ``R(mu_)`` evaluated over all training samples, never the master's
+value.
+"""
+
+import numbers
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import ccg
+from .estimates import mean_and_confidence
+from .feature_maps import make_feature_map
+from .full_lp import solve_full_lp
+from .master import check_solver
+from .primal_oracle import class_probabilities, class_scores, worst_case_risk
+
+
+def _check_number(name, value, low, integer=False, allow_none=False):
+    if value is None and allow_none:
+        return
+    kind = numbers.Integral if integer else numbers.Real
+    if isinstance(value, bool) or not isinstance(value, kind) or not value >= low or not np.isfinite(value):
+        what = "an integer" if integer else "a number"
+        raise ValueError(f"{name} must be {what} >= {low}, got {value!r}")
+
+
+class MRCClassifier(ClassifierMixin, BaseEstimator):
+    """Minimax risk classifier with the 0-1 loss, learned by constraint and column generation.
+
+    Parameters
+    ----------
+    phi : {"linear", "fourier"} or transformer, default="linear"
+        Feature map ``Psi``: identity, random Fourier features appended to the data
+        (:class:`~mrc_pyomo.feature_maps.RandomFourierFeatures`, 400 of them), or any object with ``fit`` and
+        ``transform`` (cloned).
+    lambda0 : float, default=0.01
+        Regularisation: ``lambda = lambda0 * std(Phi)``.
+    fit_intercept : bool, default=True
+        Prepend the constant feature 1 to ``Psi``.
+    method : {"ccg", "lp"}, default="ccg"
+        MRC-CCG (Algorithm 1) or the full LP over all ``n (2^K - 1)`` rows (small problems only).
+    solver : str, default="appsi_highs"
+        Pyomo LP solver name.  ``"appsi_highs"`` loads the master into HiGHS in bulk; any other name (e.g.
+        ``"highs"``, ``"glpk"``, ``"cbc"``, ``"gurobi"``) solves the Pyomo model through ``SolverFactory``.
+    eps_1, eps_2 : float, default=1e-2, 1e-5
+        Thresholds on the primal (row) and dual (feature) violations.
+    n_max, m_max : int, default=400
+        Rows and features added per iteration at most.
+    max_iter : int, default=1000
+        Iterations of the generation loop at most.
+    regime : {"auto", "n", "nm"}, default="auto"
+        ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"`` uses
+        ``"nm"`` when ``K * D`` exceeds :data:`mrc_pyomo.ccg.LARGE_M`.
+    time_limit : float, optional
+        Seconds after which the loop stops (checked after each iteration).
+    solver_options : dict, optional
+        Options passed to the solver (HiGHS option names on the default path).
+    random_state : int, RandomState or None
+        Seeds the random Fourier features.
+    verbose : bool, default=False
+        Print the iteration log.
+
+    Attributes
+    ----------
+    classes_, n_features_in_, feature_map_, tau_, lambda_, mu_, nu_, upper_, n_iter_, history_, master_,
+    status_ (``"converged"``, ``"max_iter"``, ``"time_limit"`` or ``"optimal"`` for ``method="lp"``),
+    regime_.
+    """
+
+    def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="appsi_highs",
+                 eps_1=1e-2, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
+                 solver_options=None, random_state=None, verbose=False):
+        self.phi = phi
+        self.lambda0 = lambda0
+        self.fit_intercept = fit_intercept
+        self.method = method
+        self.solver = solver
+        self.eps_1 = eps_1
+        self.eps_2 = eps_2
+        self.n_max = n_max
+        self.m_max = m_max
+        self.max_iter = max_iter
+        self.regime = regime
+        self.time_limit = time_limit
+        self.solver_options = solver_options
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _validate_params(self):
+        _check_number("lambda0", self.lambda0, 0)
+        _check_number("eps_1", self.eps_1, 0)
+        _check_number("eps_2", self.eps_2, 0)
+        _check_number("n_max", self.n_max, 1, integer=True)
+        _check_number("m_max", self.m_max, 1, integer=True)
+        _check_number("max_iter", self.max_iter, 1, integer=True)
+        _check_number("time_limit", self.time_limit, 0, allow_none=True)
+        if self.method not in ("ccg", "lp"):
+            raise ValueError(f"method must be 'ccg' or 'lp', got {self.method!r}")
+        if self.regime not in ("auto", "n", "nm"):
+            raise ValueError(f"regime must be 'auto', 'n' or 'nm', got {self.regime!r}")
+        if self.solver_options is not None and not isinstance(self.solver_options, dict):
+            raise ValueError(f"solver_options must be a dict or None, got {self.solver_options!r}")
+        check_solver(self.solver)
+
+    def fit(self, X, y):
+        """Learn the MRC from ``X`` (dense or scipy.sparse, shape ``(n, d)``) and labels ``y``."""
+        self._validate_params()
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError(f"MRCClassifier needs at least two classes; got 1 class ({self.classes_[0]!r})")
+        n_classes = len(self.classes_)
+
+        self.feature_map_ = make_feature_map(self.phi, self.fit_intercept, self.random_state).fit(X)
+        Psi = self.feature_map_.transform(X)
+        self.tau_, self.lambda_ = mean_and_confidence(Psi, y_idx, n_classes, self.lambda0)
+        self.regime_ = ccg.choose_regime(n_classes, Psi.shape[1]) if self.regime == "auto" else self.regime
+
+        if self.method == "lp":
+            master, solution, seconds_update, seconds_solve = solve_full_lp(
+                Psi, self.tau_, self.lambda_, solver=self.solver, solver_options=self.solver_options)
+            mu, nu, objective, status, history = solution.mu, solution.nu, solution.objective, "optimal", []
+        else:
+            log = None
+            if self.verbose:
+                print(ccg.LOG_HEADER)
+                log = lambda record: print(ccg.format_record(record), flush=True)  # noqa: E731
+            result = ccg.fit_ccg(
+                Psi, y_idx, self.tau_, self.lambda_, regime=self.regime_, fit_intercept=self.fit_intercept,
+                eps_1=self.eps_1, eps_2=self.eps_2, n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter,
+                time_limit=self.time_limit, solver=self.solver, solver_options=self.solver_options, log=log)
+            master, mu, nu, objective = result.master, result.mu, result.nu, result.objective
+            status, history = result.status, result.history
+
+        self.mu_ = mu
+        self.nu_ = float(nu)
+        self.objective_ = float(objective)
+        self.upper_ = worst_case_risk(Psi, mu, self.tau_, self.lambda_)
+        self.status_ = status
+        self.n_iter_ = len(history)
+        self.history_ = pd.DataFrame(history, columns=ccg.HISTORY_COLUMNS)
+        self.master_ = master.compact()
+        if self.verbose:
+            print(f"{status}: R(mu) = {self.upper_:.8f} after {self.n_iter_} iterations "
+                  f"({master.n_rows} rows, {len(master.features)} features in the master)")
+        return self
+
+    def _scores(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return class_scores(self.feature_map_.transform(X), self.mu_)
+
+    def decision_function(self, X):
+        """Class scores ``v_y = Psi(x).mu_y``, shape ``(n, K)`` (``(n,)``: ``v_1 - v_0`` for two classes)."""
+        scores = self._scores(X)
+        return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
+
+    def predict(self, X):
+        """``classes_[argmax_y Psi(x).mu_y]``."""
+        return self.classes_[np.argmax(self._scores(X), axis=1)]
+
+    def predict_proba(self, X):
+        """``p(y | x) = max(v_y - psi(x), 0)``, columns in the order of ``classes_``; rows sum to 1."""
+        return class_probabilities(self._scores(X))

@@ -1,0 +1,30 @@
+"""Which rows and features enter or leave the restricted master (paper, Section 3.1).
+
+CONSTR adds the ``n_max`` most violated rows whose violation exceeds ``eps_1`` and removes the rows of the
+master that are over-satisfied (violation ``< 0``); FEAT adds the ``m_max`` features whose dual violation
+exceeds ``eps_2``.  A violation must also exceed ``NUMERICAL_FLOOR`` so that ``eps = 0`` does not chase
+round-off; a row or feature already in the master is never added twice.
+"""
+
+import numpy as np
+
+NUMERICAL_FLOOR = 1e-9
+
+
+def most_violated(violations, eps, limit, eligible=None):
+    """Indices of at most ``limit`` entries with violation ``> max(eps, NUMERICAL_FLOOR)``, most violated first.
+
+    ``eligible`` (boolean mask) restricts the candidates, e.g. to the features not yet in the master.
+    """
+    candidates = violations > max(eps, NUMERICAL_FLOOR)
+    if eligible is not None:
+        candidates &= eligible
+    index = np.flatnonzero(candidates)
+    if len(index) > limit:
+        index = index[np.argpartition(-violations[index], limit - 1)[:limit]]
+    return index[np.argsort(-violations[index], kind="stable")]
+
+
+def over_satisfied(violations):
+    """Mask of the master's rows with violation ``< -NUMERICAL_FLOOR`` (positive slack: zero dual)."""
+    return violations < -NUMERICAL_FLOOR
