@@ -95,7 +95,7 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
     remove = np.zeros(master.n_rows, dtype=bool)
     if regime == "n":
         row_scores = class_scores(master.points(master.samples), mu)
-        remove = over_satisfied(subset_values(row_scores, master.subsets) + 1.0 - nu)
+        remove = over_satisfied(subset_values(row_scores, master.subsets) + 1.0 - nu, solution.alpha)
     return Check(risk=risk, max_primal_violation=float(violations.max()),
                  max_dual_violation=float(feature_violation.max()), new_samples=picked,
                  new_subsets=subsets[picked], new_features=new_features, remove=remove)

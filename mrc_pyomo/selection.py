@@ -25,6 +25,11 @@ def most_violated(violations, eps, limit, eligible=None):
     return index[np.argsort(-violations[index], kind="stable")]
 
 
-def over_satisfied(violations):
-    """Mask of the master's rows with violation ``< -NUMERICAL_FLOOR`` (positive slack: zero dual)."""
-    return violations < -NUMERICAL_FLOOR
+def over_satisfied(violations, alpha):
+    """Mask of the master's rows with violation ``< -NUMERICAL_FLOOR`` and dual value ``<= NUMERICAL_FLOOR``.
+
+    A row with positive slack has a zero dual (complementary slackness); asking for both keeps a binding row
+    when the solver's solution is only accurate to a few digits.  Removing rows with zero dual leaves the
+    current solution optimal, so the next master stays bounded and ``R^k`` cannot decrease (Theorem 1).
+    """
+    return (violations < -NUMERICAL_FLOOR) & (alpha <= NUMERICAL_FLOOR)
