@@ -80,9 +80,11 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
     violations = psi + 1.0 - nu
     risk = 1.0 - float(np.sum(tau * mu)) + float(psi.max()) + float(np.sum(lam * np.abs(mu)))
 
-    candidates = np.flatnonzero(violations > max(eps_1, NUMERICAL_FLOOR))
+    candidates = np.flatnonzero(violations > NUMERICAL_FLOOR)
     eligible = ~master.contains_rows(candidates, subsets[candidates])
-    picked = candidates[most_violated(violations[candidates], eps_1, n_max, eligible)]
+    picked = candidates[most_violated(violations[candidates], 0.0, n_max, eligible)]
+    if not (violations[picked] > eps_1).any():
+        picked = picked[:0]
 
     g = dual_correlations(master.points, master.samples, master.subsets, solution.alpha)
     feature_violation = feature_violations(g, tau, lam, solution.beta).ravel()

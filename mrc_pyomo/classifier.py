@@ -94,6 +94,11 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
     def _validate_params(self):
         _check_number("lambda0", self.lambda0, 0)
         _check_number("eps_1", self.eps_1, 0)
@@ -166,7 +171,8 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """``classes_[argmax_y Psi(x).mu_y]``."""
-        return self.classes_[np.argmax(self._scores(X), axis=1)]
+        scores = self._scores(X)
+        return self.classes_[np.argmax(scores, axis=1)]
 
     def predict_proba(self, X):
         """``p(y | x) = max(v_y - psi(x), 0)``, columns in the order of ``classes_``; rows sum to 1."""

@@ -1,0 +1,150 @@
+"""The estimator: scikit-learn conventions, SPEC.md's attributes, and clear errors on bad input."""
+
+import pickle
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from sklearn.utils.estimator_checks import check_estimator
+
+from conftest import random_problem
+from mrc_pyomo import MasterSolveError, MRCClassifier
+from mrc_pyomo.ccg import HISTORY_COLUMNS
+from mrc_pyomo.primal_oracle import worst_case_risk
+
+
+@pytest.mark.parametrize("estimator", [MRCClassifier(), MRCClassifier(phi="fourier", regime="nm")],
+                         ids=["default", "fourier-nm"])
+def test_check_estimator(estimator):
+    check_estimator(estimator)
+
+
+def test_fitted_attributes_follow_the_spec():
+    X, y = random_problem(90, 4, 3, seed=2)
+    labels = np.array(["cat", "dog", "emu"])[y]
+    clf = MRCClassifier(eps_1=0.0).fit(X, labels)
+    assert list(clf.classes_) == ["cat", "dog", "emu"]
+    assert clf.n_features_in_ == 4
+    assert clf.tau_.shape == clf.lambda_.shape == clf.mu_.shape == (3, 5)
+    Psi = clf.feature_map_.transform(X)
+    assert Psi.shape == (90, 5) and np.all(Psi[:, 0] == 1.0)
+    assert clf.upper_ == worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_)
+    assert isinstance(clf.history_, pd.DataFrame) and list(clf.history_.columns) == HISTORY_COLUMNS
+    assert len(clf.history_) == clf.n_iter_ >= 1
+    assert (clf.history_.seconds_solve >= 0).all() and (clf.history_.seconds_update >= 0).all()
+    proba = clf.predict_proba(X)
+    assert proba.shape == (90, 3) and np.allclose(proba.sum(axis=1), 1.0)
+    assert np.array_equal(clf.predict(X), clf.classes_[np.argmax(Psi @ clf.mu_.T, axis=1)])
+    assert clf.score(X, labels) > 0.6
+    # nu = varphi(mu) + 1 at the master's optimum, up to the master's missing rows: upper_ >= R^k
+    assert clf.upper_ >= clf.objective_ - 1e-9
+
+
+def test_inputs_are_not_modified():
+    X, y = random_problem(40, 3, 2, seed=4)
+    Xs = sp.csr_matrix(X)
+    X0, y0, Xs0 = X.copy(), y.copy(), Xs.copy()
+    MRCClassifier().fit(X, y)
+    MRCClassifier().fit(Xs, y)
+    assert np.array_equal(X, X0) and np.array_equal(y, y0) and (Xs != Xs0).nnz == 0
+
+
+def test_dense_and_sparse_give_the_same_classifier():
+    X, y = random_problem(60, 4, 3, seed=5)
+    a = MRCClassifier(eps_1=0.0, eps_2=0.0).fit(X, y)
+    b = MRCClassifier(eps_1=0.0, eps_2=0.0).fit(sp.csr_matrix(X), y)
+    assert a.upper_ == pytest.approx(b.upper_, abs=1e-9)
+
+
+@pytest.mark.parametrize("X,y,match", [
+    (np.array([[np.nan, 1.0], [1.0, 2.0]]), [0, 1], "NaN"),
+    (np.array([[np.inf, 1.0], [1.0, 2.0]]), [0, 1], "infinity"),
+    (np.zeros((0, 2)), [], "0 sample"),
+    (np.ones((3, 2)), [0, 1], "inconsistent numbers of samples"),
+    (np.ones((3, 2)), [1, 1, 1], "at least two classes"),
+    (np.ones((3, 2)), [0.5, 1.2, 2.7], "Unknown label type"),
+])
+def test_bad_data(X, y, match):
+    with pytest.raises(ValueError, match=match):
+        MRCClassifier().fit(X, y)
+
+
+@pytest.mark.parametrize("params,match", [
+    ({"phi": "polynomial"}, "unknown phi"),
+    ({"lambda0": -1.0}, "lambda0"),
+    ({"eps_1": -0.1}, "eps_1"),
+    ({"n_max": 0}, "n_max"),
+    ({"m_max": 2.5}, "m_max"),
+    ({"max_iter": 0}, "max_iter"),
+    ({"method": "simplex"}, "method"),
+    ({"regime": "big"}, "regime"),
+    ({"solver": "no_such_solver"}, "unknown solver"),
+    ({"solver_options": "fast"}, "solver_options"),
+])
+def test_bad_parameters(params, match):
+    X, y = random_problem(20, 2, 2)
+    with pytest.raises(ValueError, match=match):
+        MRCClassifier(**params).fit(X, y)
+
+
+def test_solver_not_installed():
+    if shutil.which("gurobi_cl"):
+        pytest.skip("gurobi is installed here")
+    X, y = random_problem(20, 2, 2)
+    with pytest.raises(RuntimeError, match="not available"):
+        MRCClassifier(solver="gurobi").fit(X, y)
+
+
+def test_master_the_solver_cannot_solve():
+    X, y = random_problem(30, 2, 2)
+    with pytest.raises(MasterSolveError, match="limit"):
+        MRCClassifier(solver_options={"simplex_iteration_limit": 0}).fit(X, y)
+    with pytest.raises(ValueError, match="HiGHS rejected the option"):
+        MRCClassifier(solver_options={"no_such_option": 1}).fit(X, y)
+
+
+def test_full_lp_too_large_is_refused():
+    X, y = random_problem(200_000, 3, 6, seed=1)
+    with pytest.raises(ValueError, match="use method='ccg'"):
+        MRCClassifier(method="lp").fit(X, y)
+
+
+def test_stops_at_max_iter_and_time_limit():
+    X, y = random_problem(300, 4, 4, seed=6)
+    clf = MRCClassifier(eps_1=0.0, n_max=3, max_iter=2).fit(X, y)
+    assert clf.n_iter_ == 2 and clf.status_ == "max_iter"
+    clf = MRCClassifier(eps_1=0.0, n_max=3, time_limit=0.0).fit(X, y)
+    assert clf.n_iter_ == 1 and clf.status_ == "time_limit"
+    # the certificate holds for whatever rule was returned
+    assert clf.upper_ == worst_case_risk(clf.feature_map_.transform(X), clf.mu_, clf.tau_, clf.lambda_)
+
+
+def test_pickle_roundtrip_keeps_predictions_and_master():
+    X, y = random_problem(200, 5, 3, seed=8)
+    clf = MRCClassifier().fit(X, y)
+    clone = pickle.loads(pickle.dumps(clf))
+    assert np.array_equal(clone.predict(X), clf.predict(X))
+    # the master can be solved again after unpickling and gives the same R^k
+    assert clone.master_.solve().objective == pytest.approx(clf.objective_, abs=1e-9)
+    # the fitted master holds only the samples of its rows, not the training data
+    assert clone.master_.Psi.shape[0] <= clone.master_.n_rows
+
+
+@pytest.mark.parametrize("solver", ["highs", "glpk", "cbc"])
+def test_general_solver_path_reaches_the_same_R(solver):
+    import pyomo.environ as pyo
+    if not pyo.SolverFactory(solver).available(exception_flag=False):
+        pytest.skip(f"{solver} not installed")
+    X, y = random_problem(70, 3, 3, seed=9)
+    ref = MRCClassifier(eps_1=0.0, eps_2=0.0).fit(X, y)
+    clf = MRCClassifier(eps_1=0.0, eps_2=0.0, solver=solver).fit(X, y)
+    assert clf.upper_ == pytest.approx(ref.upper_, abs=1e-6)
+
+
+def test_verbose_prints_the_iteration_log(capsys):
+    X, y = random_problem(50, 3, 3)
+    MRCClassifier(verbose=True).fit(X, y)
+    out = capsys.readouterr().out
+    assert "R_master" in out and "converged" in out

@@ -1,0 +1,99 @@
+"""The restricted master: its Pyomo model is the same LP as the bulk HiGHS instance, at every iteration."""
+
+import highspy
+import numpy as np
+import pyomo.environ as pyo
+import pytest
+
+from conftest import random_problem
+from mrc_pyomo import MRCClassifier, RestrictedMaster
+from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.feature_maps import make_feature_map
+from mrc_pyomo.initialization import all_subsets, class_centroids
+
+
+def _solve_file(path):
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.readModel(str(path))
+    h.run()
+    assert h.modelStatusToString(h.getModelStatus()) == "Optimal"
+    return h.getInfo().objective_function_value
+
+
+@pytest.mark.parametrize("regime,K", [("n", 3), ("nm", 3), ("n", 8)])
+def test_pyomo_model_and_exports_give_R_k(tmp_path, regime, K):
+    X, y = random_problem(80, 6, K, seed=K)
+    clf = MRCClassifier(regime=regime, n_max=10, m_max=6, max_iter=4).fit(X, y)
+    master = clf.master_
+    m = master.model
+    assert len(m.rows) == master.n_rows and len(m.features) == len(master.features)
+    # the loaded solution is the master's, and feasible for the Pyomo model
+    assert pyo.value(m.objective) == pytest.approx(clf.objective_, abs=1e-9)
+    # another solver on the Pyomo model gives the same value
+    pyo.SolverFactory("highs").solve(m)
+    assert pyo.value(m.objective) == pytest.approx(clf.objective_, abs=1e-7)
+    for suffix in ("lp", "mps"):
+        path = master.write(tmp_path / f"master.{suffix}")
+        assert _solve_file(path) == pytest.approx(clf.objective_, abs=1e-7)
+    text = (tmp_path / "master.lp").read_text()
+    assert "row(x" in text and "mu_pos(" in text and "nu" in text
+
+
+def test_duals_and_values_are_loaded_into_the_model():
+    X, y = random_problem(60, 3, 3, seed=1)
+    clf = MRCClassifier(eps_1=0.0).fit(X, y)
+    m, s = clf.master_.model, clf.master_.solution
+    duals = np.array([m.dual[m.row[k]] for k in m.rows])
+    assert np.allclose(-duals, s.alpha)
+    assert s.alpha.sum() == pytest.approx(1.0 - s.beta, abs=1e-9)  # dual constraint of nu
+    assert m.nu.value == pytest.approx(s.nu)
+
+
+def _new_master(solver, K=3, seed=0):
+    X, y = random_problem(50, 4, K, seed=seed)
+    Psi = make_feature_map("linear").fit(X).transform(X)
+    tau, lam = mean_and_confidence(Psi, y, K, 0.01)
+    master = RestrictedMaster(Psi, tau, lam, centroids=class_centroids(Psi, y, K), solver=solver)
+    return master, Psi
+
+
+def test_incremental_updates_agree_between_paths():
+    """The same sequence of additions and removals, on the bulk HiGHS path and the Pyomo path."""
+    rng = np.random.default_rng(0)
+    masters = [_new_master("appsi_highs")[0], _new_master("highs")[0]]
+    subsets = all_subsets(3)
+    cent = 50 + np.arange(3)
+    steps = [
+        ("features", np.array([0, 5, 10])),
+        ("rows", (np.repeat(cent, 7), np.tile(subsets, (3, 1)))),
+        ("features", np.arange(15)[~np.isin(np.arange(15), [0, 5, 10])][:6]),
+        ("rows", (rng.integers(0, 50, 20), subsets[rng.integers(0, 7, 20)])),
+        ("remove", rng.random(41) < 0.3),
+        ("features", np.array([1, 2, 3])[[0]] + 10),
+        ("rows", (rng.integers(0, 50, 10), subsets[rng.integers(0, 7, 10)])),
+    ]
+    for kind, arg in steps:
+        values = []
+        for master in masters:
+            if kind == "features":
+                master.add_features(arg[~np.isin(arg, master.features)])
+            elif kind == "rows":
+                master.add_rows(*arg)
+            else:
+                keep_centroids = master.samples >= 50
+                master.remove_rows(arg[:master.n_rows] & ~keep_centroids)
+            if master.n_rows:
+                values.append(master.solve().objective)
+        if values:
+            assert values[0] == pytest.approx(values[1], abs=1e-8)
+    assert masters[0].n_rows == masters[1].n_rows
+    assert np.array_equal(masters[0].features, masters[1].features)
+
+
+def test_duplicate_rows_are_skipped():
+    master, _ = _new_master("appsi_highs")
+    subsets = all_subsets(3)
+    assert master.add_rows([1, 1, 2], subsets[[0, 0, 3]]) == 2
+    assert master.add_rows([1], subsets[[0]]) == 0
+    assert master.n_rows == 2
