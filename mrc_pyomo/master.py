@@ -145,9 +145,14 @@ class RestrictedMaster:
                 for i, c in zip(samples, subsets)]
 
     def contains_rows(self, samples, subsets):
-        """Mask: which (sample, subset) pairs are rows of ``I`` already."""
-        packed = np.packbits(subsets, axis=1)
-        return np.array([(int(i), p.tobytes()) in self._row_keys for i, p in zip(samples, packed)], dtype=bool)
+        """Mask: which (sample, subset) pairs are rows of ``I`` already (only samples of ``I`` are looked up)."""
+        samples = np.asarray(samples, dtype=np.int64)
+        found = np.zeros(len(samples), dtype=bool)
+        maybe = np.flatnonzero(np.isin(samples, self.samples))
+        packed = np.packbits(subsets[maybe], axis=1)
+        for r, p in zip(maybe, packed):
+            found[r] = (int(samples[r]), p.tobytes()) in self._row_keys
+        return found
 
     @property
     def n_rows(self):
