@@ -41,6 +41,8 @@ CASES = [
     # n, d, K, sparse, phi, regime
     (80, 4, 2, False, "linear", "n"),
     (80, 4, 2, True, "linear", "nm"),
+    (60, 3, 2, False, "fourier", "nm"),
+    (60, 3, 2, True, "fourier", "n"),
     (60, 4, 3, False, "fourier", "n"),
     (60, 4, 3, True, "linear", "n"),
     (60, 3, 3, False, "linear", "nm"),
