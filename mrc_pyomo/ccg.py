@@ -27,7 +27,7 @@ import numpy as np
 
 from .dual_oracle import dual_correlations, feature_violations
 from .initialization import class_centroids, initial_features, initial_rows
-from .master import RestrictedMaster
+from .master import MasterSolveError, RestrictedMaster
 from .primal_oracle import class_scores, most_violated_subsets, subset_values
 from .selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 
@@ -38,7 +38,7 @@ INIT_FEATURE_ROUNDS = 3
 HISTORY_COLUMNS = [
     "iteration", "phase", "R_master", "R_mu", "max_primal_violation", "max_dual_violation", "n_rows",
     "n_features", "rows_added", "rows_removed", "features_added", "seconds_oracle", "seconds_update",
-    "seconds_solve", "seconds_elapsed",
+    "seconds_solve", "seconds_elapsed", "solver_status",
 ]
 
 
@@ -61,15 +61,83 @@ class CCGResult:
 
 @dataclass
 class Check:
-    """The oracles' verdict on one master solution: what to add and remove, and the largest violations."""
+    """The oracles' verdict on one master solution: violations, and what to add and remove next.
+
+    ``primal_violations[i] = psi(x_i) + 1 - nu`` (the most violated row of each sample),
+    ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta) lambda_yj``, ``risk = R(mu)``.
+    """
 
     risk: float
-    max_primal_violation: float
-    max_dual_violation: float
+    primal_violations: np.ndarray
+    dual_violations: np.ndarray
     new_samples: np.ndarray
     new_subsets: np.ndarray
     new_features: np.ndarray
     remove: np.ndarray
+
+    @property
+    def max_primal_violation(self):
+        return float(self.primal_violations.max())
+
+    @property
+    def max_dual_violation(self):
+        return float(self.dual_violations.max())
+
+
+@dataclass
+class IterationState:
+    """What a ``callback`` sees after master ``k`` is solved and checked.
+
+    ``rows_added`` / ``rows_removed`` (pairs ``(samples, subsets)``) and ``features_added`` are the changes
+    that made this master; ``next_rows``, ``next_features`` and ``next_removed`` (a mask over the master's
+    rows) what the oracles chose for the next one.  ``model`` is the Pyomo model of the master (built on
+    first access on the default path) with this solution loaded.
+    """
+
+    iteration: int
+    master: RestrictedMaster
+    solution: object
+    check: Check
+    record: dict
+    rows_added: tuple
+    rows_removed: tuple
+    features_added: np.ndarray
+
+    @property
+    def model(self):
+        return self.master.model
+
+    @property
+    def mu(self):
+        return self.solution.mu
+
+    @property
+    def nu(self):
+        return self.solution.nu
+
+    @property
+    def alpha(self):
+        return self.solution.alpha
+
+    @property
+    def primal_violations(self):
+        return self.check.primal_violations
+
+    @property
+    def dual_violations(self):
+        return self.check.dual_violations
+
+    @property
+    def next_rows(self):
+        return self.check.new_samples, self.check.new_subsets
+
+    @property
+    def next_features(self):
+        return self.check.new_features
+
+    @property
+    def next_removed(self):
+        return self.check.remove
 
 
 def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max):
@@ -98,13 +166,13 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
     if regime == "n":
         row_scores = class_scores(master.points(master.samples), mu)
         remove = over_satisfied(subset_values(row_scores, master.subsets) + 1.0 - nu, solution.alpha)
-    return Check(risk=risk, max_primal_violation=float(violations.max()),
-                 max_dual_violation=float(feature_violation.max()), new_samples=picked,
-                 new_subsets=subsets[picked], new_features=new_features, remove=remove)
+    return Check(risk=risk, primal_violations=violations, dual_violations=feature_violation.reshape(tau.shape),
+                 new_samples=picked, new_subsets=subsets[picked], new_features=new_features, remove=remove)
 
 
 def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2, eps_2=1e-5, n_max=400,
-            m_max=400, max_iter=1000, time_limit=None, solver="appsi_highs", solver_options=None, log=None):
+            m_max=400, max_iter=1000, time_limit=None, solver="appsi_highs", solver_options=None, log=None,
+            callback=None):
     """Run MRC-CCG on ``Psi`` (``(n, D)``) with class indices ``y_idx`` and estimates ``tau``, ``lam``.
 
     Returns a :class:`CCGResult` whose ``history`` has one record per master solved (keys
@@ -112,7 +180,12 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
     ``features_added`` are the changes that made it from master ``k - 1`` (the initial blocks for ``k = 1``),
     ``seconds_update`` the time to apply them, ``seconds_solve`` the solver's time, ``R_master`` its value
     ``R^k``, ``R_mu`` the exact ``R(mu^k)``, the violations and ``seconds_oracle`` those of the check of its
-    solution.  ``log``, if given, is called with each record.
+    solution, ``solver_status`` what the solver said.  ``log``, if given, is called with each record;
+    ``callback``, if given, with an :class:`IterationState`, and a true return value stops the loop.
+
+    If the solver fails on master ``k > 1`` (an error, or a limit reached), the loop stops with the solution of
+    master ``k - 1``, which is still valid; the failure is the last record of the history (``R_master`` NaN)
+    and the status is ``"solver_error"``.  A failure on the first master raises ``MasterSolveError``.
     """
     start = time.perf_counter()
     n, n_features = Psi.shape
@@ -122,14 +195,31 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
                               objective_floor=floor, solver=solver, solver_options=solver_options)
     features = initial_features(n_classes, n_features, regime, fit_intercept)
     master.add_features(features)
-    changes = {"rows_added": master.add_rows(samples, subsets), "rows_removed": 0,
-               "features_added": len(features)}
+    master.add_rows(samples, subsets)
+    added = ((master.samples, master.subsets), (samples[:0], subsets[:0]), features)
     seconds_update = time.perf_counter() - start
     history = []
     status = "max_iter"
+    solution = None
     for k in range(1, max_iter + 1):
+        changes = {"rows_added": len(added[0][0]), "rows_removed": len(added[1][0]), "features_added": len(added[2])}
         tic = time.perf_counter()
-        solution = master.solve()
+        try:
+            new_solution = master.solve()
+        except MasterSolveError as error:
+            if solution is None:
+                raise
+            history.append({"iteration": k, "phase": "ccg", "R_master": np.nan, "R_mu": np.nan,
+                            "max_primal_violation": np.nan, "max_dual_violation": np.nan,
+                            "n_rows": master.n_rows, "n_features": len(master.features), **changes,
+                            "seconds_oracle": 0.0, "seconds_update": seconds_update,
+                            "seconds_solve": time.perf_counter() - tic,
+                            "seconds_elapsed": time.perf_counter() - start, "solver_status": str(error)})
+            if log is not None:
+                log(history[-1])
+            status = "solver_error"
+            break
+        solution = new_solution
         seconds_solve = time.perf_counter() - tic
 
         tic = time.perf_counter()
@@ -142,11 +232,14 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
             "max_primal_violation": check.max_primal_violation, "max_dual_violation": check.max_dual_violation,
             "n_rows": master.n_rows, "n_features": len(master.features), **changes,
             "seconds_oracle": seconds_oracle, "seconds_update": seconds_update, "seconds_solve": seconds_solve,
-            "seconds_elapsed": time.perf_counter() - start,
+            "seconds_elapsed": time.perf_counter() - start, "solver_status": master.solver_status,
         }
         history.append(record)
         if log is not None:
             log(record)
+        if callback is not None and callback(IterationState(k, master, solution, check, record, *added)):
+            status = "callback"
+            break
         if not (len(check.new_samples) or len(check.new_features)):
             status = "converged"
             break
@@ -157,11 +250,14 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
             break
 
         tic = time.perf_counter()
-        features_only = record["phase"] == "features" and len(check.new_features)
-        changes = {"rows_removed": master.remove_rows(check.remove)}
-        changes["rows_added"] = 0 if features_only else master.add_rows(check.new_samples, check.new_subsets)
+        removed = (master.samples[check.remove], master.subsets[check.remove])
+        master.remove_rows(check.remove)
+        new_rows = (check.new_samples, check.new_subsets)
+        if record["phase"] == "features" and len(check.new_features):
+            new_rows = (new_rows[0][:0], new_rows[1][:0])  # column generation on the initial rows first
+        master.add_rows(*new_rows)
         master.add_features(check.new_features)
-        changes["features_added"] = len(check.new_features)
+        added = (new_rows, removed, check.new_features)
         seconds_update = time.perf_counter() - tic
 
     return CCGResult(master=master, mu=solution.mu, nu=solution.nu, objective=solution.objective,
@@ -169,7 +265,9 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
 
 
 def format_record(record):
-    """One line of the iteration log."""
+    """One line of the iteration log (with the solver's message when it failed)."""
+    if record["R_master"] != record["R_master"]:  # NaN: the solver failed on this master
+        return f"{record['iteration']:5d}  solver failed: {record['solver_status']}"
     return ("{iteration:5d} {R_master:12.8f} {R_mu:12.8f} {max_primal_violation:10.2e} "
             "{max_dual_violation:10.2e} {n_rows:7d} {n_features:7d} {rows_added:+6d} {rows_removed:6d} "
             "{features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} {seconds_solve:7.2f}").format(**record)

@@ -67,17 +67,22 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         Seeds the random Fourier features.
     verbose : bool, default=False
         Print the iteration log.
+    callback : callable, optional
+        Called after each master solve and check with a :class:`~mrc_pyomo.ccg.IterationState` (the master
+        and its Pyomo model, ``mu``, ``nu``, the duals, the rows and features added and removed, the
+        violations, the rows and features chosen next); returning a true value stops the loop.
 
     Attributes
     ----------
     classes_, n_features_in_, feature_map_, tau_, lambda_, mu_, nu_, upper_, n_iter_, history_, master_,
-    status_ (``"converged"``, ``"max_iter"``, ``"time_limit"`` or ``"optimal"`` for ``method="lp"``),
-    regime_.
+    status_ (``"converged"``, ``"max_iter"``, ``"time_limit"``, ``"callback"``, ``"solver_error"`` (the
+    solver failed on a later master: the last valid solution is returned, the history's last record says
+    why) or ``"optimal"`` for ``method="lp"``), regime_.
     """
 
     def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="appsi_highs",
                  eps_1=1e-2, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
-                 solver_options=None, random_state=None, verbose=False):
+                 solver_options=None, random_state=None, verbose=False, callback=None):
         self.phi = phi
         self.lambda0 = lambda0
         self.fit_intercept = fit_intercept
@@ -93,6 +98,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         self.solver_options = solver_options
         self.random_state = random_state
         self.verbose = verbose
+        self.callback = callback
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -111,6 +117,8 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"method must be 'ccg' or 'lp', got {self.method!r}")
         if self.regime not in ("auto", "n", "nm"):
             raise ValueError(f"regime must be 'auto', 'n' or 'nm', got {self.regime!r}")
+        if self.callback is not None and not callable(self.callback):
+            raise ValueError(f"callback must be callable, got {self.callback!r}")
         if self.solver_options is not None and not isinstance(self.solver_options, dict):
             raise ValueError(f"solver_options must be a dict or None, got {self.solver_options!r}")
         check_solver(self.solver)
@@ -142,7 +150,8 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
             result = ccg.fit_ccg(
                 Psi, y_idx, self.tau_, self.lambda_, regime=self.regime_, fit_intercept=self.fit_intercept,
                 eps_1=self.eps_1, eps_2=self.eps_2, n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter,
-                time_limit=self.time_limit, solver=self.solver, solver_options=self.solver_options, log=log)
+                time_limit=self.time_limit, solver=self.solver, solver_options=self.solver_options, log=log,
+                callback=self.callback)
             master, mu, nu, objective = result.master, result.mu, result.nu, result.objective
             status, history = result.status, result.history
 

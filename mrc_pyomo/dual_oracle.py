@@ -3,7 +3,7 @@
 The dual of the restricted master (eq. 8) constrains each feature ``(y, j)`` by
 ``tau_yj - lambda_yj <= (F_{I,(y,j)})^T alpha <= tau_yj + lambda_yj``.  Its violation is
 
-    |g_yj - tau_yj| - lambda_yj,     g = F_I^T alpha,
+    ``|g_yj - tau_yj| - lambda_yj``,  with  ``g = F_I^T alpha``,
 
 and ``g`` is computed without forming ``F``: the row ``(i, C)`` of ``F`` holds ``Psi(x_i) / |C|`` in the blocks
 of the classes ``y in C``, so ``g_y = sum_r alpha_r [y in C_r] / |C_r| Psi(x_{i_r}) = (Psi_I^T W)_y`` with

@@ -36,9 +36,7 @@ class HighsMaster:
         self.highs = highspy.Highs()
         self.highs.setOptionValue("output_flag", False)
         for name, value in (options or {}).items():
-            status = self.highs.setOptionValue(name, value)
-            if status != highspy.HighsStatus.kOk:
-                raise ValueError(f"HiGHS rejected the option {name}={value!r}")
+            self.set_option(name, value)
         empty_i, empty_f = np.zeros(0, dtype=np.int32), np.zeros(0)
         self.highs.addCols(1, np.array([1.0]), np.array([-INF]), np.array([INF]), 0,
                            empty_i, empty_i, empty_f)
@@ -47,6 +45,10 @@ class HighsMaster:
             self.highs.addRows(1, np.array([-INF]), np.array([0.0]), 1,
                                np.array([0], dtype=np.int32), np.array([0], dtype=np.int32), np.array([-1.0]))
             self.n_fixed_rows = 1
+
+    def set_option(self, name, value):
+        if self.highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+            raise ValueError(f"HiGHS rejected the option {name}={value!r}")
 
     def add_features(self, cost_pos, cost_neg, block, floor_pos=None, floor_neg=None):
         """Append the columns of new features.

@@ -215,6 +215,12 @@ class RestrictedMaster:
         return len(positions)
 
     # -- solving ----------------------------------------------------------------------------------------
+    def set_solver_option(self, name, value):
+        """Set a solver option for the next solves (e.g. from a callback: a time limit for later masters)."""
+        if self._highs is not None:
+            self._highs.set_option(name, value)
+        self.solver_options[name] = value
+
     def solve(self):
         """Solve ``P_{I,J}``; return and store the :class:`MasterSolution`.  Raises :class:`MasterSolveError`."""
         if self._highs is not None:

@@ -1,0 +1,184 @@
+"""For optimisation practitioners and teachers: callback, solver failures, plots, CLI, examples, docs."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import highspy
+import numpy as np
+import pandas as pd
+import pyomo.environ as pyo
+import pytest
+from sklearn.datasets import dump_svmlight_file, load_breast_cancer
+
+from conftest import random_problem
+from mrc_pyomo import MRCClassifier
+from mrc_pyomo.cli import main as cli_main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_callback_sees_each_iteration_and_can_stop():
+    X, y = random_problem(80, 4, 3, seed=1)
+    seen = []
+
+    def callback(state):
+        m = state.model
+        assert isinstance(m, pyo.ConcreteModel)
+        assert pyo.value(m.objective) == pytest.approx(state.record["R_master"], abs=1e-9)
+        assert state.mu.shape == (3, 5) and state.alpha.shape == (state.master.n_rows,)
+        assert state.primal_violations.shape == (80,) and state.dual_violations.shape == (3, 5)
+        samples, subsets = state.next_rows
+        assert len(samples) == len(subsets) == state.check.new_samples.size
+        added_samples, _ = state.rows_added
+        assert len(added_samples) == state.record["rows_added"]
+        seen.append(state.iteration)
+        return state.iteration == 3
+
+    clf = MRCClassifier(eps_1=0.0, n_max=3, callback=callback).fit(X, y)
+    assert seen == [1, 2, 3] and clf.status_ == "callback" and clf.n_iter_ == 3
+
+
+def test_solver_failure_on_a_later_master_returns_the_last_valid_solution():
+    X, y = random_problem(150, 4, 3, seed=2)
+
+    def limit_after_first(state):
+        state.master.set_solver_option("simplex_iteration_limit", 0)
+
+    clf = MRCClassifier(eps_1=0.0, n_max=5, callback=limit_after_first).fit(X, y)
+    assert clf.status_ == "solver_error"
+    h = clf.history_
+    assert len(h) == 2 and np.isnan(h.R_master.iloc[-1]) and "limit" in h.solver_status.iloc[-1].lower()
+    assert h.solver_status.iloc[0] == "Optimal"
+    assert clf.objective_ == h.R_master.iloc[0]
+    assert np.isfinite(clf.upper_)
+
+
+PROBLEMS = {"random": random_problem(70, 3, 3, seed=9), "breast_cancer": load_breast_cancer(return_X_y=True)}
+
+
+@pytest.mark.parametrize("problem", list(PROBLEMS))
+@pytest.mark.parametrize("solver", ["highs", "glpk", "cbc"])
+def test_three_solvers_reach_the_same_R_star(problem, solver):
+    if not pyo.SolverFactory(solver).available(exception_flag=False):
+        pytest.skip(f"{solver} not installed")
+    X, y = PROBLEMS[problem]
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    ref = MRCClassifier(eps_1=0.0, eps_2=0.0).fit(X, y)
+    clf = MRCClassifier(eps_1=0.0, eps_2=0.0, solver=solver).fit(X, y)
+    assert clf.upper_ == pytest.approx(ref.upper_, abs=1e-6)
+
+
+def test_solver_options_reach_pyomo_solvers():
+    if not pyo.SolverFactory("glpk").available(exception_flag=False):
+        pytest.skip("glpk not installed")
+    X, y = random_problem(40, 3, 2)
+    from mrc_pyomo import MasterSolveError
+    with pytest.raises(MasterSolveError, match="glpk"):  # glpsol rejects an unknown option: not ignored
+        MRCClassifier(solver="glpk", solver_options={"no-such-option": 1}).fit(X, y)
+
+
+def test_plot_history():
+    import matplotlib
+    matplotlib.use("Agg")
+    from mrc_pyomo.plotting import plot_history
+    X, y = random_problem(80, 3, 3)
+    clf = MRCClassifier(n_max=10).fit(X, y)
+    fig = plot_history(clf)
+    assert len(fig.axes) == 3
+    r_line = fig.axes[0].lines[0]
+    assert np.allclose(r_line.get_ydata(), clf.history_.R_master)
+    assert np.allclose(fig.axes[1].lines[0].get_ydata(), clf.history_.n_rows)
+    with pytest.raises(ValueError, match="empty"):
+        plot_history(MRCClassifier(method="lp").fit(X, y))
+
+
+# -- command line ------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def data_files(tmp_path):
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    df = X.copy()
+    df["diagnosis"] = y
+    df.to_csv(tmp_path / "bc.csv", index=False)
+    X.to_csv(tmp_path / "features.csv", index=False)
+    pd.Series(y).to_csv(tmp_path / "labels.txt", index=False, header=False)
+    dump_svmlight_file(X.to_numpy(), y.to_numpy(), str(tmp_path / "bc.svm"))
+    return tmp_path
+
+
+def test_cli_fit_save_predict_export(data_files, capsys):
+    d = data_files
+    code = cli_main(["fit", str(d / "bc.csv"), "--label", "diagnosis", "--eps-1", "0", "--save", str(d / "m.pkl"),
+                     "--history", str(d / "h.csv"), "--export-master", str(d / "master.lp")])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "R_master" in out and "converged: R(mu) =" in out
+    history = pd.read_csv(d / "h.csv")
+    assert list(history.iteration) == list(range(1, len(history) + 1))
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.readModel(str(d / "master.lp"))
+    h.run()
+    assert h.getInfo().objective_function_value == pytest.approx(history.R_master.iloc[-1], abs=1e-7)
+    assert cli_main(["predict", str(d / "m.pkl"), str(d / "bc.csv"), "--label", "diagnosis", "--proba",
+                     "--output", str(d / "p.csv")]) == 0
+    pred = pd.read_csv(d / "p.csv")
+    assert len(pred) == 569 and {"prediction", "p_0", "p_1"} <= set(pred.columns)
+    assert np.allclose(pred[["p_0", "p_1"]].sum(axis=1), 1.0)
+
+
+def test_cli_svmlight_and_labels_file(data_files, capsys):
+    d = data_files
+    assert cli_main(["fit", str(d / "bc.svm"), "--quiet", "--save", str(d / "s.pkl")]) == 0
+    assert cli_main(["fit", str(d / "features.csv"), "--labels", str(d / "labels.txt"), "--quiet"]) == 0
+    assert cli_main(["predict", str(d / "s.pkl"), str(d / "bc.svm")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("converged") == 2 and "prediction" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["fit", "missing.csv"], "no such file"),
+    (["fit", "{d}/bc.csv"], "no column 'label'"),
+    (["fit", "{d}/bc.csv", "--label", "diagnosis", "--solver", "nope"], "unknown solver"),
+    (["fit", "{d}/bc.csv", "--label", "diagnosis", "--lambda0", "-1"], "lambda0"),
+    (["fit", "{d}/bc.csv", "--label", "diagnosis", "--solver-option", "x"], "KEY=VALUE"),
+    (["predict", "{d}/bc.csv", "{d}/bc.csv"], "not a model"),
+])
+def test_cli_errors_are_one_line(data_files, args, message):
+    args = [a.format(d=data_files) for a in args]
+    result = subprocess.run([sys.executable, "-m", "mrc_pyomo.cli", *args], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mrc-pyomo: error:") and message in lines[0]
+
+
+def test_cli_help():
+    result = subprocess.run([sys.executable, "-m", "mrc_pyomo.cli", "fit", "--help"], capture_output=True,
+                            text=True)
+    assert result.returncode == 0 and "--export-master" in result.stdout and "--solver" in result.stdout
+
+
+# -- examples and docs --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("script", ["quickstart.py", "tutorial.py", "solver_switching.py", "export.py",
+                                    "pipeline_grid_search.py"])
+def test_examples_run(script, tmp_path):
+    args = [] if script == "quickstart.py" else ["--fast"]
+    if script == "tutorial.py":
+        args += ["--plot", str(tmp_path / "t.png")]
+    result = subprocess.run([sys.executable, str(ROOT / "examples" / script), *args], capture_output=True,
+                            text=True, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip()
+    if script == "tutorial.py":
+        assert (tmp_path / "t.png").stat().st_size > 0 and "iteration 1" in result.stdout
+
+
+def test_docs_build_without_warnings(tmp_path):
+    pytest.importorskip("sphinx")
+    result = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+                             str(ROOT / "docs"), str(tmp_path / "html")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (tmp_path / "html" / "tutorial.html").exists()
