@@ -19,6 +19,8 @@ from . import ccg
 from .estimates import mean_and_confidence
 from .feature_maps import make_feature_map
 from .full_lp import solve_full_lp
+from .subgradient import HISTORY_COLUMNS as SUBGRADIENT_COLUMNS
+from .subgradient import fit_subgradient
 from .master import check_solver
 from .primal_oracle import class_probabilities, class_scores, worst_case_risk
 
@@ -45,8 +47,10 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         Regularisation: ``lambda = lambda0 * std(Phi)``.
     fit_intercept : bool, default=True
         Prepend the constant feature 1 to ``Psi``.
-    method : {"ccg", "lp"}, default="ccg"
-        MRC-CCG (Algorithm 1) or the full LP over all ``n (2^K - 1)`` rows (small problems only).
+    method : {"ccg", "lp", "subgradient"}, default="ccg"
+        MRC-CCG (Algorithm 1), the full LP over all ``n (2^K - 1)`` rows (small problems only), or MRC-SUB,
+        the accelerated subgradient method of the MRC literature (:mod:`mrc_pyomo.subgradient`; the
+        paper's baseline; ``max_iter`` subgradient steps, no LP, ``master_`` is None).
     solver : str, default="appsi_highs"
         Pyomo LP solver name.  ``"appsi_highs"`` loads the master into HiGHS in bulk; any other name (e.g.
         ``"highs"``, ``"glpk"``, ``"cbc"``, ``"gurobi"``) solves the Pyomo model through ``SolverFactory``.
@@ -55,7 +59,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
     n_max, m_max : int, default=400
         Rows and features added per iteration at most.
     max_iter : int, default=1000
-        Iterations of the generation loop at most.
+        Iterations of the generation loop at most (subgradient steps for ``method="subgradient"``).
     regime : {"auto", "n", "nm"}, default="auto"
         ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"`` uses
         ``"nm"`` when ``K * D`` exceeds :data:`mrc_pyomo.ccg.LARGE_M`.
@@ -113,8 +117,8 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         _check_number("m_max", self.m_max, 1, integer=True)
         _check_number("max_iter", self.max_iter, 1, integer=True)
         _check_number("time_limit", self.time_limit, 0, allow_none=True)
-        if self.method not in ("ccg", "lp"):
-            raise ValueError(f"method must be 'ccg' or 'lp', got {self.method!r}")
+        if self.method not in ("ccg", "lp", "subgradient"):
+            raise ValueError(f"method must be 'ccg', 'lp' or 'subgradient', got {self.method!r}")
         if self.regime not in ("auto", "n", "nm"):
             raise ValueError(f"regime must be 'auto', 'n' or 'nm', got {self.regime!r}")
         if self.callback is not None and not callable(self.callback):
@@ -138,7 +142,15 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         self.tau_, self.lambda_ = mean_and_confidence(Psi, y_idx, n_classes, self.lambda0)
         self.regime_ = ccg.choose_regime(n_classes, Psi.shape[1]) if self.regime == "auto" else self.regime
 
-        if self.method == "lp":
+        master = None
+        if self.method == "subgradient":
+            mu, objective, history = fit_subgradient(Psi, self.tau_, self.lambda_, max_iter=self.max_iter,
+                                                     time_limit=self.time_limit,
+                                                     log_every=100 if self.verbose else 0)
+            # nu = varphi(mu) + 1 = R(mu) + tau.mu - lambda.|mu|
+            nu = objective + float(np.sum(self.tau_ * mu)) - float(np.sum(self.lambda_ * np.abs(mu)))
+            status = "max_iter" if len(history) == self.max_iter else "time_limit"
+        elif self.method == "lp":
             master, solution, seconds_update, seconds_solve = solve_full_lp(
                 Psi, self.tau_, self.lambda_, solver=self.solver, solver_options=self.solver_options)
             mu, nu, objective, status, history = solution.mu, solution.nu, solution.objective, "optimal", []
@@ -161,11 +173,11 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         self.upper_ = worst_case_risk(Psi, mu, self.tau_, self.lambda_)
         self.status_ = status
         self.n_iter_ = len(history)
-        self.history_ = pd.DataFrame(history, columns=ccg.HISTORY_COLUMNS)
-        self.master_ = master.compact()
+        columns = SUBGRADIENT_COLUMNS if self.method == "subgradient" else ccg.HISTORY_COLUMNS
+        self.history_ = pd.DataFrame(history, columns=columns)
+        self.master_ = None if master is None else master.compact()
         if self.verbose:
-            print(f"{status}: R(mu) = {self.upper_:.8f} after {self.n_iter_} iterations "
-                  f"({master.n_rows} rows, {len(master.features)} features in the master)")
+            print(f"{status}: R(mu) = {self.upper_:.8f} after {self.n_iter_} iterations")
         return self
 
     def _scores(self, X):

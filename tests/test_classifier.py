@@ -78,7 +78,7 @@ def test_bad_data(X, y, match):
     ({"n_max": 0}, "n_max"),
     ({"m_max": 2.5}, "m_max"),
     ({"max_iter": 0}, "max_iter"),
-    ({"method": "simplex"}, "method"),
+    ({"method": "simplex"}, "method must be"),
     ({"regime": "big"}, "regime"),
     ({"solver": "no_such_solver"}, "unknown solver"),
     ({"solver_options": "fast"}, "solver_options"),

@@ -1,0 +1,29 @@
+"""MRC-SUB (method="subgradient"): the baseline of the paper's comparisons."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from conftest import random_problem
+from mrc_pyomo import MRCClassifier
+from mrc_pyomo.primal_oracle import worst_case_risk
+
+
+@pytest.mark.parametrize("K,sparse", [(2, False), (4, True)])
+def test_subgradient_approaches_R_star(K, sparse):
+    X, y = random_problem(200, 4, K, sparse=sparse, seed=K)
+    lp = MRCClassifier(method="lp").fit(X, y)
+    sub = MRCClassifier(method="subgradient", max_iter=5000).fit(X, y)
+    assert sub.status_ == "max_iter" and sub.n_iter_ == 5000 and sub.master_ is None
+    assert lp.upper_ - 1e-9 <= sub.upper_ <= lp.upper_ + 5e-3
+    Psi = sub.feature_map_.transform(X)
+    assert sub.upper_ == pytest.approx(worst_case_risk(Psi, sub.mu_, sub.tau_, sub.lambda_), abs=1e-12)
+    best = sub.history_.R_best.to_numpy()
+    assert np.all(np.diff(best) <= 0) and best[-1] >= sub.upper_ - 1e-12
+    assert list(sub.history_.columns) == ["iteration", "R_mu", "R_best", "seconds_elapsed"]
+
+
+def test_subgradient_time_limit():
+    X, y = random_problem(100, 3, 3)
+    sub = MRCClassifier(method="subgradient", max_iter=10**7, time_limit=0.2).fit(X, y)
+    assert sub.status_ == "time_limit" and sub.n_iter_ < 10**7
