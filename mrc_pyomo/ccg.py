@@ -204,6 +204,10 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
     for k in range(1, max_iter + 1):
         changes = {"rows_added": len(added[0][0]), "rows_removed": len(added[1][0]), "features_added": len(added[2])}
         tic = time.perf_counter()
+        if time_limit is not None and master.bulk and solution is not None:
+            # HiGHS stops at the remaining time; the loop then keeps the last valid master's solution
+            # (the first master is always solved: without it there is no result)
+            master.set_solver_option("time_limit", max(time_limit - (tic - start), 1e-3))
         try:
             new_solution = master.solve()
         except MasterSolveError as error:
@@ -217,7 +221,8 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
                             "seconds_elapsed": time.perf_counter() - start, "solver_status": str(error)})
             if log is not None:
                 log(history[-1])
-            status = "solver_error"
+            timed_out = time_limit is not None and time.perf_counter() - start >= time_limit
+            status = "time_limit" if timed_out else "solver_error"
             break
         solution = new_solution
         seconds_solve = time.perf_counter() - tic

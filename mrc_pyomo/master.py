@@ -155,6 +155,11 @@ class RestrictedMaster:
         return found
 
     @property
+    def bulk(self):
+        """True on the default path (the master held in HiGHS, loaded in bulk)."""
+        return self._highs is not None
+
+    @property
     def n_rows(self):
         return len(self.samples)
 

@@ -1,0 +1,98 @@
+"""Run the benchmark: every case and method in its own process, side by side; then write the report.
+
+    python -m benchmarks.run            # full run (hours: mnist and the full LPs dominate)
+    python -m benchmarks.run --quick    # subsampled cases, a few minutes
+
+Methods: MRC-CCG (ours: ``ccg`` with the default eps_1 = 1e-2 and ``ccg_precise`` with eps_1 = 1e-4),
+MRC-LP (``lp``: the full LP solved by HiGHS) and MRC-SUB (``subgradient``: 10 000 accelerated subgradient
+steps, 2 000 in quick mode).  Records go to ``benchmarks/results/{quick,full}.jsonl`` (one JSON per run);
+``benchmarks/report.py`` turns them into ``docs/benchmarks.md`` and the plots in ``docs/img/``.
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+SPEED_CASES = {
+    # case: methods
+    "pulsar_rff": ["ccg", "ccg_precise", "lp", "subgradient"],
+    "dry_bean_rff": ["ccg", "ccg_precise", "subgradient"],
+    "satellite": ["ccg", "ccg_precise", "subgradient"],
+    "optdigits": ["ccg", "ccg_precise", "subgradient"],
+    "tweets": ["ccg", "ccg_precise"],
+    "many_classes": ["ccg", "ccg_precise", "subgradient"],
+    "mnist": ["ccg", "subgradient"],
+}
+QUICK_LP = {"pulsar_rff", "satellite"}   # small enough for the full LP in quick mode
+FRACTIONS = [0.1, 0.2, 0.4, 0.7, 1.0]
+CLASSES = [5, 10, 20, 50, 100]
+
+
+def run(case, method, quick, time_limit, extra=()):
+    args = [sys.executable, "-m", "benchmarks.run_case", case, "ccg" if method.startswith("ccg") else method,
+            "--time-limit", str(time_limit), *extra]
+    if method == "ccg_precise":
+        args += ["--eps-1", "1e-4"]
+    if method == "subgradient" and quick:
+        args += ["--subgradient-iterations", "2000"]
+    if quick:
+        args.append("--quick")
+    start = time.perf_counter()
+    try:
+        out = subprocess.run(args, capture_output=True, text=True, timeout=time_limit + 600,
+                             cwd=Path(__file__).resolve().parents[1])
+        if out.returncode != 0:
+            error = (out.stderr.strip().splitlines() or ["failed"])[-1]
+            return {"case": case, "method": method, "error": error[:300], "seconds": time.perf_counter() - start}
+        record = json.loads(out.stdout.strip().splitlines()[-1])
+    except subprocess.TimeoutExpired:
+        return {"case": case, "method": method, "error": "timeout", "seconds": time.perf_counter() - start}
+    record["method"] = method
+    return record
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--cases", nargs="*", help="only these speed cases")
+    parser.add_argument("--skip-scaling", action="store_true")
+    parser.add_argument("--time-limit", type=float, help="seconds per run (default 3600, quick 300)")
+    args = parser.parse_args()
+    time_limit = args.time_limit or (300.0 if args.quick else 3600.0)
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / ("quick.jsonl" if args.quick else "full.jsonl")
+    plan = []
+    for case, methods in SPEED_CASES.items():
+        if args.cases and case not in args.cases:
+            continue
+        for method in methods + (["lp"] if args.quick and case in QUICK_LP and "lp" not in methods else []):
+            if args.quick and method == "lp" and case not in QUICK_LP:
+                continue
+            plan.append((case, method, ()))
+    if not args.skip_scaling:
+        fractions = FRACTIONS[1::2] + [1.0] if args.quick else FRACTIONS
+        for f in fractions:
+            plan.append(("pulsar_rff", "ccg", ("--fraction", str(f)), "scaling_n"))
+        for K in (CLASSES[:3] if args.quick else CLASSES):
+            plan.append(("many_classes", "ccg", ("--classes", str(K)), "scaling_K"))
+    with open(path, "a") as f:
+        for item in plan:
+            case, method, extra = item[:3]
+            record = run(case, method, args.quick, time_limit, extra)
+            record["experiment"] = item[3] if len(item) > 3 else "speed"
+            record["timestamp"] = time.strftime("%Y-%m-%d %H:%M:%S")
+            f.write(json.dumps(record) + "\n")
+            f.flush()
+            summary = {k: record.get(k) for k in ("case", "method", "n", "K", "seconds", "R", "error")}
+            print(json.dumps(summary), flush=True)
+    from benchmarks.report import write_report
+    write_report(path)
+
+
+if __name__ == "__main__":
+    main()
