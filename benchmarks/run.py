@@ -60,6 +60,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--cases", nargs="*", help="only these speed cases")
+    parser.add_argument("--methods", nargs="*", help="only these methods (ccg, ccg_precise, lp, subgradient)")
     parser.add_argument("--skip-scaling", action="store_true")
     parser.add_argument("--time-limit", type=float, help="seconds per run (default 3600, quick 300)")
     args = parser.parse_args()
@@ -72,6 +73,8 @@ def main():
             continue
         for method in methods + (["lp"] if args.quick and case in QUICK_LP and "lp" not in methods else []):
             if args.quick and method == "lp" and case not in QUICK_LP:
+                continue
+            if args.methods and method not in args.methods:
                 continue
             plan.append((case, method, ()))
     if not args.skip_scaling:

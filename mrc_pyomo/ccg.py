@@ -207,7 +207,7 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
         if time_limit is not None and master.bulk and solution is not None:
             # HiGHS stops at the remaining time; the loop then keeps the last valid master's solution
             # (the first master is always solved: without it there is no result)
-            master.set_solver_option("time_limit", max(time_limit - (tic - start), 1e-3))
+            master.set_solver_option("time_limit", master.solver_clock() + max(time_limit - (tic - start), 1e-3))
         try:
             new_solution = master.solve()
         except MasterSolveError as error:

@@ -226,6 +226,10 @@ class RestrictedMaster:
             self._highs.set_option(name, value)
         self.solver_options[name] = value
 
+    def solver_clock(self):
+        """Seconds on HiGHS's clock, which its ``time_limit`` option is compared with (it runs across solves)."""
+        return self._highs.highs.getRunTime() if self._highs is not None else 0.0
+
     def solve(self):
         """Solve ``P_{I,J}``; return and store the :class:`MasterSolution`.  Raises :class:`MasterSolveError`."""
         if self._highs is not None:
