@@ -148,3 +148,14 @@ def test_verbose_prints_the_iteration_log(capsys):
     MRCClassifier(verbose=True).fit(X, y)
     out = capsys.readouterr().out
     assert "R_master" in out and "converged" in out
+
+
+def test_time_limit_interrupts_a_long_run():
+    """HiGHS gets the remaining time: the fit stops close to the limit with the last valid master."""
+    import time
+    X, y = random_problem(3000, 30, 10, seed=12)
+    start = time.perf_counter()
+    clf = MRCClassifier(eps_1=0.0, eps_2=0.0, n_max=3, time_limit=1.0).fit(X, y)
+    assert clf.status_ == "time_limit"
+    assert time.perf_counter() - start < 1.0 + 5.0  # the limit, plus the data setup and one oracle pass
+    assert np.isfinite(clf.upper_) and np.isfinite(clf.history_.R_master.iloc[0])
