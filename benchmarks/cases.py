@@ -66,9 +66,16 @@ def tweets(quick):
 
 
 def many_classes(quick, n_classes=None, n_samples=None):
-    """Gaussian classes in 20 dimensions with overlapping means: K up to 100."""
+    """Gaussian classes in 20 dimensions with overlapping means: K up to 100.
+
+    The speed case has 100 classes (20 in quick mode) and 200 samples per class; with ``n_classes`` given
+    (the scaling experiment) the number of samples is fixed, 10 000 (2 500 in quick mode), so that only
+    K varies.
+    """
     K = n_classes or (20 if quick else 100)
-    n = n_samples or (100 * K if quick else 200 * K)
+    if n_samples is None:
+        n_samples = (2500 if quick else 10000) if n_classes else (100 * K if quick else 200 * K)
+    n = n_samples
     rng = np.random.default_rng(K)
     means = rng.normal(scale=2.0, size=(K, 20))
     y = rng.integers(0, K, n)

@@ -33,13 +33,13 @@ FRACTIONS = [0.1, 0.2, 0.4, 0.7, 1.0]
 CLASSES = [5, 10, 20, 50, 100]
 
 
-def run(case, method, quick, time_limit, extra=()):
+def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None):
     args = [sys.executable, "-m", "benchmarks.run_case", case, "ccg" if method.startswith("ccg") else method,
             "--time-limit", str(time_limit), *extra]
     if method == "ccg_precise":
         args += ["--eps-1", "1e-4"]
-    if method == "subgradient" and quick:
-        args += ["--subgradient-iterations", "2000"]
+    if method == "subgradient" and (quick or subgradient_iterations):
+        args += ["--subgradient-iterations", str(subgradient_iterations or 2000)]
     if quick:
         args.append("--quick")
     start = time.perf_counter()
@@ -61,6 +61,8 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--cases", nargs="*", help="only these speed cases")
     parser.add_argument("--methods", nargs="*", help="only these methods (ccg, ccg_precise, lp, subgradient)")
+    parser.add_argument("--subgradient-iterations", type=int,
+                        help="MRC-SUB steps (default 10 000, quick 2 000); the time limit also stops it")
     parser.add_argument("--skip-scaling", action="store_true")
     parser.add_argument("--time-limit", type=float, help="seconds per run (default 3600, quick 300)")
     args = parser.parse_args()
@@ -86,7 +88,7 @@ def main():
     with open(path, "a") as f:
         for item in plan:
             case, method, extra = item[:3]
-            record = run(case, method, args.quick, time_limit, extra)
+            record = run(case, method, args.quick, time_limit, extra, args.subgradient_iterations)
             record["experiment"] = item[3] if len(item) > 3 else "speed"
             record["timestamp"] = time.strftime("%Y-%m-%d %H:%M:%S")
             f.write(json.dumps(record) + "\n")
