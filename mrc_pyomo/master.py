@@ -144,14 +144,17 @@ class RestrictedMaster:
         return [(formulation.sample_label(int(i), self.n_samples), formulation.subset_label(c))
                 for i, c in zip(samples, subsets)]
 
+    @staticmethod
+    def _pair_keys(samples, subsets):
+        """Hashable keys ``(sample, packed subset)`` of (sample, subset) pairs."""
+        return [(int(i), p.tobytes()) for i, p in zip(samples, np.packbits(subsets, axis=1))]
+
     def contains_rows(self, samples, subsets):
         """Mask: which (sample, subset) pairs are rows of ``I`` already (only samples of ``I`` are looked up)."""
         samples = np.asarray(samples, dtype=np.int64)
         found = np.zeros(len(samples), dtype=bool)
         maybe = np.flatnonzero(np.isin(samples, self.samples))
-        packed = np.packbits(subsets[maybe], axis=1)
-        for r, p in zip(maybe, packed):
-            found[r] = (int(samples[r]), p.tobytes()) in self._row_keys
+        found[maybe] = [key in self._row_keys for key in self._pair_keys(samples[maybe], subsets[maybe])]
         return found
 
     @property
@@ -182,22 +185,18 @@ class RestrictedMaster:
         """Add the rows ``(samples[r], subsets[r])`` to ``I`` (pairs already in ``I`` are skipped)."""
         samples = np.asarray(samples, dtype=np.int64)
         subsets = np.asarray(subsets, dtype=bool)
-        new = ~self.contains_rows(samples, subsets)
-        samples, subsets = samples[new], subsets[new]
-        # drop duplicates inside the block itself
-        packed = np.packbits(subsets, axis=1)
-        keys = [(int(i), p.tobytes()) for i, p in zip(samples, packed)]
-        first = {}
-        for r, key in enumerate(keys):
-            first.setdefault(key, r)
-        keep = np.array(sorted(first.values()), dtype=np.int64)
+        keep, new_keys = [], set()
+        for r, key in enumerate(self._pair_keys(samples, subsets)):
+            if key not in self._row_keys and key not in new_keys:  # skip rows of I and repeats in the block
+                new_keys.add(key)
+                keep.append(r)
         samples, subsets = samples[keep], subsets[keep]
         if not len(samples):
             return 0
         if self._highs is not None:
             block = self.block(samples, subsets, self.features)
             self._highs.add_rows(block, formulation.right_hand_sides(subsets))
-        self._row_keys.update(keys[r] for r in keep)
+        self._row_keys.update(new_keys)
         self.samples = np.concatenate([self.samples, samples])
         self.subsets = np.concatenate([self.subsets, subsets])
         self.solution = None
@@ -210,9 +209,7 @@ class RestrictedMaster:
             return 0
         if self._highs is not None:
             self._highs.delete_rows(positions)
-        packed = np.packbits(self.subsets[positions], axis=1)
-        for i, p in zip(self.samples[positions], packed):
-            self._row_keys.discard((int(i), p.tobytes()))
+        self._row_keys.difference_update(self._pair_keys(self.samples[positions], self.subsets[positions]))
         keep = np.ones(self.n_rows, dtype=bool)
         keep[positions] = False
         self.samples, self.subsets = self.samples[keep], self.subsets[keep]
