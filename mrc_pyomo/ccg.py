@@ -9,7 +9,14 @@ for ``alpha^k`` and the value ``R^k``; then
   selects the ``m_max`` most violated above ``eps_2``.
 
 It stops when nothing is added (then ``R* - eps_1 <= R^k <= R* + eps_2 ||mu*||_1``, Theorem 2), at
-``max_iter`` or at ``time_limit``.  Two regimes (Section 3):
+``max_iter`` or at ``time_limit``; in the regime ``"n"`` also as soon as the best certified value found,
+``min_k R(mu^k)``, is within ``eps_1`` of ``R^k`` (a lower bound on ``R*`` when every feature is in the
+master), which gives the same guarantee ``R* <= upper <= R* + eps_1``.
+
+The loop keeps the best ``mu`` found, the one with the smallest certified ``R(mu^k)`` (``mu = 0``, with
+``R(0) = 1 - 1/K``, before the first master): it is the result, also when a limit stops the loop early.
+
+Two regimes (Section 3):
 
 * ``"n"`` (many samples, few features): all features in ``J``, FEAT disabled; CONSTR adds rows and removes
   the over-satisfied ones (negative violation, zero dual).  ``R^k`` is non-decreasing (Theorem 1).
@@ -37,7 +44,7 @@ INIT_FEATURE_ROUNDS = 3
 
 HISTORY_COLUMNS = [
     "iteration", "phase", "R_master", "R_mu", "max_primal_violation", "max_dual_violation", "n_rows",
-    "n_features", "rows_added", "rows_removed", "features_added", "seconds_oracle", "seconds_update",
+    "n_features", "R_best", "rows_added", "rows_removed", "features_added", "seconds_oracle", "seconds_update",
     "seconds_solve", "seconds_elapsed", "solver_status",
 ]
 
@@ -60,14 +67,36 @@ class CCGResult:
 
 
 @dataclass
+class Best:
+    """The best rule so far: ``mu`` with the smallest ``R(mu)`` and ``nu = varphi(mu) + 1``."""
+
+    mu: np.ndarray
+    nu: float
+    risk: float
+
+    @classmethod
+    def evaluate(cls, Psi, mu, tau, lam):
+        """``mu`` with ``varphi(mu)`` and ``R(mu)`` evaluated over all samples."""
+        psi = most_violated_subsets(class_scores(Psi, mu))[0]
+        return cls(mu, float(psi.max()) + 1.0, _risk(mu, psi, tau, lam))
+
+
+def _risk(mu, psi, tau, lam):
+    """``R(mu) = 1 - tau.mu + max_i psi(x_i) + lambda.|mu|`` (paper, eq. 4) from the values ``psi(x_i)``."""
+    return 1.0 - float(np.sum(tau * mu)) + float(psi.max()) + float(np.sum(lam * np.abs(mu)))
+
+
+@dataclass
 class Check:
     """The oracles' verdict on one master solution: violations, and what to add and remove next.
 
     ``primal_violations[i] = psi(x_i) + 1 - nu`` (the most violated row of each sample),
-    ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta) lambda_yj``, ``risk = R(mu)``.
+    ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta) lambda_yj``, ``risk = R(mu)``;
+    ``best`` is the best rule once ``mu^k`` is counted.
     """
 
     risk: float
+    best: Best
     primal_violations: np.ndarray
     dual_violations: np.ndarray
     new_samples: np.ndarray
@@ -140,19 +169,20 @@ class IterationState:
         return self.check.remove
 
 
-def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max):
+def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best=None):
     """Run CONSTR and FEAT on a master solution (one full pass over the samples and features)."""
     mu, nu = solution.mu, solution.nu
-    scores = class_scores(Psi, mu)
-    psi, subsets = most_violated_subsets(scores)
+    psi, subsets = most_violated_subsets(class_scores(Psi, mu))
     violations = psi + 1.0 - nu
-    risk = 1.0 - float(np.sum(tau * mu)) + float(psi.max()) + float(np.sum(lam * np.abs(mu)))
+    risk = _risk(mu, psi, tau, lam)
+    if best is None or risk < best.risk:
+        best = Best(mu, float(psi.max()) + 1.0, risk)
 
-    candidates = np.flatnonzero(violations > NUMERICAL_FLOOR)
-    eligible = ~master.contains_rows(candidates, subsets[candidates])
-    picked = candidates[most_violated(violations[candidates], 0.0, n_max, eligible)]
-    if not (violations[picked] > eps_1).any():
-        picked = picked[:0]
+    picked = np.zeros(0, dtype=np.int64)
+    if (violations > eps_1).any():
+        candidates = np.flatnonzero(violations > NUMERICAL_FLOOR)
+        eligible = ~master.contains_rows(candidates, subsets[candidates])
+        picked = candidates[most_violated(violations[candidates], 0.0, n_max, eligible)]
 
     g = dual_correlations(master.points, master.samples, master.subsets, solution.alpha)
     feature_violation = feature_violations(g, tau, lam, solution.beta).ravel()
@@ -166,8 +196,9 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
     if regime == "n":
         row_scores = class_scores(master.points(master.samples), mu)
         remove = over_satisfied(subset_values(row_scores, master.subsets) + 1.0 - nu, solution.alpha)
-    return Check(risk=risk, primal_violations=violations, dual_violations=feature_violation.reshape(tau.shape),
-                 new_samples=picked, new_subsets=subsets[picked], new_features=new_features, remove=remove)
+    return Check(risk=risk, best=best, primal_violations=violations,
+                 dual_violations=feature_violation.reshape(tau.shape), new_samples=picked,
+                 new_subsets=subsets[picked], new_features=new_features, remove=remove)
 
 
 def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2, eps_2=1e-5, n_max=400,
@@ -191,6 +222,7 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
     n, n_features = Psi.shape
     n_classes = tau.shape[0]
     samples, subsets, floor = initial_rows(n, n_classes)
+    best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam)
     master = RestrictedMaster(Psi, tau, lam, centroids=class_centroids(Psi, y_idx, n_classes),
                               objective_floor=floor, solver=solver, solver_options=solver_options)
     features = initial_features(n_classes, n_features, regime, fit_intercept)
@@ -215,7 +247,8 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
                 raise
             history.append({"iteration": k, "phase": "ccg", "R_master": np.nan, "R_mu": np.nan,
                             "max_primal_violation": np.nan, "max_dual_violation": np.nan,
-                            "n_rows": master.n_rows, "n_features": len(master.features), **changes,
+                            "n_rows": master.n_rows, "n_features": len(master.features), "R_best": best.risk,
+                            **changes,
                             "seconds_oracle": 0.0, "seconds_update": seconds_update,
                             "seconds_solve": time.perf_counter() - tic,
                             "seconds_elapsed": time.perf_counter() - start, "solver_status": str(error)})
@@ -228,14 +261,15 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
         seconds_solve = time.perf_counter() - tic
 
         tic = time.perf_counter()
-        check = check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max)
+        check = check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best)
+        best = check.best
         seconds_oracle = time.perf_counter() - tic
 
         record = {
             "iteration": k, "phase": "features" if regime == "nm" and k <= INIT_FEATURE_ROUNDS else "ccg",
             "R_master": solution.objective, "R_mu": check.risk,
             "max_primal_violation": check.max_primal_violation, "max_dual_violation": check.max_dual_violation,
-            "n_rows": master.n_rows, "n_features": len(master.features), **changes,
+            "n_rows": master.n_rows, "n_features": len(master.features), "R_best": best.risk, **changes,
             "seconds_oracle": seconds_oracle, "seconds_update": seconds_update, "seconds_solve": seconds_solve,
             "seconds_elapsed": time.perf_counter() - start, "solver_status": master.solver_status,
         }
@@ -245,7 +279,9 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
         if callback is not None and callback(IterationState(k, master, solution, check, record, *added)):
             status = "callback"
             break
-        if not (len(check.new_samples) or len(check.new_features)):
+        # regime "n": R^k <= R* <= R(mu_best), so a gap below eps_1 certifies as much as Theorem 2
+        gap_closed = regime == "n" and best.risk - solution.objective <= max(eps_1, NUMERICAL_FLOOR)
+        if gap_closed or not (len(check.new_samples) or len(check.new_features)):
             status = "converged"
             break
         if time_limit is not None and time.perf_counter() - start >= time_limit:
@@ -265,7 +301,7 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
         added = (new_rows, removed, check.new_features)
         seconds_update = time.perf_counter() - tic
 
-    return CCGResult(master=master, mu=solution.mu, nu=solution.nu, objective=solution.objective,
+    return CCGResult(master=master, mu=best.mu, nu=best.nu, objective=solution.objective,
                      status=status, history=history)
 
 
@@ -274,9 +310,9 @@ def format_record(record):
     if record["R_master"] != record["R_master"]:  # NaN: the solver failed on this master
         return f"{record['iteration']:5d}  solver failed: {record['solver_status']}"
     return ("{iteration:5d} {R_master:12.8f} {R_mu:12.8f} {max_primal_violation:10.2e} "
-            "{max_dual_violation:10.2e} {n_rows:7d} {n_features:7d} {rows_added:+6d} {rows_removed:6d} "
+            "{max_dual_violation:10.2e} {R_best:12.8f} {n_rows:7d} {n_features:7d} {rows_added:+6d} {rows_removed:6d} "
             "{features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} {seconds_solve:7.2f}").format(**record)
 
 
-LOG_HEADER = ("  it.    R_master         R(mu)   primal_v     dual_v    rows  feats  +rows  -rows  +feat "
+LOG_HEADER = ("  it.    R_master         R(mu)   primal_v     dual_v       R_best    rows  feats  +rows  -rows  +feat "
               " oracle  update   solve")

@@ -4,7 +4,8 @@
 by MRC-CCG (``method="ccg"``, :mod:`mrc_pyomo.ccg`) or in full (``method="lp"``, :mod:`mrc_pyomo.full_lp`).
 The rule is ``h(x) = argmax_y Psi(x).mu_y`` with probabilities ``max(v_y - psi(x), 0)``.  ``upper_`` is the
 certified worst-case error probability ``R(mu_)`` evaluated over all training samples, never the master's
-value.
+value; with MRC-CCG ``mu_`` is the master solution ``mu^k`` of smallest ``R(mu^k)`` (``0`` if none beats
+``R(0) = 1 - 1/K``), which matters when a limit stops the loop early.
 """
 
 import numbers

@@ -121,6 +121,15 @@ def test_stops_at_max_iter_and_time_limit():
     assert clf.upper_ == worst_case_risk(clf.feature_map_.transform(X), clf.mu_, clf.tau_, clf.lambda_)
 
 
+def test_an_interrupted_fit_returns_the_best_rule_seen():
+    X, y = random_problem(300, 4, 4, seed=6)
+    clf = MRCClassifier(eps_1=0.0, n_max=3, max_iter=6).fit(X, y)
+    h = clf.history_
+    R_zero = 1.0 - 1.0 / 4  # R(0): the rule before the first master
+    assert np.allclose(h.R_best, np.minimum.accumulate(np.minimum(h.R_mu, R_zero)), atol=0)
+    assert clf.upper_ == pytest.approx(h.R_best.iloc[-1], abs=1e-12) and clf.upper_ <= h.R_mu.iloc[-1]
+
+
 def test_pickle_roundtrip_keeps_predictions_and_master():
     X, y = random_problem(200, 5, 3, seed=8)
     clf = MRCClassifier().fit(X, y)
