@@ -35,34 +35,34 @@ def constraint_block(points, samples, subsets, features, n_features):
     """``F_{I,J}`` as CSR of shape ``(len(samples), len(features))``, columns in the order of ``features``.
 
     ``points(ids, columns)`` returns ``Psi[ids][:, columns]`` (dense or sparse); ``n_features`` is ``D``.
-    Explicit zeros of ``Psi`` are dropped.
+    One gather of the distinct columns of ``Psi`` serves every class: the entries of row ``(i, C)`` are those
+    of ``Psi(x_i) / |C|`` repeated for each ``y in C``, placed at the position of feature ``(y, j)`` in
+    ``features`` (skipped where ``(y, j)`` is not in ``J``).  Explicit zeros of ``Psi`` are dropped.
     """
     classes, columns = np.divmod(np.asarray(features, dtype=np.int64), n_features)
-    inv_sizes = 1.0 / subsets.sum(axis=1)
-    parts_r, parts_c, parts_v = [], [], []
-    for y in np.unique(classes):
-        cols = np.flatnonzero(classes == y)
-        rows = np.flatnonzero(subsets[:, y])
-        if not len(rows):
-            continue
-        block = points(samples[rows], columns[cols])
-        if sp.issparse(block):
-            block = block.tocoo()
-            r, c, v = block.row, block.col, block.data
-            nz = v != 0
-            r, c, v = r[nz], c[nz], v[nz]
-        else:
-            r, c = np.nonzero(block)
-            v = block[r, c]
-        parts_r.append(rows[r])
-        parts_c.append(cols[c])
-        parts_v.append(v * inv_sizes[rows[r]])
     shape = (len(samples), len(features))
-    if not parts_r:
-        return sp.csr_matrix(shape)
-    return sp.csr_matrix(
-        (np.concatenate(parts_v), (np.concatenate(parts_r), np.concatenate(parts_c))), shape=shape
-    )
+    distinct = np.unique(columns)
+    # position in `features` of feature (y, distinct[c]), -1 if it is not in J
+    position = np.full((subsets.shape[1], len(distinct)), -1, dtype=np.int64)
+    position[classes, np.searchsorted(distinct, columns)] = np.arange(len(features))
+    pair_rows, pair_classes = np.nonzero(subsets)          # the (row, y in C) pairs, row-major
+    pair_scale = 1.0 / subsets.sum(axis=1)[pair_rows]
+    block = points(samples, distinct)
+    if sp.issparse(block):
+        block = block.tocsr()[pair_rows]                    # one row of Psi per pair
+        counts = np.diff(block.indptr)
+        owner = np.repeat(np.arange(len(pair_rows)), counts)
+        cols = position[pair_classes[owner], block.indices]
+        rows, vals = pair_rows[owner], block.data * pair_scale[owner]
+        keep = (cols >= 0) & (vals != 0)
+        rows, cols, vals = rows[keep], cols[keep], vals[keep]
+    else:
+        vals = block[pair_rows] * pair_scale[:, None]
+        cols = position[pair_classes]
+        keep = (cols >= 0) & (vals != 0)
+        rows = np.broadcast_to(pair_rows[:, None], keep.shape)[keep]
+        cols, vals = cols[keep], vals[keep]
+    return sp.csr_matrix((vals, (rows, cols)), shape=shape)
 
 
 # ----------------------------------------------------------------------------------------------------------

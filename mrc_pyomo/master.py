@@ -146,8 +146,10 @@ class RestrictedMaster:
 
     @staticmethod
     def _pair_keys(samples, subsets):
-        """Hashable keys ``(sample, packed subset)`` of (sample, subset) pairs."""
-        return [(int(i), p.tobytes()) for i, p in zip(samples, np.packbits(subsets, axis=1))]
+        """Hashable keys of (sample, subset) pairs: the bytes of the sample id followed by the packed subset."""
+        packed = np.concatenate([np.asarray(samples, dtype="<i8").view(np.uint8).reshape(-1, 8),
+                                 np.packbits(subsets, axis=1)], axis=1)
+        return np.ascontiguousarray(packed).view(f"V{packed.shape[1]}").ravel().tolist()
 
     def contains_rows(self, samples, subsets):
         """Mask: which (sample, subset) pairs are rows of ``I`` already (only samples of ``I`` are looked up)."""
