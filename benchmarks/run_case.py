@@ -61,7 +61,7 @@ def main(argv=None):
         "m": int(clf.mu_.size), "seconds": seconds, "R": clf.upper_, "R_master": clf.objective_,
         "test_error": float(np.mean(clf.predict(X_test) != y_test)), "iterations": int(clf.n_iter_),
         "status": clf.status_, "peak_mb": peak_rss_mb(), "data_mb": rss_data,
-        "eps_1": args.eps_1 if args.method == "ccg" else None,
+        "eps_1": args.eps_1 if args.method == "ccg" else None, "regime": getattr(clf, "regime_", None),
     }
     if args.method == "ccg":
         record.update(seconds_oracle=float(h.seconds_oracle.sum()), seconds_update=float(h.seconds_update.sum()),
