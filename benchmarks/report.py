@@ -157,7 +157,8 @@ def write_report(path):
                     f"({r['case']}: {psi_mb[id(r)]:.0f} MB); " + text)
         lp_run, ccg_run = get.get(("pulsar_rff", "lp")), get.get(("pulsar_rff", "ccg"))
         if lp_run and ccg_run:
-            text += f"; pulsar + RFF: MRC-LP peaks at {lp_run['peak_mb']:.0f} MB, MRC-CCG at {ccg_run['peak_mb']:.0f} MB"
+            text += (f"; pulsar + RFF: MRC-LP peaks at {lp_run['peak_mb']:.0f} MB, "
+                     f"MRC-CCG at {ccg_run['peak_mb']:.0f} MB")
         lines.append(f"| memory: the full F is never formed, peak within a small multiple of the data | {text} | "
                      f"{'yes' if not big or worst_ratio <= 10 else 'no'} |")
 
@@ -232,7 +233,8 @@ def write_report(path):
     present = {(r["case"], r["method"]) for r in speed}
     missing = [f"{c} / {LABELS[m]}" for c, ms in SPEED_CASES.items() for m in ms if (c, m) not in present]
     if missing and mode == "full":
-        lines += ["", "Runs of the plan with no record in this file (not run yet): " + ", ".join(missing) + "."]
+        lines += ["", "Runs of the plan with no record in this file (not run, or stopped before they wrote one): "
+                  + ", ".join(missing) + "."]
 
     lines += ["", "## Plots", ""]
     for name, caption in [("convergence", "R^k and the best certified R(mu) so far against time, per method (as "
