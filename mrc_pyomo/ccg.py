@@ -234,7 +234,10 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
     status = "max_iter"
     solution = None
     for k in range(1, max_iter + 1):
-        changes = {"rows_added": len(added[0][0]), "rows_removed": len(added[1][0]), "features_added": len(added[2])}
+        # what is known of master k before it is solved: its size and the changes that made it
+        known = {"iteration": k, "n_rows": master.n_rows, "n_features": len(master.features),
+                 "rows_added": len(added[0][0]), "rows_removed": len(added[1][0]), "features_added": len(added[2]),
+                 "seconds_update": seconds_update}
         tic = time.perf_counter()
         if time_limit is not None and master.bulk and solution is not None:
             # HiGHS stops at the remaining time; the loop then keeps the last valid master's solution
@@ -245,12 +248,9 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
         except MasterSolveError as error:
             if solution is None:
                 raise
-            history.append({"iteration": k, "phase": "ccg", "R_master": np.nan, "R_mu": np.nan,
-                            "max_primal_violation": np.nan, "max_dual_violation": np.nan,
-                            "n_rows": master.n_rows, "n_features": len(master.features), "R_best": best.risk,
-                            **changes,
-                            "seconds_oracle": 0.0, "seconds_update": seconds_update,
-                            "seconds_solve": time.perf_counter() - tic,
+            history.append({**known, "phase": "ccg", "R_master": np.nan, "R_mu": np.nan,
+                            "max_primal_violation": np.nan, "max_dual_violation": np.nan, "R_best": best.risk,
+                            "seconds_oracle": 0.0, "seconds_solve": time.perf_counter() - tic,
                             "seconds_elapsed": time.perf_counter() - start, "solver_status": str(error)})
             if log is not None:
                 log(history[-1])
@@ -266,11 +266,10 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
         seconds_oracle = time.perf_counter() - tic
 
         record = {
-            "iteration": k, "phase": "features" if regime == "nm" and k <= INIT_FEATURE_ROUNDS else "ccg",
+            **known, "phase": "features" if regime == "nm" and k <= INIT_FEATURE_ROUNDS else "ccg",
             "R_master": solution.objective, "R_mu": check.risk,
             "max_primal_violation": check.max_primal_violation, "max_dual_violation": check.max_dual_violation,
-            "n_rows": master.n_rows, "n_features": len(master.features), "R_best": best.risk, **changes,
-            "seconds_oracle": seconds_oracle, "seconds_update": seconds_update, "seconds_solve": seconds_solve,
+            "R_best": best.risk, "seconds_oracle": seconds_oracle, "seconds_solve": seconds_solve,
             "seconds_elapsed": time.perf_counter() - start, "solver_status": master.solver_status,
         }
         history.append(record)
