@@ -130,6 +130,19 @@ def test_an_interrupted_fit_returns_the_best_rule_seen():
     assert clf.upper_ == pytest.approx(h.R_best.iloc[-1], abs=1e-12) and clf.upper_ <= h.R_mu.iloc[-1]
 
 
+def test_regime_n_stops_once_the_best_rule_is_certified_within_eps_1():
+    # R^k <= R* <= R_best when every feature is in the master: a gap below eps_1 certifies upper_ as
+    # Theorem 2 does, even when the last master's mu^k is still violated by more than eps_1
+    X, y = random_problem(300, 5, 3, seed=5)
+    clf = MRCClassifier(eps_1=0.05, n_max=3).fit(X, y)
+    h = clf.history_
+    gaps = h.R_best - h.R_master
+    assert clf.status_ == "converged" and clf.regime_ == "n"
+    assert gaps.iloc[-1] <= 0.05 and (gaps.iloc[:-1] > 0.05).all()  # stopped at the first certified gap
+    assert h.max_primal_violation.iloc[-1] > 0.05  # the violation test alone would have gone on
+    assert clf.upper_ <= h.R_master.iloc[-1] + 0.05
+
+
 def test_pickle_roundtrip_keeps_predictions_and_master():
     X, y = random_problem(200, 5, 3, seed=8)
     clf = MRCClassifier().fit(X, y)
