@@ -35,7 +35,7 @@ import numpy as np
 from .dual_oracle import dual_correlations, feature_violations
 from .initialization import class_centroids, initial_features, initial_rows
 from .master import MasterSolveError, RestrictedMaster
-from .primal_oracle import class_scores, most_violated_subsets, subset_values
+from .primal_oracle import class_scores, most_violated_subsets, risk, subset_values
 from .selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 
 # "auto" picks the large n and m regime when the LP has more than this many features m = K * D
@@ -78,12 +78,7 @@ class Best:
     def evaluate(cls, Psi, mu, tau, lam):
         """``mu`` with ``varphi(mu)`` and ``R(mu)`` evaluated over all samples."""
         psi = most_violated_subsets(class_scores(Psi, mu))[0]
-        return cls(mu, float(psi.max()) + 1.0, _risk(mu, psi, tau, lam))
-
-
-def _risk(mu, psi, tau, lam):
-    """``R(mu) = 1 - tau.mu + max_i psi(x_i) + lambda.|mu|`` (paper, eq. 4) from the values ``psi(x_i)``."""
-    return 1.0 - float(np.sum(tau * mu)) + float(psi.max()) + float(np.sum(lam * np.abs(mu)))
+        return cls(mu, float(psi.max()) + 1.0, risk(mu, psi.max(), tau, lam))
 
 
 @dataclass
@@ -174,9 +169,9 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
     mu, nu = solution.mu, solution.nu
     psi, subsets = most_violated_subsets(class_scores(Psi, mu))
     violations = psi + 1.0 - nu
-    risk = _risk(mu, psi, tau, lam)
-    if best is None or risk < best.risk:
-        best = Best(mu, float(psi.max()) + 1.0, risk)
+    value = risk(mu, psi.max(), tau, lam)
+    if best is None or value < best.risk:
+        best = Best(mu, float(psi.max()) + 1.0, value)
 
     picked = np.zeros(0, dtype=np.int64)
     if (violations > eps_1).any():
@@ -196,7 +191,7 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
     if regime == "n":
         row_scores = class_scores(master.points(master.samples), mu)
         remove = over_satisfied(subset_values(row_scores, master.subsets) + 1.0 - nu, solution.alpha)
-    return Check(risk=risk, best=best, primal_violations=violations,
+    return Check(risk=value, best=best, primal_violations=violations,
                  dual_violations=feature_violation.reshape(tau.shape), new_samples=picked,
                  new_subsets=subsets[picked], new_features=new_features, remove=remove)
 

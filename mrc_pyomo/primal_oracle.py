@@ -48,10 +48,14 @@ def psi_values(scores):
     return most_violated_subsets(scores)[0]
 
 
-def worst_case_risk(Psi, mu, tau, lam):
-    """``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|``, evaluated exactly over all rows of ``Psi``."""
-    varphi = psi_values(class_scores(Psi, mu)).max()
+def risk(mu, varphi, tau, lam):
+    """``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (paper, eq. 4) given ``varphi(mu) = max_i psi(x_i)``."""
     return 1.0 - float(np.sum(tau * mu)) + float(varphi) + float(np.sum(lam * np.abs(mu)))
+
+
+def worst_case_risk(Psi, mu, tau, lam):
+    """``R(mu)``, evaluated exactly over all rows of ``Psi``."""
+    return risk(mu, psi_values(class_scores(Psi, mu)).max(), tau, lam)
 
 
 def class_probabilities(scores):

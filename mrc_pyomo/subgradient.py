@@ -16,7 +16,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from .primal_oracle import class_scores, most_violated_subsets
+from .primal_oracle import class_scores, most_violated_subsets, risk
 
 HISTORY_COLUMNS = ["iteration", "R_mu", "R_best", "seconds_elapsed"]
 
@@ -24,8 +24,7 @@ HISTORY_COLUMNS = ["iteration", "R_mu", "R_best", "seconds_elapsed"]
 def _risk_and_subgradient_row(Psi, mu, tau, lam):
     psi, subsets = most_violated_subsets(class_scores(Psi, mu))
     i = int(np.argmax(psi))
-    risk = 1.0 - float(np.sum(tau * mu)) + float(psi[i]) + float(np.sum(lam * np.abs(mu)))
-    return risk, i, subsets[i]
+    return risk(mu, psi[i], tau, lam), i, subsets[i]
 
 
 def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log_every=0):
@@ -43,21 +42,21 @@ def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log_every=0
     history = []
     for k in range(1, max_iter + 1):
         y = w + theta * (1.0 / theta_prev - 1.0) * (w - w_prev)
-        risk, i, subset = _risk_and_subgradient_row(Psi, y, tau, lam)
-        if risk < best:
-            best, best_mu = risk, y
+        value, i, subset = _risk_and_subgradient_row(Psi, y, tau, lam)
+        if value < best:
+            best, best_mu = value, y
         row = Psi[i].toarray().ravel() if sp.issparse(Psi) else Psi[i]
         g = lam * np.sign(y) - tau
         g[subset] += row / subset.sum()
         theta_prev, theta = theta, 2.0 / (k + 1)
         w_prev, w = w, y - g / (k + 1) ** 1.5
         elapsed = time.perf_counter() - start
-        history.append({"iteration": k, "R_mu": risk, "R_best": best, "seconds_elapsed": elapsed})
+        history.append({"iteration": k, "R_mu": value, "R_best": best, "seconds_elapsed": elapsed})
         if log_every and k % log_every == 0:
-            print(f"{k:7d} R(y_k) = {risk:.8f}  best = {best:.8f}  {elapsed:8.1f} s", flush=True)
+            print(f"{k:7d} R(y_k) = {value:.8f}  best = {best:.8f}  {elapsed:8.1f} s", flush=True)
         if time_limit is not None and elapsed >= time_limit:
             break
-    risk, _, _ = _risk_and_subgradient_row(Psi, w, tau, lam)
-    if risk < best:
-        best, best_mu = risk, w
+    value, _, _ = _risk_and_subgradient_row(Psi, w, tau, lam)
+    if value < best:
+        best, best_mu = value, w
     return best_mu, best, history
