@@ -1,0 +1,97 @@
+"""The certified interval ``[lower, upper]`` around the minimax risk ``R*`` (SPEC, "Certificates").
+
+Neither end is taken from the LP solver: both are evaluated in NumPy from the oracles' arrays, so that a
+solver's tolerances cannot turn into a silently wrong answer.
+
+**Upper end.**  ``R(mu) >= R*`` for every ``mu``; :func:`mrc_pyomo.primal_oracle.worst_case_risk` evaluates
+``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (eq. 4) exactly, one pass over the samples.
+
+**Lower end (Lagrangian duality).**  Let ``alpha >= 0`` be weights on rows ``r = (i, C)`` of the LP (eq. 5)
+with ``sum(alpha) = 1``, ``g = F^T alpha`` and ``b_r = 1/|C| - 1``.  Every row satisfies
+``F_r mu - b_r <= varphi(mu) + 1``, hence ``varphi(mu) + 1 >= g.mu - b.alpha`` and, for every ``mu``,
+
+    R(mu) >= -b.alpha + sum_j [(g_j - tau_j) mu_j + lambda_j |mu_j|]
+          >= -b.alpha + sum_j (lambda_j - |g_j - tau_j|) |mu_j|.
+
+On the set ``{mu : lambda.|mu| <= rho}`` the last sum is at least ``-rho max(0, max_j r_j - 1)`` with
+``r_j = |g_j - tau_j| / lambda_j``, so
+
+    R* >= -b.alpha - rho max(0, max_j r_j - 1)                                            (*)
+
+for any ``rho >= lambda.|mu*|``.  Taking ``C = {y_i}`` for every sample and averaging gives
+``varphi(mu) >= tau.mu - 1``, i.e. ``R(mu) >= lambda.|mu|`` for every ``mu``: so ``R* >= 0`` and
+``rho = R(mu)`` of any ``mu`` is valid (``lambda.|mu*| <= R* <= R(mu)``).  When ``alpha`` is an optimal dual
+of the full LP (eq. 6), ``r_j <= 1`` and (*) equals ``R*``: the bound is tight at the optimum.  The rows may be
+training rows or the centroid rows of the initialisation (averages of training rows, never above
+``varphi``).  The master's duals are clipped at 0 and normalised; the extra rows of the master
+(``objective >= 0`` and ``lambda.(mu1 + mu2) <= rho``) only serve the LP and are left out.
+
+**Features with** ``lambda_j = 0`` carry no penalty, so (*) needs ``g_j = tau_j`` exactly (``r_j`` is then
+taken as 0; otherwise the bound is ``-inf`` and only ``R* >= 0`` remains).  With ``lambda0 > 0`` such a
+feature ``(y, j)`` is one whose column ``[y_i = y] Psi_ij`` is identically zero (an all-zero column, a word
+never seen in class ``y``), so ``tau_j = 0``: the rows with positive weight that have a nonzero entry in such a
+feature are dropped from ``alpha`` (any ``alpha`` is allowed), which makes ``g_j = 0`` exactly.  With
+``lambda0 = 0`` every feature is of this kind and ``g = tau`` can only hold to round-off: ``g_j = tau_j`` is
+accepted within :data:`ROUND_OFF` relative, so such a certificate holds to round-off, not exactly.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from .dual_oracle import dual_correlations
+
+# |g_j - tau_j| below this (relative to 1 + |tau_j|) counts as g_j = tau_j for a feature with lambda_j = 0
+ROUND_OFF = 1e-12
+
+
+def lagrangian_bound(g, minus_b_alpha, tau, lam, rho):
+    """The bound (*) for weights in the simplex with ``g = F^T alpha`` and ``-b.alpha``; ``-inf`` if unusable."""
+    residual = np.abs(g - tau)
+    free = lam <= 0
+    if np.any(residual[free] > ROUND_OFF * (1.0 + np.abs(tau[free]))):
+        return -np.inf
+    ratio = residual[~free] / lam[~free]
+    excess = max(0.0, float(ratio.max()) - 1.0) if ratio.size else 0.0
+    return float(minus_b_alpha) - rho * excess
+
+
+def unmatched_free_features(g, tau, lam):
+    """Mask of the features with ``lambda_j = 0`` whose dual constraint ``g_j = tau_j`` fails."""
+    return (lam <= 0) & (np.abs(g - tau) > ROUND_OFF * (1.0 + np.abs(tau)))
+
+
+def rows_touching(points, samples, subsets, features):
+    """Mask of the rows ``(i, C)`` with a nonzero entry ``[y in C] Psi_ij`` in a feature ``(y, j)`` of the mask."""
+    columns = np.flatnonzero(features.any(axis=0))
+    nonzero = points(samples, columns) != 0
+    nonzero = sp.csr_matrix(nonzero, dtype=float) if sp.issparse(nonzero) else nonzero.astype(float)
+    hits = np.asarray(nonzero @ features[:, columns].T.astype(float))   # (rows, K): touched classes
+    return ((hits > 0) & subsets).any(axis=1)
+
+
+def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None):
+    """``max(0, (*))`` for the rows ``(samples[r], subsets[r])`` weighted by ``alpha`` (clipped, normalised).
+
+    ``points(ids, columns)`` returns rows of ``Psi`` (see :class:`~mrc_pyomo.master.RestrictedMaster`);
+    ``g``, if given, is ``F_I^T alpha`` for the unnormalised ``alpha`` (the dual oracle computes it anyway).
+    """
+    alpha = np.maximum(np.asarray(alpha, dtype=float), 0.0)
+    total = alpha.sum()
+    if not total > 0:
+        return 0.0
+    if g is None:
+        g = dual_correlations(points, samples, subsets, alpha)
+    alpha, g = alpha / total, g / total
+    unmatched = unmatched_free_features(g, tau, lam)
+    if unmatched.any() and np.all(tau[unmatched] == 0):
+        positive = np.flatnonzero(alpha > 0)
+        drop = positive[rows_touching(points, samples[positive], subsets[positive], unmatched)]
+        alpha = alpha.copy()
+        alpha[drop] = 0.0
+        total = alpha.sum()
+        if not total > 0:
+            return 0.0
+        alpha /= total
+        g = dual_correlations(points, samples, subsets, alpha)
+    minus_b_alpha = float(alpha @ (1.0 - 1.0 / subsets.sum(axis=1)))
+    return max(0.0, lagrangian_bound(g, minus_b_alpha, tau, lam, rho))
