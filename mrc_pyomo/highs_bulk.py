@@ -6,10 +6,12 @@ keeps its simplex basis across these changes, so each re-solve is warm-started: 
 slack, new columns at their zero bound, and only rows with positive slack (basic slack) are deleted.
 
 Column layout: column 0 is ``nu``; the feature at position ``p`` of ``J`` has ``mu1`` at column ``1 + 2p`` and
-``mu2`` at ``2 + 2p``.  Row layout: the optional ``objective >= 0`` row first, then the rows of ``I`` in order.
+``mu2`` at ``2 + 2p``.  Row layout: the fixed rows first (``objective >= 0``, ``lambda.(mu1 + mu2) <= rho``,
+those the master has), then the rows of ``I`` in order.
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 try:
     import highspy
@@ -28,11 +30,15 @@ def _interleave(values):
 
 
 class HighsMaster:
-    """The LP ``P_{I,J}`` loaded in bulk into HiGHS (see the module docstring for the layout)."""
+    """The LP ``P_{I,J}`` loaded in bulk into HiGHS (see the module docstring for the layout).
 
-    def __init__(self, with_objective_floor, options=None):
+    ``fixed_rows`` lists the fixed rows as ``(coefficient of nu, upper bound)``; their coefficients on the
+    features are given with each block of features.
+    """
+
+    def __init__(self, fixed_rows=(), options=None):
         if highspy is None:
-            raise ImportError("the default solver 'appsi_highs' needs the package highspy: pip install highspy")
+            raise ImportError("the default solver needs the package highspy: pip install highspy")
         self.highs = highspy.Highs()
         self.highs.setOptionValue("output_flag", False)
         for name, value in (options or {}).items():
@@ -40,61 +46,36 @@ class HighsMaster:
         empty_i, empty_f = np.zeros(0, dtype=np.int32), np.zeros(0)
         self.highs.addCols(1, np.array([1.0]), np.array([-INF]), np.array([INF]), 0,
                            empty_i, empty_i, empty_f)
-        self.n_fixed_rows = 0
-        if with_objective_floor:
-            self.highs.addRows(1, np.array([-INF]), np.array([0.0]), 1,
-                               np.array([0], dtype=np.int32), np.array([0], dtype=np.int32), np.array([-1.0]))
-            self.n_fixed_rows = 1
+        self.n_fixed_rows = len(fixed_rows)
+        for nu_coef, upper in fixed_rows:
+            self.highs.addRows(1, np.array([-INF]), np.array([float(upper)]), 1,
+                               np.array([0], dtype=np.int32), np.array([0], dtype=np.int32),
+                               np.array([float(nu_coef)]))
 
     def set_option(self, name, value):
         if self.highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
             raise ValueError(f"HiGHS rejected the option {name}={value!r}")
 
-    def add_features(self, cost_pos, cost_neg, block, floor_pos=None, floor_neg=None):
-        """Append the columns of new features.
+    def set_fixed_row_bound(self, position, upper):
+        """Change the upper bound of fixed row ``position`` (the basis is kept)."""
+        self.highs.changeRowBounds(int(position), -INF, float(upper))
 
-        ``block`` is ``F_{I,new}`` (CSR or CSC, rows of ``I`` by new features); ``floor_*`` are the coefficients
-        of mu1 / mu2 in the ``objective >= 0`` row, if it exists.
+    def add_features(self, cost_pos, cost_neg, block, fixed_pos, fixed_neg):
+        """Append the columns of new features: ``mu1`` (``+block``) and ``mu2`` (``-block``) of each, interleaved.
+
+        ``block`` is ``F_{I,new}`` (rows of ``I`` by new features); ``fixed_pos`` / ``fixed_neg`` (shape
+        ``(fixed rows, new features)``) the coefficients of ``mu1`` / ``mu2`` in the fixed rows.
         """
         q = block.shape[1]
-        block = block.tocsc()
-        counts = np.diff(block.indptr)
-        rows = block.indices.astype(np.int64) + self.n_fixed_rows
-        values = block.data
-        if self.n_fixed_rows:
-            # prepend the floor-row entry (row 0) to every column
-            counts = counts + 1
-            starts = np.concatenate([[0], np.cumsum(counts)])[:-1]
-            new_rows = np.zeros(len(rows) + q, dtype=np.int64)
-            new_vals = np.empty(len(rows) + q)
-            mask = np.ones(len(new_rows), dtype=bool)
-            mask[starts] = False
-            new_rows[mask] = rows
-            new_vals[mask] = values
-            new_vals[starts] = 0.0
-            rows, values, floor_starts = new_rows, new_vals, starts
-        # each feature gives two columns with the same rows: mu1 (+values) and mu2 (-values)
-        col_counts = np.repeat(counts, 2)
-        col_starts = np.concatenate([[0], np.cumsum(col_counts)])[:-1]
-        seg_starts = np.concatenate([[0], np.cumsum(counts)])
-        total = 2 * len(rows)
-        idx = np.empty(total, dtype=np.int32)
-        val = np.empty(total)
-        # positions of column 2p's entries and column 2p+1's entries in the output
-        within = np.arange(len(rows)) - np.repeat(seg_starts[:-1], counts)
-        pos_mu1 = np.repeat(col_starts[0::2], counts) + within
-        pos_mu2 = np.repeat(col_starts[1::2], counts) + within
-        idx[pos_mu1] = rows
-        idx[pos_mu2] = rows
-        val[pos_mu1] = values
-        val[pos_mu2] = -values
-        if self.n_fixed_rows:
-            val[col_starts[0::2]] = floor_pos
-            val[col_starts[1::2]] = floor_neg
+        pos = sp.vstack([sp.csr_matrix(np.reshape(fixed_pos, (self.n_fixed_rows, q))), block])
+        neg = sp.vstack([sp.csr_matrix(np.reshape(fixed_neg, (self.n_fixed_rows, q))), -block])
+        interleave = np.arange(2 * q).reshape(2, q).T.ravel()      # mu1 of feature p, then its mu2
+        columns = sp.hstack([pos, neg], format="csc")[:, interleave]
         costs = np.empty(2 * q)
         costs[0::2], costs[1::2] = cost_pos, cost_neg
-        self.highs.addCols(2 * q, costs, np.zeros(2 * q), np.full(2 * q, INF), total,
-                           col_starts.astype(np.int32), idx, val)
+        self.highs.addCols(2 * q, costs, np.zeros(2 * q), np.full(2 * q, INF), columns.nnz,
+                           columns.indptr[:-1].astype(np.int32), columns.indices.astype(np.int32),
+                           columns.data.astype(float))
 
     def add_rows(self, block, rhs):
         """Append the rows ``block (mu1 - mu2) - nu <= rhs`` (``block``: CSR, columns = positions in ``J``)."""
@@ -121,22 +102,32 @@ class HighsMaster:
             index = np.asarray(positions, dtype=np.int32) + self.n_fixed_rows
             self.highs.deleteRows(len(index), index)
 
-    def solve(self):
-        """Run HiGHS; return ``(status_text, objective, mu1, mu2, nu, row_duals_of_I, floor_dual)``.
+    def solve(self, time_limit=None):
+        """Run HiGHS; return ``(status_text, objective, mu1, mu2, nu, duals_of_I, duals_of_fixed_rows)``.
 
-        Row duals are HiGHS's (``<= 0`` for ``<=`` rows of a minimisation); ``alpha = -row_dual``.
+        Duals are ``-`` HiGHS's row duals (which are ``<= 0`` for the ``<=`` rows of a minimisation), so they
+        are ``>= 0``.  ``time_limit`` (seconds) bounds this solve only: HiGHS compares its ``time_limit``
+        option with its own clock, which runs across solves, so it is set to that clock plus the limit for
+        the solve and restored afterwards.
         """
-        self.highs.run()
+        if time_limit is not None:
+            previous = self.highs.getOptionValue("time_limit")[1]
+            self.set_option("time_limit", self.highs.getRunTime() + max(float(time_limit), 1e-3))
+        try:
+            self.highs.run()
+        finally:
+            if time_limit is not None:
+                self.set_option("time_limit", previous)
         status = self.highs.getModelStatus()
         text = self.highs.modelStatusToString(status)
         if status != highspy.HighsModelStatus.kOptimal:
             return text, None, None, None, None, None, None
         solution = self.highs.getSolution()
         x = np.asarray(solution.col_value)
-        duals = np.asarray(solution.row_dual)
-        floor = float(duals[0]) if self.n_fixed_rows else 0.0
+        duals = -np.asarray(solution.row_dual)
         objective = self.highs.getInfo().objective_function_value
-        return text, objective, x[1::2], x[2::2], float(x[0]), duals[self.n_fixed_rows:], floor
+        return (text, objective, x[1::2], x[2::2], float(x[0]), duals[self.n_fixed_rows:],
+                duals[:self.n_fixed_rows])
 
     def simplex_iterations(self):
         return self.highs.getInfo().simplex_iteration_count

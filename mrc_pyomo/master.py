@@ -35,14 +35,15 @@ class MasterSolution:
     """Primal and dual solution of ``P_{I,J}``.
 
     ``mu`` has shape ``(K, D)`` (zero outside ``J``), ``alpha[r]`` is the dual value of the r-th row of ``I``
-    (``alpha >= 0``, ``sum(alpha) = 1 - beta``), ``beta`` that of the ``objective >= 0`` row (0 without it) and
-    ``objective`` is ``R^k``.
+    (``alpha >= 0``, ``sum(alpha) = 1 - beta``), ``beta`` that of the ``objective >= 0`` row and ``gamma`` that of
+    the row ``lambda.(mu1 + mu2) <= rho`` (0 for a row the master does not have); ``objective`` is ``R^k``.
     """
 
     mu: np.ndarray
     nu: float
     alpha: np.ndarray
     beta: float
+    gamma: float
     objective: float
 
 
@@ -77,14 +78,18 @@ class RestrictedMaster:
         Extra points whose rows may enter ``I``, with sample ids ``n, ..., n + K - 1``.
     objective_floor : bool
         Add the row ``objective >= 0`` (valid: ``R* >= 0``) that bounds the many-class initial master.
+    norm_bound : float, optional
+        Add the row ``lambda.(mu1 + mu2) <= rho`` with this ``rho``: valid for every ``rho >= R*`` since
+        ``lambda.|mu*| <= R*`` (:mod:`mrc_pyomo.certificate`), it bounds every master; see
+        :meth:`set_norm_bound`.
     solver : str
         ``"appsi_highs"`` (bulk HiGHS path) or any Pyomo LP solver name (general path).
     solver_options : dict, optional
         Options passed to the solver.
     """
 
-    def __init__(self, Psi, tau, lam, centroids=None, objective_floor=False, solver="appsi_highs",
-                 solver_options=None):
+    def __init__(self, Psi, tau, lam, centroids=None, objective_floor=False, norm_bound=None,
+                 solver="appsi_highs", solver_options=None):
         check_solver(solver)
         self.Psi = Psi
         self.tau, self.lam = tau, lam
@@ -92,6 +97,7 @@ class RestrictedMaster:
         self.n_samples = Psi.shape[0]
         self.centroids = np.zeros((0, self.n_features)) if centroids is None else np.asarray(centroids)
         self.objective_floor = objective_floor
+        self.norm_bound = norm_bound
         self.solver = solver
         self.solver_options = dict(solver_options or {})
         self.features = np.zeros(0, dtype=np.int64)
@@ -106,7 +112,24 @@ class RestrictedMaster:
         self._model_rows = {}       # row key -> True for rows present in the Pyomo model
         self._model_features = 0    # how many features of self.features the Pyomo model has
         if solver in BULK_HIGHS_SOLVERS:
-            self._highs = HighsMaster(objective_floor, self.solver_options)
+            self._highs = self._new_highs()
+
+    def _fixed_rows(self):
+        """Names of the fixed rows, in the order the HiGHS backend holds them."""
+        return [name for name, present in (("objective_floor", self.objective_floor),
+                                           ("norm_bound", self.norm_bound is not None)) if present]
+
+    def _new_highs(self):
+        nu_coef = {"objective_floor": (-1.0, 0.0), "norm_bound": (0.0, self.norm_bound)}
+        return HighsMaster([nu_coef[name] for name in self._fixed_rows()], self.solver_options)
+
+    def _fixed_coefficients(self, features):
+        """Coefficients of ``mu1`` and ``mu2`` of the features in the fixed rows, shape ``(fixed rows, q)`` each."""
+        t, l = self.tau.ravel()[features], self.lam.ravel()[features]
+        coefficients = {"objective_floor": (t - l, -(t + l)), "norm_bound": (l, l)}
+        rows = [coefficients[name] for name in self._fixed_rows()]
+        return np.array([r[0] for r in rows]).reshape(-1, len(features)), \
+            np.array([r[1] for r in rows]).reshape(-1, len(features))
 
     # -- data access ------------------------------------------------------------------------------------
     def points(self, ids, columns=None):
@@ -181,7 +204,21 @@ class RestrictedMaster:
 
     def _highs_add_features(self, features, block):
         cost_pos, cost_neg = formulation.objective_coefficients(self.tau, self.lam, features)
-        self._highs.add_features(cost_pos, cost_neg, block, -cost_pos, -cost_neg)
+        self._highs.add_features(cost_pos, cost_neg, block, *self._fixed_coefficients(features))
+
+    def set_norm_bound(self, rho):
+        """Tighten the row ``lambda.(mu1 + mu2) <= rho`` to a smaller valid ``rho`` (any ``rho >= R*``).
+
+        One row bound changes; the HiGHS backend keeps its basis.
+        """
+        if self.norm_bound is None:
+            raise ValueError("this master has no row lambda.(mu1 + mu2) <= rho")
+        self.norm_bound = float(rho)
+        if self._highs is not None:
+            self._highs.set_fixed_row_bound(self._fixed_rows().index("norm_bound"), rho)
+        if self._model is not None:
+            self._model.rho.set_value(self.norm_bound)
+        self.solution = None
 
     def add_rows(self, samples, subsets):
         """Add the rows ``(samples[r], subsets[r])`` to ``I`` (pairs already in ``I`` are skipped)."""
@@ -225,26 +262,37 @@ class RestrictedMaster:
             self._highs.set_option(name, value)
         self.solver_options[name] = value
 
-    def solver_clock(self):
-        """Seconds on HiGHS's clock, which its ``time_limit`` option is compared with (it runs across solves)."""
-        return self._highs.highs.getRunTime() if self._highs is not None else 0.0
+    def refine(self):
+        """Forget the HiGHS backend's basis, so that the next solve starts from scratch.
 
-    def solve(self):
-        """Solve ``P_{I,J}``; return and store the :class:`MasterSolution`.  Raises :class:`MasterSolveError`."""
+        A warm-started simplex can stop on a basis it calls optimal that an exact check of the solution (the
+        loop's certificate) refutes; a cold solve usually does not.  Pyomo solvers start from scratch anyway.
+        """
         if self._highs is not None:
-            status, objective, mu_pos, mu_neg, nu, duals, floor_dual = self._highs.solve()
+            self._highs.highs.clearSolver()
+        self.solution = None
+
+    def solve(self, time_limit=None):
+        """Solve ``P_{I,J}``; return and store the :class:`MasterSolution`.  Raises :class:`MasterSolveError`.
+
+        ``time_limit`` (seconds) bounds this solve on the HiGHS backend; no limit is left on the master.
+        """
+        if self._highs is not None:
+            status, objective, mu_pos, mu_neg, nu, alpha, fixed = self._highs.solve(time_limit)
             self.solver_status = status
             if objective is None:
                 raise MasterSolveError(
                     f"HiGHS did not solve the restricted master ({self.n_rows} rows, {len(self.features)} "
                     f"features) to optimality: model status '{status}'")
+            fixed = dict(zip(self._fixed_rows(), fixed))
         else:
-            objective, mu_pos, mu_neg, nu, duals, floor_dual = self._solve_pyomo()
+            objective, mu_pos, mu_neg, nu, alpha, fixed = self._solve_pyomo()
         mu = np.zeros(self.n_classes * self.n_features)
         mu[self.features] = mu_pos - mu_neg
         self.solution = MasterSolution(mu=mu.reshape(self.n_classes, self.n_features), nu=nu,
-                                       alpha=-np.asarray(duals, dtype=float), beta=-floor_dual,
-                                       objective=float(objective))
+                                       alpha=np.asarray(alpha, dtype=float),
+                                       beta=float(fixed.get("objective_floor", 0.0)),
+                                       gamma=float(fixed.get("norm_bound", 0.0)), objective=float(objective))
         return self.solution
 
     def _solve_pyomo(self):
@@ -254,7 +302,8 @@ class RestrictedMaster:
             opt.options[name] = value
         m.dual.clear()
         try:
-            results = opt.solve(m, load_solutions=True)
+            # loaded below, once the termination condition says there is an optimal solution
+            results = opt.solve(m, load_solutions=False)
         except Exception as exc:  # solvers raise many types; the message is what matters
             raise MasterSolveError(f"solver {self.solver!r} failed on the restricted master: {exc}") from exc
         condition = results.solver.termination_condition
@@ -262,18 +311,24 @@ class RestrictedMaster:
         if condition != pyo.TerminationCondition.optimal:
             raise MasterSolveError(f"solver {self.solver!r} did not solve the restricted master to optimality: "
                                    f"termination condition '{condition}'")
+        m.solutions.load_from(results)
         keys = formulation.feature_keys(self.features, self.n_features)
+        # a column without entries (an all-zero feature) may be left out of the solver's answer: it is 0
         mu_pos = np.array([m.mu_pos[k].value or 0.0 for k in keys])
         mu_neg = np.array([m.mu_neg[k].value or 0.0 for k in keys])
-        duals = []
+        alpha = []
         for key in self.row_keys(self.samples, self.subsets):
             value = m.dual.get(m.row[key])
             if value is None:
                 raise MasterSolveError(f"solver {self.solver!r} returned no dual values for the master's rows")
-            duals.append(value)
-        floor_dual = m.dual.get(m.objective_floor, 0.0) if self.objective_floor else 0.0
-        # the floor row is written objective >= 0 in Pyomo (dual >= 0); HiGHS's convention is the <= form
-        return pyo.value(m.objective), mu_pos, mu_neg, m.nu.value, duals, -floor_dual
+            alpha.append(-value)  # <= rows of a minimisation: Pyomo's duals are <= 0
+        # objective >= 0 is written as a >= row (dual >= 0); lambda.(mu1 + mu2) <= rho as a <= row (dual <= 0)
+        fixed = {"objective_floor": m.dual.get(m.objective_floor, 0.0) if self.objective_floor else 0.0,
+                 "norm_bound": -m.dual.get(m.norm_bound, 0.0) if hasattr(m, "norm_bound") else 0.0}
+        nu = m.nu.value or 0.0
+        cost_pos, cost_neg = formulation.objective_coefficients(self.tau, self.lam, self.features)
+        objective = float(cost_pos @ mu_pos + cost_neg @ mu_neg + nu)
+        return objective, mu_pos, mu_neg, nu, alpha, fixed
 
     # -- the Pyomo model --------------------------------------------------------------------------------
     @property
@@ -283,7 +338,7 @@ class RestrictedMaster:
 
     def _synced_model(self, load_solution):
         if self._model is None:
-            self._model = formulation.new_model(self.objective_floor)
+            self._model = formulation.new_model(self.objective_floor, self.norm_bound)
         m = self._model
         keys = formulation.feature_keys(self.features, self.n_features)
         if self._model_features < len(self.features):
@@ -320,6 +375,8 @@ class RestrictedMaster:
             m.dual[m.row[key]] = -a
         if self.objective_floor:
             m.dual[m.objective_floor] = s.beta
+        if hasattr(m, "norm_bound"):
+            m.dual[m.norm_bound] = -s.gamma
 
     def write(self, path):
         """Write the current master to ``path`` (``.lp`` or ``.mps``), with readable symbolic names."""
@@ -346,7 +403,7 @@ class RestrictedMaster:
     def __setstate__(self, state):
         self.__dict__.update(state)
         if self._highs:
-            self._highs = HighsMaster(self.objective_floor, self.solver_options)
+            self._highs = self._new_highs()
             self._highs_add_features(self.features, sp.csr_matrix((0, len(self.features))))
             self._highs.add_rows(self.block(self.samples, self.subsets, self.features),
                                  formulation.right_hand_sides(self.subsets))
