@@ -30,7 +30,7 @@ def main(argv=None):
     parser.add_argument("--fraction", type=float, default=1.0, help="fraction of the training samples used")
     parser.add_argument("--classes", type=int, help="number of classes (many_classes only)")
     parser.add_argument("--time-limit", type=float, default=3600.0)
-    parser.add_argument("--eps-1", type=float, default=1e-2)
+    parser.add_argument("--eps-1", type=float, default=1e-3, help="the library's default")
     parser.add_argument("--subgradient-iterations", type=int, default=10_000)
     args = parser.parse_args(argv)
 
@@ -58,7 +58,8 @@ def main(argv=None):
     record = {
         "case": args.case, "method": args.method, "quick": args.quick, "fraction": args.fraction,
         "n": int(X_train.shape[0]), "d": int(X_train.shape[1]), "K": len(clf.classes_),
-        "m": int(clf.mu_.size), "seconds": seconds, "R": clf.upper_, "R_master": clf.objective_,
+        "m": int(clf.mu_.size), "seconds": seconds, "R": clf.upper_, "lower": clf.lower_,
+        "R_master": clf.objective_,
         "test_error": float(np.mean(clf.predict(X_test) != y_test)), "iterations": int(clf.n_iter_),
         "status": clf.status_, "peak_mb": peak_rss_mb(), "data_mb": rss_data,
         "eps_1": args.eps_1 if args.method == "ccg" else None, "regime": getattr(clf, "regime_", None),
@@ -70,7 +71,7 @@ def main(argv=None):
                       trace_master=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_master)])
     elif args.method == "subgradient":
         step = max(1, len(h) // 400)
-        record["trace"] = [[float(t), float(r)] for t, r in zip(h.seconds_elapsed[::step], h.R_best[::step])]
+        record["trace"] = [[float(t), float(r)] for t, r in zip(h.seconds_elapsed[::step], h.upper[::step])]
     print(json.dumps(record))
 
 

@@ -1,28 +1,38 @@
-"""MRC-CCG: the constraint and column generation loop (paper, Algorithm 1).
+"""MRC-CCG: the constraint and column generation loop (paper, Algorithm 1), with a certified stopping rule.
 
 Each iteration ``k`` solves the restricted master ``P_{I,J}`` (eq. 9) for ``(mu^k, nu^k)``, its dual (eq. 10)
-for ``alpha^k`` and the value ``R^k``; then
+for ``alpha^k`` and the value ``R^k``; then, in NumPy, without trusting the solver's value or status:
 
-* CONSTR (:mod:`mrc_pyomo.primal_oracle`) finds, for every sample, its most violated row with violation
-  ``psi(x_i) + 1 - nu^k`` and selects the ``n_max`` most violated above ``eps_1``;
-* FEAT (:mod:`mrc_pyomo.dual_oracle`) computes ``|F_I^T alpha^k - tau| - lambda`` for every feature and
-  selects the ``m_max`` most violated above ``eps_2``.
+* CONSTR (:mod:`mrc_pyomo.primal_oracle`) finds, for every sample, its most violated row, with violation
+  ``psi(x_i) + 1 - nu^k``, and the exact ``R(mu^k)`` (eq. 4);
+* FEAT (:mod:`mrc_pyomo.dual_oracle`) computes ``g = F_I^T alpha^k`` and the dual violations of every feature;
+* the certificate (:mod:`mrc_pyomo.certificate`) turns ``alpha^k`` and ``g`` into a lower bound on ``R*``.
 
-It stops when nothing is added (then ``R* - eps_1 <= R^k <= R* + eps_2 ||mu*||_1``, Theorem 2), at
-``max_iter`` or at ``time_limit``; in the regime ``"n"`` also as soon as the best certified value found,
-``min_k R(mu^k)``, is within ``eps_1`` of ``R^k`` (a lower bound on ``R*`` when every feature is in the
-master), which gives the same guarantee ``R* <= upper <= R* + eps_1``.
-
-The loop keeps the best ``mu`` found, the one with the smallest certified ``R(mu^k)`` (``mu = 0``, with
-``R(0) = 1 - 1/K``, before the first master): it is the result, also when a limit stops the loop early.
+The loop keeps the certified interval ``[lower, upper]``: ``upper = min_k R(mu^k)`` (``R(0) = 1 - 1/K`` before
+the first master), the value of the best rule found, which is the result; ``lower`` the largest lower bound
+found (at least 0).  It stops as ``"converged"`` only when ``upper - lower <= max(eps_1, GAP_FLOOR)``, in both
+regimes.  While the gap is open it adds the ``n_max`` most violated rows (violation above round-off,
+``eps_1`` being the certified target), and in the regime ``"nm"`` the ``m_max`` features whose dual violation
+exceeds ``eps_2`` or, when there are none, those of largest relative violation ``|g_j - tau_j| / lambda_j > 1``
+(the quantity the certificate pays for): Theorem 2's ``eps_2 ||mu*||_1`` is thus closed too.  If the gap is
+open and nothing is left to add, the master is re-solved from scratch once (a warm-started LP solver may call
+a master optimal that is not); if that does not help, the loop stops with ``"solver_error"``.  It also stops
+at ``max_iter``, at ``time_limit`` (the HiGHS backend stops inside a solve too) or when the callback says so.
+A loop that stops with an open gap returns the best rule on the segment between the best rule and the last
+master's ``mu`` (``R`` is convex along it): at least as good as both, and with ``mu^k``'s predictions when the
+best rule is 0.
 
 Two regimes (Section 3):
 
-* ``"n"`` (many samples, few features): all features in ``J``, FEAT disabled; CONSTR adds rows and removes
-  the over-satisfied ones (negative violation, zero dual).  ``R^k`` is non-decreasing (Theorem 1).
+* ``"n"`` (many samples, few features): all features in ``J``, FEAT gives only the certificate; CONSTR adds
+  rows and removes the over-satisfied ones (negative violation, zero dual).  ``R^k`` is non-decreasing
+  (Theorem 1).
 * ``"nm"`` (many samples and features): rows and features are added, nothing is removed.  The first
   iterations run FEAT alone on the initial rows (column generation as in the paper's initialisation) until no
   feature is violated or :data:`INIT_FEATURE_ROUNDS` rounds have passed.
+
+Every master can hold the row ``lambda.(mu1 + mu2) <= rho`` (``bounded_masters``), valid for ``rho >= R*``:
+it starts at ``rho = R(0)`` and is tightened to ``upper`` as better rules are found.
 
 The loop only sequences the oracles and the master; each iteration leaves a record (see :func:`fit_ccg`).
 """
@@ -32,19 +42,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .certificate import lower_bound
 from .dual_oracle import dual_correlations, feature_violations
 from .initialization import class_centroids, initial_features, initial_rows
 from .master import MasterSolveError, RestrictedMaster
-from .primal_oracle import class_scores, most_violated_subsets, risk, subset_values
+from .primal_oracle import class_scores, most_violated_subsets, risk, risk_on_segment, subset_values
 from .selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 
 # "auto" picks the large n and m regime when the LP has more than this many features m = K * D
 LARGE_M = 10_000
 INIT_FEATURE_ROUNDS = 3
+# the smallest certified gap the loop aims at: eps_1 = 0 means "to this round-off level"
+GAP_FLOOR = 1e-9
 
 HISTORY_COLUMNS = [
-    "iteration", "phase", "R_master", "R_mu", "max_primal_violation", "max_dual_violation", "n_rows",
-    "n_features", "R_best", "rows_added", "rows_removed", "features_added", "seconds_oracle", "seconds_update",
+    "iteration", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation", "max_dual_violation",
+    "n_rows", "n_features", "rows_added", "rows_removed", "features_added", "seconds_oracle", "seconds_update",
     "seconds_solve", "seconds_elapsed", "solver_status",
 ]
 
@@ -54,14 +67,23 @@ def choose_regime(n_classes, n_features):
     return "nm" if n_classes * n_features > LARGE_M else "n"
 
 
+def gap_tolerance(eps_1):
+    """The certified gap at which the loop stops: ``max(eps_1, GAP_FLOOR)``."""
+    return max(eps_1, GAP_FLOOR)
+
+
 @dataclass
-class CCGResult:
-    """What the loop returns: the last master and its solution, the records, and why it stopped."""
+class FitResult:
+    """What a fit returns (MRC-CCG, the full LP, MRC-SUB): the last master (None for MRC-SUB), the best rule
+    ``mu`` with ``nu = varphi(mu) + 1``, the last master's value ``objective``, the certified interval
+    ``[lower, upper]`` (``upper = R(mu)``), why it stopped, and the records."""
 
     master: RestrictedMaster
     mu: np.ndarray
     nu: float
     objective: float
+    lower: float
+    upper: float
     status: str
     history: list = field(default_factory=list)
 
@@ -83,15 +105,16 @@ class Best:
 
 @dataclass
 class Check:
-    """The oracles' verdict on one master solution: violations, and what to add and remove next.
+    """The oracles' verdict on one master solution: violations, the certified interval, what to change next.
 
     ``primal_violations[i] = psi(x_i) + 1 - nu`` (the most violated row of each sample),
-    ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta) lambda_yj``, ``risk = R(mu)``;
-    ``best`` is the best rule once ``mu^k`` is counted.
+    ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta + gamma) lambda_yj``, ``risk = R(mu)``;
+    ``best`` is the best rule once ``mu^k`` is counted and ``lower`` the best lower bound on ``R*``.
     """
 
     risk: float
     best: Best
+    lower: float
     primal_violations: np.ndarray
     dual_violations: np.ndarray
     new_samples: np.ndarray
@@ -106,6 +129,11 @@ class Check:
     @property
     def max_dual_violation(self):
         return float(self.dual_violations.max())
+
+    @property
+    def gap(self):
+        """The certified gap ``upper - lower``: ``R(mu_best) - R* <= gap``."""
+        return self.best.risk - self.lower
 
 
 @dataclass
@@ -144,6 +172,14 @@ class IterationState:
         return self.solution.alpha
 
     @property
+    def lower(self):
+        return self.check.lower
+
+    @property
+    def upper(self):
+        return self.check.best.risk
+
+    @property
     def primal_violations(self):
         return self.check.primal_violations
 
@@ -164,62 +200,81 @@ class IterationState:
         return self.check.remove
 
 
-def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best=None):
-    """Run CONSTR and FEAT on a master solution (one full pass over the samples and features)."""
+def relative_dual_violations(g, alpha_sum, tau, lam):
+    """``|g_j / sum(alpha) - tau_j| / lambda_j``: the ratio the certificate pays for above 1 (``inf`` where
+    ``lambda_j = 0`` and ``g_j`` differs from ``tau_j``)."""
+    residual = np.abs(g / max(alpha_sum, NUMERICAL_FLOOR) - tau)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(lam > 0, residual / np.where(lam > 0, lam, 1.0), np.where(residual > 0, np.inf, 0.0))
+
+
+def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best, lower):
+    """Run CONSTR, FEAT and the certificate on a master solution (one full pass over samples and features)."""
     mu, nu = solution.mu, solution.nu
     psi, subsets = most_violated_subsets(class_scores(Psi, mu))
     violations = psi + 1.0 - nu
     value = risk(mu, psi.max(), tau, lam)
-    if best is None or value < best.risk:
+    if value < best.risk:
         best = Best(mu, float(psi.max()) + 1.0, value)
 
+    g = dual_correlations(master.points, master.samples, master.subsets, solution.alpha)
+    lower = max(lower, lower_bound(master.points, master.samples, master.subsets, solution.alpha, tau, lam,
+                                   rho=best.risk, g=g))
+    gap_open = best.risk - lower > gap_tolerance(eps_1)
+
     picked = np.zeros(0, dtype=np.int64)
-    if (violations > eps_1).any():
+    if gap_open:
         candidates = np.flatnonzero(violations > NUMERICAL_FLOOR)
         eligible = ~master.contains_rows(candidates, subsets[candidates])
         picked = candidates[most_violated(violations[candidates], 0.0, n_max, eligible)]
 
-    g = dual_correlations(master.points, master.samples, master.subsets, solution.alpha)
-    feature_violation = feature_violations(g, tau, lam, solution.beta).ravel()
-    outside = np.ones(feature_violation.size, dtype=bool)
-    outside[master.features] = False
+    feature_violation = feature_violations(g, tau, lam, solution.beta, solution.gamma).ravel()
     new_features = np.zeros(0, dtype=np.int64)
-    if regime == "nm":
+    if regime == "nm" and gap_open:
+        outside = np.ones(feature_violation.size, dtype=bool)
+        outside[master.features] = False
         new_features = most_violated(feature_violation, eps_2, m_max, outside)
+        if not len(new_features):
+            ratio = relative_dual_violations(g, solution.alpha[solution.alpha > 0].sum(), tau, lam).ravel()
+            new_features = most_violated(ratio - 1.0, 0.0, m_max, outside)
 
     remove = np.zeros(master.n_rows, dtype=bool)
     if regime == "n":
         row_scores = class_scores(master.points(master.samples), mu)
         remove = over_satisfied(subset_values(row_scores, master.subsets) + 1.0 - nu, solution.alpha)
-    return Check(risk=value, best=best, primal_violations=violations,
+    return Check(risk=value, best=best, lower=lower, primal_violations=violations,
                  dual_violations=feature_violation.reshape(tau.shape), new_samples=picked,
                  new_subsets=subsets[picked], new_features=new_features, remove=remove)
 
 
-def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2, eps_2=1e-5, n_max=400,
+def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3, eps_2=1e-5, n_max=400,
             m_max=400, max_iter=1000, time_limit=None, solver="appsi_highs", solver_options=None, log=None,
-            callback=None):
+            callback=None, bounded_masters=True):
     """Run MRC-CCG on ``Psi`` (``(n, D)``) with class indices ``y_idx`` and estimates ``tau``, ``lam``.
 
-    Returns a :class:`CCGResult` whose ``history`` has one record per master solved (keys
+    Returns a :class:`FitResult` whose ``history`` has one record per master solved (keys
     :data:`HISTORY_COLUMNS`).  Record ``k`` describes master ``k``: ``rows_added`` / ``rows_removed`` /
     ``features_added`` are the changes that made it from master ``k - 1`` (the initial blocks for ``k = 1``),
     ``seconds_update`` the time to apply them, ``seconds_solve`` the solver's time, ``R_master`` its value
-    ``R^k``, ``R_mu`` the exact ``R(mu^k)``, the violations and ``seconds_oracle`` those of the check of its
-    solution, ``solver_status`` what the solver said.  ``log``, if given, is called with each record;
-    ``callback``, if given, with an :class:`IterationState`, and a true return value stops the loop.
+    ``R^k`` (as the solver reports it), ``R_mu`` the exact ``R(mu^k)``, ``lower`` / ``upper`` the certified
+    interval after its check, the violations and ``seconds_oracle`` those of the check, ``solver_status`` what
+    the solver said.  ``log``, if given, is called with each record; ``callback``, if given, with an
+    :class:`IterationState`, and a true return value stops the loop.
 
-    If the solver fails on master ``k > 1`` (an error, or a limit reached), the loop stops with the solution of
-    master ``k - 1``, which is still valid; the failure is the last record of the history (``R_master`` NaN)
-    and the status is ``"solver_error"``.  A failure on the first master raises ``MasterSolveError``.
+    If the solver fails on master ``k > 1`` (an error, or a limit reached), the loop stops with the best rule
+    found, which is still certified; the failure is the last record of the history (``R_master`` NaN) and the
+    status is ``"solver_error"`` (or ``"time_limit"``).  A failure on the first master raises
+    ``MasterSolveError``.
     """
     start = time.perf_counter()
     n, n_features = Psi.shape
     n_classes = tau.shape[0]
     samples, subsets, floor = initial_rows(n, n_classes)
     best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam)
+    lower = 0.0
     master = RestrictedMaster(Psi, tau, lam, centroids=class_centroids(Psi, y_idx, n_classes),
-                              objective_floor=floor, solver=solver, solver_options=solver_options)
+                              objective_floor=floor, norm_bound=best.risk if bounded_masters else None,
+                              solver=solver, solver_options=solver_options)
     features = initial_features(n_classes, n_features, regime, fit_intercept)
     master.add_features(features)
     master.add_rows(samples, subsets)
@@ -228,23 +283,29 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
     history = []
     status = "max_iter"
     solution = None
+    refined = False
     for k in range(1, max_iter + 1):
         # what is known of master k before it is solved: its size and the changes that made it
         known = {"iteration": k, "n_rows": master.n_rows, "n_features": len(master.features),
                  "rows_added": len(added[0][0]), "rows_removed": len(added[1][0]), "features_added": len(added[2]),
                  "seconds_update": seconds_update}
         tic = time.perf_counter()
-        if time_limit is not None and master.bulk and solution is not None:
-            # HiGHS stops at the remaining time; the loop then keeps the last valid master's solution
-            # (the first master is always solved: without it there is no result)
-            master.set_solver_option("time_limit", master.solver_clock() + max(time_limit - (tic - start), 1e-3))
+        # the first master is always solved to the end: without it there is no master to return
+        remaining = None if time_limit is None or solution is None else time_limit - (tic - start)
         try:
-            new_solution = master.solve()
+            try:
+                new_solution = master.solve(time_limit=remaining if master.bulk else None)
+            except MasterSolveError:
+                if solution is None or (time_limit is not None and time.perf_counter() - start >= time_limit):
+                    raise
+                master.refine()  # a warm start gone wrong: once more from scratch
+                remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
+                new_solution = master.solve(time_limit=remaining if master.bulk else None)
         except MasterSolveError as error:
             if solution is None:
                 raise
-            history.append({**known, "phase": "ccg", "R_master": np.nan, "R_mu": np.nan,
-                            "max_primal_violation": np.nan, "max_dual_violation": np.nan, "R_best": best.risk,
+            history.append({**known, "phase": "ccg", "R_master": np.nan, "R_mu": np.nan, "lower": lower,
+                            "upper": best.risk, "max_primal_violation": np.nan, "max_dual_violation": np.nan,
                             "seconds_oracle": 0.0, "seconds_solve": time.perf_counter() - tic,
                             "seconds_elapsed": time.perf_counter() - start, "solver_status": str(error)})
             if log is not None:
@@ -256,15 +317,15 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
         seconds_solve = time.perf_counter() - tic
 
         tic = time.perf_counter()
-        check = check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best)
-        best = check.best
+        check = check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best, lower)
+        best, lower = check.best, check.lower
         seconds_oracle = time.perf_counter() - tic
 
         record = {
             **known, "phase": "features" if regime == "nm" and k <= INIT_FEATURE_ROUNDS else "ccg",
-            "R_master": solution.objective, "R_mu": check.risk,
+            "R_master": solution.objective, "R_mu": check.risk, "lower": lower, "upper": best.risk,
             "max_primal_violation": check.max_primal_violation, "max_dual_violation": check.max_dual_violation,
-            "R_best": best.risk, "seconds_oracle": seconds_oracle, "seconds_solve": seconds_solve,
+            "seconds_oracle": seconds_oracle, "seconds_solve": seconds_solve,
             "seconds_elapsed": time.perf_counter() - start, "solver_status": master.solver_status,
         }
         history.append(record)
@@ -273,9 +334,7 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
         if callback is not None and callback(IterationState(k, master, solution, check, record, *added)):
             status = "callback"
             break
-        # regime "n": R^k <= R* <= R(mu_best), so a gap below eps_1 certifies as much as Theorem 2
-        gap_closed = regime == "n" and best.risk - solution.objective <= max(eps_1, NUMERICAL_FLOOR)
-        if gap_closed or not (len(check.new_samples) or len(check.new_features)):
+        if check.gap <= gap_tolerance(eps_1):
             status = "converged"
             break
         if time_limit is not None and time.perf_counter() - start >= time_limit:
@@ -283,8 +342,18 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
             break
         if k == max_iter:
             break
+        stalled = not (len(check.new_samples) or len(check.new_features))
+        if stalled and refined:
+            record["solver_status"] += f"; stalled: nothing left to add with a certified gap of {check.gap:.3g}"
+            status = "solver_error"
+            break
 
         tic = time.perf_counter()
+        if stalled:  # the gap is open and nothing is violated: the master's solution is not what it claims
+            master.refine()
+            refined = True
+        if master.norm_bound is not None and best.risk < master.norm_bound:
+            master.set_norm_bound(best.risk)
         removed = (master.samples[check.remove], master.subsets[check.remove])
         master.remove_rows(check.remove)
         new_rows = (check.new_samples, check.new_subsets)
@@ -295,18 +364,23 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-2,
         added = (new_rows, removed, check.new_features)
         seconds_update = time.perf_counter() - tic
 
-    return CCGResult(master=master, mu=best.mu, nu=best.nu, objective=solution.objective,
-                     status=status, history=history)
+    if status != "converged" and solution is not None:
+        mu, value = risk_on_segment(Psi, best.mu, solution.mu, tau, lam)
+        if value < best.risk:
+            best = Best.evaluate(Psi, mu, tau, lam)
+    return FitResult(master=master, mu=best.mu, nu=best.nu, objective=solution.objective, lower=lower,
+                     upper=best.risk, status=status, history=history)
 
 
 def format_record(record):
     """One line of the iteration log (with the solver's message when it failed)."""
     if record["R_master"] != record["R_master"]:  # NaN: the solver failed on this master
         return f"{record['iteration']:5d}  solver failed: {record['solver_status']}"
-    return ("{iteration:5d} {R_master:12.8f} {R_mu:12.8f} {max_primal_violation:10.2e} "
-            "{max_dual_violation:10.2e} {R_best:12.8f} {n_rows:7d} {n_features:7d} {rows_added:+6d} {rows_removed:6d} "
-            "{features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} {seconds_solve:7.2f}").format(**record)
+    return ("{iteration:5d} {R_master:12.8f} {R_mu:12.8f} {lower:12.8f} {upper:12.8f} {gap:9.2e} "
+            "{max_primal_violation:10.2e} {max_dual_violation:10.2e} {n_rows:7d} {n_features:7d} {rows_added:+6d} "
+            "{rows_removed:6d} {features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} "
+            "{seconds_solve:7.2f}").format(gap=record["upper"] - record["lower"], **record)
 
 
-LOG_HEADER = ("  it.    R_master         R(mu)   primal_v     dual_v       R_best    rows  feats  +rows  -rows  +feat "
-              " oracle  update   solve")
+LOG_HEADER = ("  it.    R_master         R(mu)        lower        upper       gap   primal_v     dual_v    rows  "
+              "feats  +rows  -rows  +feat  oracle  update   solve")

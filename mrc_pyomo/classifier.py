@@ -1,29 +1,39 @@
 """``MRCClassifier``: the scikit-learn estimator of 0-1 minimax risk classifiers.
 
-``fit`` maps the data with ``Psi``, estimates ``tau`` and ``lambda`` (eq. 2), and solves the MRC LP (eq. 5)
-by MRC-CCG (``method="ccg"``, :mod:`mrc_pyomo.ccg`) or in full (``method="lp"``, :mod:`mrc_pyomo.full_lp`).
-The rule is ``h(x) = argmax_y Psi(x).mu_y`` with probabilities ``max(v_y - psi(x), 0)``.  ``upper_`` is the
-certified worst-case error probability ``R(mu_)`` evaluated over all training samples, never the master's
-value; with MRC-CCG ``mu_`` is the master solution ``mu^k`` of smallest ``R(mu^k)`` (``0`` if none beats
-``R(0) = 1 - 1/K``), which matters when a limit stops the loop early.
+``fit`` maps the data with ``Psi``, rescales its columns (:mod:`mrc_pyomo.scaling`: ``R`` is invariant),
+estimates ``tau`` and ``lambda`` (eq. 2), and solves the MRC LP (eq. 5) by MRC-CCG (``method="ccg"``,
+:mod:`mrc_pyomo.ccg`), in full (``method="lp"``, :mod:`mrc_pyomo.full_lp`) or by MRC-SUB
+(``method="subgradient"``).  ``mu``, ``tau`` and ``lambda`` are mapped back to the user's units.  The rule is
+``h(x) = argmax_y Psi(x).mu_y`` with probabilities ``max(v_y - psi(x), 0)``.
+
+Every fit ends with a certified interval ``lower_ <= R* <= upper_`` (:mod:`mrc_pyomo.certificate`):
+``upper_ = R(mu_)``, one exact pass of the primal oracle over the training samples in the user's units,
+and ``lower_`` the Lagrangian bound of the fit's dual weights; neither is the LP solver's value.
+``status_ == "converged"`` exactly when ``upper_ - lower_ <= eps_1``; any other stop with a larger gap raises a
+scikit-learn ``ConvergenceWarning`` that gives the gap, and returns the best certified rule found.
 """
 
 import numbers
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+import warnings
 
 from . import ccg
 from .estimates import mean_and_confidence
 from .feature_maps import make_feature_map
-from .full_lp import solve_full_lp
+from .full_lp import fit_full_lp
+from .master import check_solver
+from .primal_oracle import class_probabilities, class_scores, most_violated_subsets, risk
+from .scaling import center_columns, column_scales, scale_columns, uncenter
 from .subgradient import HISTORY_COLUMNS as SUBGRADIENT_COLUMNS
 from .subgradient import fit_subgradient
-from .master import check_solver
-from .primal_oracle import class_probabilities, class_scores, worst_case_risk
 
 
 def _check_number(name, value, low, integer=False, allow_none=False):
@@ -55,8 +65,12 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
     solver : str, default="appsi_highs"
         Pyomo LP solver name.  ``"appsi_highs"`` loads the master into HiGHS in bulk; any other name (e.g.
         ``"highs"``, ``"glpk"``, ``"cbc"``, ``"gurobi"``) solves the Pyomo model through ``SolverFactory``.
-    eps_1, eps_2 : float, default=1e-2, 1e-5
-        Thresholds on the primal (row) and dual (feature) violations.
+    eps_1 : float, default=1e-3
+        Target of the certified gap: the fit has converged when ``upper_ - lower_ <= eps_1``, so ``upper_``
+        is then within ``eps_1`` of the minimax risk ``R*``.  ``0`` asks for the gap of round-off
+        (:data:`mrc_pyomo.ccg.GAP_FLOOR`).
+    eps_2 : float, default=1e-5
+        Threshold on the dual (feature) violations of the regime ``"nm"``.
     n_max, m_max : int, default=400
         Rows and features added per iteration at most.
     max_iter : int, default=1000
@@ -79,14 +93,21 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_, n_features_in_, feature_map_, tau_, lambda_, mu_, nu_, upper_, n_iter_, history_, master_,
-    status_ (``"converged"``, ``"max_iter"``, ``"time_limit"``, ``"callback"``, ``"solver_error"`` (the
-    solver failed on a later master: the last valid solution is returned, the history's last record says
-    why) or ``"optimal"`` for ``method="lp"``), regime_.
+    classes_, n_features_in_, feature_map_, tau_, lambda_, mu_, nu_, n_iter_, history_, master_, regime_
+        As in ../shared/SPEC.md.  ``master_`` is the LP in the rescaled columns: its ``mu_pos[y, j]`` and
+        ``mu_neg[y, j]`` are ``mu1`` and ``mu2`` divided by ``column_scale_[j]``.
+    upper_, lower_ : float
+        The certified interval ``lower_ <= R* <= upper_ = R(mu_)``.
+    status_ : str
+        ``"converged"`` (``upper_ - lower_ <= eps_1``), ``"max_iter"``, ``"time_limit"``, ``"callback"`` or
+        ``"solver_error"`` (the solver failed on a later master, or its answers no longer narrow the gap; the
+        history's last record says why).
+    column_scale_ : ndarray of shape (D,)
+        The internal scale ``d`` of the columns of ``Psi`` (:mod:`mrc_pyomo.scaling`).
     """
 
     def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="appsi_highs",
-                 eps_1=1e-2, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
+                 eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
                  solver_options=None, random_state=None, verbose=False, callback=None):
         self.phi = phi
         self.lambda0 = lambda0
@@ -139,47 +160,72 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         n_classes = len(self.classes_)
 
         self.feature_map_ = make_feature_map(self.phi, self.fit_intercept, self.random_state).fit(X)
+        # the fit works on Psi D (R-invariant, better conditioned); the original Psi is not held meanwhile
         Psi = self.feature_map_.transform(X)
-        self.tau_, self.lambda_ = mean_and_confidence(Psi, y_idx, n_classes, self.lambda0)
+        self.column_scale_ = scale = column_scales(Psi)
+        Psi = scale_columns(Psi, scale)
+        centre = None
+        if self.lambda0 == 0 and self.fit_intercept and not sp.issparse(Psi):
+            Psi, centre = center_columns(Psi)   # R-invariant without regularisation
+        tau, lam = mean_and_confidence(Psi, y_idx, n_classes, self.lambda0)
         self.regime_ = ccg.choose_regime(n_classes, Psi.shape[1]) if self.regime == "auto" else self.regime
 
-        master = None
-        if self.method == "subgradient":
-            mu, objective, history = fit_subgradient(Psi, self.tau_, self.lambda_, max_iter=self.max_iter,
-                                                     time_limit=self.time_limit,
-                                                     log_every=100 if self.verbose else 0)
-            # nu = varphi(mu) + 1 = R(mu) + tau.mu - lambda.|mu|
-            nu = objective + float(np.sum(self.tau_ * mu)) - float(np.sum(self.lambda_ * np.abs(mu)))
-            status = "max_iter" if len(history) == self.max_iter else "time_limit"
-        elif self.method == "lp":
-            master, solution, seconds_update, seconds_solve = solve_full_lp(
-                Psi, self.tau_, self.lambda_, solver=self.solver, solver_options=self.solver_options)
-            mu, nu, objective, status, history = solution.mu, solution.nu, solution.objective, "optimal", []
-        else:
-            log = None
-            if self.verbose:
-                print(ccg.LOG_HEADER)
-                log = lambda record: print(ccg.format_record(record), flush=True)  # noqa: E731
-            result = ccg.fit_ccg(
-                Psi, y_idx, self.tau_, self.lambda_, regime=self.regime_, fit_intercept=self.fit_intercept,
-                eps_1=self.eps_1, eps_2=self.eps_2, n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter,
-                time_limit=self.time_limit, solver=self.solver, solver_options=self.solver_options, log=log,
-                callback=self.callback)
-            master, mu, nu, objective = result.master, result.mu, result.nu, result.objective
-            status, history = result.status, result.history
-
-        self.mu_ = mu
-        self.nu_ = float(nu)
-        self.objective_ = float(objective)
-        self.upper_ = worst_case_risk(Psi, mu, self.tau_, self.lambda_)
-        self.status_ = status
-        self.n_iter_ = len(history)
+        result = self._fit_scaled(Psi, y_idx, tau, lam)
+        del Psi
+        mu = result.mu
+        if centre is not None:
+            mu, tau = uncenter(mu, tau, centre)
+        self.tau_, self.lambda_ = tau / scale, lam / scale
+        self.mu_ = mu * scale
+        if not np.all(np.isfinite(self.mu_)):
+            raise ValueError("the coefficients mu are beyond the floating-point range in the data's units: "
+                             "rescale the data")
+        # the certificate's upper end, once more over all training samples, in the user's units
+        varphi = most_violated_subsets(class_scores(self.feature_map_.transform(X), self.mu_))[0].max()
+        self.upper_ = risk(self.mu_, varphi, self.tau_, self.lambda_)
+        self.nu_ = float(varphi) + 1.0
+        self.lower_ = float(result.lower)
+        self.objective_ = float(result.objective)
+        self.status_ = result.status
+        self.n_iter_ = len(result.history)
         columns = SUBGRADIENT_COLUMNS if self.method == "subgradient" else ccg.HISTORY_COLUMNS
-        self.history_ = pd.DataFrame(history, columns=columns)
-        self.master_ = None if master is None else master.compact()
+        self.history_ = pd.DataFrame(result.history, columns=columns)
+        self.master_ = None if result.master is None else result.master.compact()
+        gap = self.upper_ - self.lower_
         if self.verbose:
-            print(f"{status}: R(mu) = {self.upper_:.8f} after {self.n_iter_} iterations")
+            print(f"{self.status_}: R* in [{self.lower_:.8f}, {self.upper_:.8f}] (certified gap {gap:.2e}) "
+                  f"after {self.n_iter_} iterations")
+        if gap > ccg.gap_tolerance(self.eps_1):
+            warnings.warn(
+                f"the fit stopped ({self.status_}) with a certified gap upper_ - lower_ = {gap:.3g} above "
+                f"eps_1 = {self.eps_1:g}: R* is in [{self.lower_:.6g}, {self.upper_:.6g}]; the rule returned "
+                f"is the best certified one found", ConvergenceWarning, stacklevel=2)
         return self
+
+    def _fit_scaled(self, Psi, y_idx, tau, lam):
+        """Run the chosen method on the rescaled ``Psi``; a :class:`~mrc_pyomo.ccg.FitResult`."""
+        if self.method == "subgradient":
+            mu, upper, lower, history = fit_subgradient(
+                Psi, tau, lam, max_iter=self.max_iter, time_limit=self.time_limit,
+                log_every=100 if self.verbose else 0, gap=ccg.gap_tolerance(self.eps_1))
+            if upper - lower <= ccg.gap_tolerance(self.eps_1):
+                status = "converged"
+            else:
+                status = "max_iter" if len(history) == self.max_iter else "time_limit"
+            return ccg.FitResult(master=None, mu=mu, nu=np.nan, objective=upper, lower=lower, upper=upper,
+                                 status=status, history=history)
+        if self.method == "lp":
+            return fit_full_lp(Psi, tau, lam, eps_1=self.eps_1, solver=self.solver,
+                               solver_options=self.solver_options)
+        log = None
+        if self.verbose:
+            print(ccg.LOG_HEADER)
+            log = lambda record: print(ccg.format_record(record), flush=True)  # noqa: E731
+        return ccg.fit_ccg(
+            Psi, y_idx, tau, lam, regime=self.regime_, fit_intercept=self.fit_intercept, eps_1=self.eps_1,
+            eps_2=self.eps_2, n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter,
+            time_limit=self.time_limit, solver=self.solver, solver_options=self.solver_options, log=log,
+            callback=self.callback)
 
     def _scores(self, X):
         check_is_fitted(self)

@@ -2,7 +2,8 @@
 
 It is the reference the generation loop is checked against, for small problems.  It is built through the
 same :class:`~mrc_pyomo.master.RestrictedMaster` (so it can be inspected and exported the same way), in
-blocks of samples.
+blocks of samples, and certified like every other fit (:mod:`mrc_pyomo.certificate`): ``upper = R(mu)`` of the
+best of the LP's ``mu`` and ``0`` (and of the segment between them), ``lower`` the Lagrangian bound of its duals.
 """
 
 import time
@@ -10,8 +11,11 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+from .ccg import Best, FitResult, gap_tolerance
+from .certificate import lower_bound
 from .initialization import all_subsets
 from .master import RestrictedMaster
+from .primal_oracle import risk_on_segment
 
 MAX_ROWS = 2_000_000
 MAX_NONZEROS = 100_000_000
@@ -47,3 +51,20 @@ def solve_full_lp(Psi, tau, lam, solver="appsi_highs", solver_options=None, bloc
     start = time.perf_counter()
     solution = master.solve()
     return master, solution, seconds_update, time.perf_counter() - start
+
+
+def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="appsi_highs", solver_options=None):
+    """Solve the full LP and certify its answer: a :class:`~mrc_pyomo.ccg.FitResult` (no history).
+
+    The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
+    ``"solver_error"``: the solver's "optimal" is not taken on trust.
+    """
+    master, solution, _, _ = solve_full_lp(Psi, tau, lam, solver=solver, solver_options=solver_options)
+    best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam)
+    mu, value = risk_on_segment(Psi, best.mu, solution.mu, tau, lam)
+    if value < best.risk:
+        best = Best.evaluate(Psi, mu, tau, lam)
+    lower = lower_bound(master.points, master.samples, master.subsets, solution.alpha, tau, lam, rho=best.risk)
+    status = "converged" if best.risk - lower <= gap_tolerance(eps_1) else "solver_error"
+    return FitResult(master=master, mu=best.mu, nu=best.nu, objective=solution.objective, lower=lower,
+                     upper=best.risk, status=status, history=[])

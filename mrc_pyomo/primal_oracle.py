@@ -58,8 +58,45 @@ def worst_case_risk(Psi, mu, tau, lam):
     return risk(mu, psi_values(class_scores(Psi, mu)).max(), tau, lam)
 
 
+def risk_on_segment(Psi, mu_a, mu_b, tau, lam, iterations=30):
+    """``(mu, R(mu))`` minimising ``R`` on the segment ``mu = (1 - t) mu_a + t mu_b``, ``t in [0, 1]``.
+
+    ``R`` is convex (eq. 4), so it is unimodal along the segment: a golden-section search on ``t``, from the
+    two score matrices (the scores are linear in ``t``), with both ends kept as candidates.
+    """
+    scores_a, scores_b = class_scores(Psi, mu_a), class_scores(Psi, mu_b)
+
+    def value(t):
+        mu = (1.0 - t) * mu_a + t * mu_b
+        return risk(mu, psi_values((1.0 - t) * scores_a + t * scores_b).max(), tau, lam), t
+
+    ratio = (np.sqrt(5.0) - 1.0) / 2.0
+    lo, hi = 0.0, 1.0
+    x1, x2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    f1, f2 = value(x1), value(x2)
+    candidates = [value(0.0), value(1.0), f1, f2]
+    for _ in range(iterations):
+        if f1[0] <= f2[0]:
+            hi, x2, f2 = x2, x1, f1
+            x1 = hi - ratio * (hi - lo)
+            f1 = value(x1)
+            candidates.append(f1)
+        else:
+            lo, x1, f1 = x1, x2, f2
+            x2 = lo + ratio * (hi - lo)
+            f2 = value(x2)
+            candidates.append(f2)
+    best, t = min(candidates)
+    return (1.0 - t) * mu_a + t * mu_b, best
+
+
 def class_probabilities(scores):
-    """``p(y | x) = max(v_y - psi(x), 0)``: the MRC's conditional probabilities; each row sums to 1."""
+    """``p(y | x) = max(v_y - psi(x), 0)``: the MRC's conditional probabilities; each row sums to 1.
+
+    ``psi`` is shift-equivariant (``psi(v + c) = psi(v) + c``), so the scores are first shifted by their
+    maximum: the differences stay exact for scores of any size (``1e17`` and ``1e17 + 16`` gave NaN before).
+    """
+    scores = scores - scores.max(axis=1, keepdims=True)
     psi = psi_values(scores)
     proba = np.maximum(scores - psi[:, None], 0.0)
     return proba / proba.sum(axis=1, keepdims=True)

@@ -9,6 +9,11 @@ extrapolation for non-smooth problems (Tao et al., 2019), as MRCpy's ``nesterov_
 
 where ``(i*, C*)`` attains ``varphi(y_k)`` (the primal oracle's most violated row).  Each iteration is one
 full oracle pass, ``O(n nnz(Psi) K)``; the best point found is returned.  No LP is solved.
+
+The rows ``(i*, C*)`` met are also dual information: their uniform average is a weight vector ``alpha`` in
+the simplex, and the Lagrangian bound of :mod:`mrc_pyomo.certificate` turns it into a certified lower bound
+on ``R*``, updated in ``O(K D)`` per iteration.  The average restarts at every power of two (the early rows
+are those of poor points); the best bound so far is kept.
 """
 
 import time
@@ -16,9 +21,10 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+from .certificate import lagrangian_bound
 from .primal_oracle import class_scores, most_violated_subsets, risk
 
-HISTORY_COLUMNS = ["iteration", "R_mu", "R_best", "seconds_elapsed"]
+HISTORY_COLUMNS = ["iteration", "R_mu", "lower", "upper", "seconds_elapsed"]
 
 
 def _risk_and_subgradient_row(Psi, mu, tau, lam):
@@ -27,11 +33,13 @@ def _risk_and_subgradient_row(Psi, mu, tau, lam):
     return risk(mu, psi[i], tau, lam), i, subsets[i]
 
 
-def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log_every=0):
-    """Run MRC-SUB for ``max_iter`` iterations (or until ``time_limit`` seconds).
+def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log_every=0, gap=None):
+    """Run MRC-SUB for ``max_iter`` iterations, until ``time_limit`` seconds, or until the certified gap is at
+    most ``gap`` (if given).
 
-    Returns ``(mu_best, R_best, history)``; ``history`` has one record per iteration (keys
-    :data:`HISTORY_COLUMNS`): the exact ``R`` at the extrapolated point and the best so far.
+    Returns ``(mu_best, upper, lower, history)`` with ``upper = R(mu_best)``; ``history`` has one record per
+    iteration (keys :data:`HISTORY_COLUMNS`): the exact ``R`` at the extrapolated point and the certified
+    interval so far.
     """
     start = time.perf_counter()
     w = np.zeros_like(tau)
@@ -39,6 +47,8 @@ def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log_every=0
     theta, theta_prev = 1.0, 1.0
     best_mu = w.copy()
     best, _, _ = _risk_and_subgradient_row(Psi, w, tau, lam)
+    lower = 0.0
+    rows_g, rows_minus_b, rows_count = np.zeros_like(tau), 0.0, 0
     history = []
     for k in range(1, max_iter + 1):
         y = w + theta * (1.0 / theta_prev - 1.0) * (w - w_prev)
@@ -46,17 +56,25 @@ def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log_every=0
         if value < best:
             best, best_mu = value, y
         row = Psi[i].toarray().ravel() if sp.issparse(Psi) else Psi[i]
+        if k & (k - 1) == 0:  # a power of two: restart the average of the rows met
+            rows_g[:], rows_minus_b, rows_count = 0.0, 0.0, 0
+        rows_g[subset] += row / subset.sum()
+        rows_minus_b += 1.0 - 1.0 / subset.sum()
+        rows_count += 1
+        lower = max(lower, lagrangian_bound(rows_g / rows_count, rows_minus_b / rows_count, tau, lam, best))
         g = lam * np.sign(y) - tau
         g[subset] += row / subset.sum()
         theta_prev, theta = theta, 2.0 / (k + 1)
         w_prev, w = w, y - g / (k + 1) ** 1.5
         elapsed = time.perf_counter() - start
-        history.append({"iteration": k, "R_mu": value, "R_best": best, "seconds_elapsed": elapsed})
+        history.append({"iteration": k, "R_mu": value, "lower": lower, "upper": best, "seconds_elapsed": elapsed})
         if log_every and k % log_every == 0:
-            print(f"{k:7d} R(y_k) = {value:.8f}  best = {best:.8f}  {elapsed:8.1f} s", flush=True)
-        if time_limit is not None and elapsed >= time_limit:
+            print(f"{k:7d} R(y_k) = {value:.8f}  certified interval [{lower:.8f}, {best:.8f}]  {elapsed:8.1f} s",
+                  flush=True)
+        if (time_limit is not None and elapsed >= time_limit) or (gap is not None and best - lower <= gap):
             break
     value, _, _ = _risk_and_subgradient_row(Psi, w, tau, lam)
     if value < best:
         best, best_mu = value, w
-    return best_mu, best, history
+        history[-1]["upper"] = best  # the last step's point is part of the last iteration
+    return best_mu, best, lower, history

@@ -30,5 +30,5 @@ def test_run_case_and_report(tmp_path, monkeypatch):
     monkeypatch.setattr(report, "DOCS", tmp_path)
     out = report.write_report(path)
     text = out.read_text()
-    assert "| many_classes | MRC-CCG (eps_1=1e-2) | " in text and "MRC-SUB" in text
+    assert "| many_classes | MRC-CCG (eps_1=1e-3) | " in text and "MRC-SUB" in text
     assert (tmp_path / "img" / "convergence_quick.png").exists()

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import check_estimator
 
 from conftest import random_problem
@@ -123,24 +124,26 @@ def test_stops_at_max_iter_and_time_limit():
 
 def test_an_interrupted_fit_returns_the_best_rule_seen():
     X, y = random_problem(300, 4, 4, seed=6)
-    clf = MRCClassifier(eps_1=0.0, n_max=3, max_iter=6).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="certified gap"):
+        clf = MRCClassifier(eps_1=0.0, n_max=3, max_iter=6).fit(X, y)
     h = clf.history_
     R_zero = 1.0 - 1.0 / 4  # R(0): the rule before the first master
-    assert np.allclose(h.R_best, np.minimum.accumulate(np.minimum(h.R_mu, R_zero)), atol=0)
-    assert clf.upper_ == pytest.approx(h.R_best.iloc[-1], abs=1e-12) and clf.upper_ <= h.R_mu.iloc[-1]
+    assert np.allclose(h.upper, np.minimum.accumulate(np.minimum(h.R_mu, R_zero)), atol=0)
+    # the segment between the best rule and the last master's mu can only improve on both
+    assert clf.upper_ <= h.upper.iloc[-1] + 1e-12 and clf.upper_ <= h.R_mu.iloc[-1] + 1e-12
+    assert np.all(np.diff(h.lower) >= 0) and clf.lower_ == h.lower.iloc[-1] <= clf.upper_
 
 
-def test_regime_n_stops_once_the_best_rule_is_certified_within_eps_1():
-    # R^k <= R* <= R_best when every feature is in the master: a gap below eps_1 certifies upper_ as
-    # Theorem 2 does, even when the last master's mu^k is still violated by more than eps_1
+def test_the_loop_stops_at_the_first_certified_gap_below_eps_1():
+    # the certified gap upper - lower closes before the last master's mu^k is within eps_1 of feasibility
     X, y = random_problem(300, 5, 3, seed=5)
     clf = MRCClassifier(eps_1=0.05, n_max=3).fit(X, y)
     h = clf.history_
-    gaps = h.R_best - h.R_master
+    gaps = h.upper - h.lower
     assert clf.status_ == "converged" and clf.regime_ == "n"
     assert gaps.iloc[-1] <= 0.05 and (gaps.iloc[:-1] > 0.05).all()  # stopped at the first certified gap
     assert h.max_primal_violation.iloc[-1] > 0.05  # the violation test alone would have gone on
-    assert clf.upper_ <= h.R_master.iloc[-1] + 0.05
+    assert clf.upper_ - clf.lower_ <= 0.05
 
 
 def test_pickle_roundtrip_keeps_predictions_and_master():

@@ -14,13 +14,15 @@ def test_subgradient_approaches_R_star(K, sparse):
     X, y = random_problem(200, 4, K, sparse=sparse, seed=K)
     lp = MRCClassifier(method="lp").fit(X, y)
     sub = MRCClassifier(method="subgradient", max_iter=5000).fit(X, y)
-    assert sub.status_ == "max_iter" and sub.n_iter_ == 5000 and sub.master_ is None
+    assert sub.status_ in ("max_iter", "converged") and sub.n_iter_ <= 5000 and sub.master_ is None
     assert lp.upper_ - 1e-9 <= sub.upper_ <= lp.upper_ + 5e-3
     Psi = sub.feature_map_.transform(X)
     assert sub.upper_ == pytest.approx(worst_case_risk(Psi, sub.mu_, sub.tau_, sub.lambda_), abs=1e-12)
-    best = sub.history_.R_best.to_numpy()
-    assert np.all(np.diff(best) <= 0) and best[-1] >= sub.upper_ - 1e-12
-    assert list(sub.history_.columns) == ["iteration", "R_mu", "R_best", "seconds_elapsed"]
+    best = sub.history_.upper.to_numpy()
+    assert np.all(np.diff(best) <= 0) and best[-1] == pytest.approx(sub.upper_, abs=1e-12)
+    lower = sub.history_.lower.to_numpy()
+    assert np.all(np.diff(lower) >= 0) and 0 <= sub.lower_ == lower[-1] <= lp.upper_ + 1e-9
+    assert list(sub.history_.columns) == ["iteration", "R_mu", "lower", "upper", "seconds_elapsed"]
 
 
 def test_subgradient_time_limit():
