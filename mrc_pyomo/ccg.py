@@ -54,6 +54,8 @@ LARGE_M = 10_000
 INIT_FEATURE_ROUNDS = 3
 # the smallest certified gap the loop aims at: eps_1 = 0 means "to this round-off level"
 GAP_FLOOR = 1e-9
+# every master holds the row lambda.(mu1 + mu2) <= rho (default of fit_ccg's bounded_masters)
+BOUNDED_MASTERS = True
 
 HISTORY_COLUMNS = [
     "iteration", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation", "max_dual_violation",
@@ -249,7 +251,7 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
 
 def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3, eps_2=1e-5, n_max=400,
             m_max=400, max_iter=1000, time_limit=None, solver="appsi_highs", solver_options=None, log=None,
-            callback=None, bounded_masters=True):
+            callback=None, bounded_masters=None):
     """Run MRC-CCG on ``Psi`` (``(n, D)``) with class indices ``y_idx`` and estimates ``tau``, ``lam``.
 
     Returns a :class:`FitResult` whose ``history`` has one record per master solved (keys
@@ -267,6 +269,7 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
     ``MasterSolveError``.
     """
     start = time.perf_counter()
+    bounded_masters = BOUNDED_MASTERS if bounded_masters is None else bounded_masters
     n, n_features = Psi.shape
     n_classes = tau.shape[0]
     samples, subsets, floor = initial_rows(n, n_classes)
