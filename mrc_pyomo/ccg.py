@@ -18,9 +18,9 @@ exceeds ``eps_2`` or, when there are none, those of largest relative violation `
 open and nothing is left to add, the master is re-solved from scratch once (a warm-started LP solver may call
 a master optimal that is not); if that does not help, the loop stops with ``"solver_error"``.  It also stops
 at ``max_iter``, at ``time_limit`` (the HiGHS backend stops inside a solve too) or when the callback says so.
-A loop that stops with an open gap returns the best rule on the segment between the best rule and the last
-master's ``mu`` (``R`` is convex along it): at least as good as both, and with ``mu^k``'s predictions when the
-best rule is 0.
+A loop that stops with an open gap returns the best rule on a few segments (``R`` is convex along each, see
+:func:`improve_on_segments`): at least as good as the best rule found, and often with the last master's
+predictions when the best rule found is still ``mu = 0``.
 
 Two regimes (Section 3):
 
@@ -249,6 +249,23 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
                  new_subsets=subsets[picked], new_features=new_features, remove=remove)
 
 
+def improve_on_segments(Psi, best, mu, tau, lam):
+    """The best rule on the segments from ``best.mu`` to ``mu`` and to ``c(mu)``, and from 0 to ``c(mu)``.
+
+    ``c(mu) = mu - mean_y mu_y`` has the same scores up to a shift common to all classes, hence the same
+    predictions as ``mu``.  At ``mu = 0`` every row ``(i, Y)`` is active, so the slope of ``R`` from 0 towards
+    ``mu`` holds ``max_i mean_y Psi(x_i).mu_y``, which can make every ``t mu`` worse than 0; towards ``c(mu)``
+    that term is 0 and the slope is ``-tau.c(mu) + lambda.|c(mu)|``, negative for a rule that scores the
+    true class above the mean.  So an early stop keeps the masters' predictions more often than not.
+    """
+    centred = mu - mu.mean(axis=0)
+    for start, end in ((best.mu, mu), (best.mu, centred), (np.zeros_like(mu), centred)):
+        candidate, value = risk_on_segment(Psi, start, end, tau, lam)
+        if value < best.risk:
+            best = Best.evaluate(Psi, candidate, tau, lam)
+    return best
+
+
 def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3, eps_2=1e-5, n_max=400,
             m_max=400, max_iter=1000, time_limit=None, solver="appsi_highs", solver_options=None, log=None,
             callback=None, bounded_masters=None):
@@ -368,9 +385,7 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
         seconds_update = time.perf_counter() - tic
 
     if status != "converged" and solution is not None:
-        mu, value = risk_on_segment(Psi, best.mu, solution.mu, tau, lam)
-        if value < best.risk:
-            best = Best.evaluate(Psi, mu, tau, lam)
+        best = improve_on_segments(Psi, best, solution.mu, tau, lam)
     return FitResult(master=master, mu=best.mu, nu=best.nu, objective=solution.objective, lower=lower,
                      upper=best.risk, status=status, history=history)
 

@@ -11,10 +11,12 @@ separate file with --labels) or a LIBSVM / svmlight file (.svm, .svmlight, .libs
 import argparse
 import pickle
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from sklearn.exceptions import ConvergenceWarning
 
 SVMLIGHT_SUFFIXES = {".svm", ".svmlight", ".libsvm"}
 
@@ -97,13 +99,19 @@ def _fit(args):
               f"{len(np.unique(y))} classes; solver {args.solver}", flush=True)
         print(LOG_HEADER, flush=True)
         clf.set_params(callback=lambda state: print(format_record(state.record), flush=True) and False)
-    clf.fit(X, y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        clf.fit(X, y)
+    for warning in caught:  # an early stop: one line, not a traceback-like warning
+        print(f"mrc-pyomo: warning: {warning.message}", file=sys.stderr)
     clf.set_params(callback=None)
     h = clf.history_
-    print(f"{clf.status_}: R(mu) = {clf.upper_:.8f}, training error {1 - clf.score(X, y):.4f}, "
-          f"{clf.n_iter_} iterations, {h.seconds_elapsed.iloc[-1] if len(h) else 0:.2f} s "
-          f"(oracles {h.seconds_oracle.sum():.2f} s, model updates {h.seconds_update.sum():.2f} s, "
-          f"solver {h.seconds_solve.sum():.2f} s)")
+    print(f"{clf.status_}: R* in [{clf.lower_:.8f}, {clf.upper_:.8f}] (certified gap "
+          f"{clf.upper_ - clf.lower_:.2e}; R(mu) = {clf.upper_:.8f} is the rule's certified worst-case error), "
+          f"training error {1 - clf.score(X, y):.4f}, {clf.n_iter_} iterations")
+    if args.method == "ccg" and len(h):
+        print(f"{h.seconds_elapsed.iloc[-1]:.2f} s: oracles {h.seconds_oracle.sum():.2f} s, model updates "
+              f"{h.seconds_update.sum():.2f} s, solver {h.seconds_solve.sum():.2f} s")
     if args.save:
         with open(args.save, "wb") as f:
             pickle.dump(clf, f)
@@ -168,7 +176,8 @@ def build_parser():
     fit.add_argument("--method", choices=["ccg", "lp"], default="ccg")
     fit.add_argument("--solver", default="appsi_highs", help="any Pyomo LP solver name (default appsi_highs)")
     fit.add_argument("--solver-option", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
-    fit.add_argument("--eps-1", type=float, default=1e-2, help="primal (row) violation threshold")
+    fit.add_argument("--eps-1", type=float, default=1e-3,
+                     help="target of the certified gap upper - lower (default 1e-3)")
     fit.add_argument("--eps-2", type=float, default=1e-5, help="dual (feature) violation threshold")
     fit.add_argument("--n-max", type=int, default=400, help="rows added per iteration at most")
     fit.add_argument("--m-max", type=int, default=400, help="features added per iteration at most")

@@ -29,6 +29,22 @@ def _interleave(values):
     return out
 
 
+def check_options(options):
+    """Raise ``ValueError`` naming the first option HiGHS does not know, or whose value it rejects.
+
+    Pyomo's HiGHS interfaces pass options on without looking at HiGHS's answer, so a misspelt option would
+    be silently ignored; a scratch ``Highs`` instance answers for them.
+    """
+    if highspy is None or not options:
+        return
+    scratch = highspy.Highs()
+    scratch.setOptionValue("output_flag", False)
+    for name, value in options.items():
+        if scratch.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+            raise ValueError(f"HiGHS rejected the option {name}={value!r} (unknown name, or a value of the "
+                             f"wrong type or range)")
+
+
 class HighsMaster:
     """The LP ``P_{I,J}`` loaded in bulk into HiGHS (see the module docstring for the layout).
 
@@ -112,7 +128,7 @@ class HighsMaster:
         """
         if time_limit is not None:
             previous = self.highs.getOptionValue("time_limit")[1]
-            self.set_option("time_limit", self.highs.getRunTime() + max(float(time_limit), 1e-3))
+            self.set_option("time_limit", self.highs.getRunTime() + max(float(time_limit), 0.0))
         try:
             self.highs.run()
         finally:

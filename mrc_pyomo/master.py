@@ -21,9 +21,11 @@ import pyomo.environ as pyo
 import scipy.sparse as sp
 
 from . import formulation
-from .highs_bulk import HighsMaster
+from .highs_bulk import HighsMaster, check_options
 
 BULK_HIGHS_SOLVERS = ("appsi_highs",)
+# Pyomo solver names that run HiGHS: their options are checked against HiGHS's own list
+PYOMO_HIGHS_SOLVERS = ("highs",)
 
 
 class MasterSolveError(RuntimeError):
@@ -100,6 +102,8 @@ class RestrictedMaster:
         self.norm_bound = norm_bound
         self.solver = solver
         self.solver_options = dict(solver_options or {})
+        if solver in BULK_HIGHS_SOLVERS + PYOMO_HIGHS_SOLVERS:
+            check_options(self.solver_options)
         self.features = np.zeros(0, dtype=np.int64)
         self.samples = np.zeros(0, dtype=np.int64)
         self.subsets = np.zeros((0, self.n_classes), dtype=bool)

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
+from scipy.optimize import linprog
 
 DATA_DIR = Path(os.environ.get("MRC_DATA_DIR", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
 
@@ -51,3 +52,34 @@ def load_dataset(name, n=None, seed=0):
     X = df.drop(columns="label").to_numpy(dtype=float)
     X = (X - X.mean(axis=0)) / np.where(X.std(axis=0) > 0, X.std(axis=0), 1.0)
     return X, df["label"].to_numpy()
+
+
+def reference_R_star(Psi, y_idx, n_classes, lambda0):
+    """R* of the full LP (paper, eq. 5), independently of the library.
+
+    ``Phi(x_i, y_i)`` is formed explicitly, ``tau`` and ``lambda`` are its mean and ``lambda0`` times its
+    standard deviation, every row ``(i, C)`` of ``F`` is enumerated, and scipy's HiGHS solves the LP.  The
+    columns of ``Psi`` are first divided by their largest absolute entry (R is invariant under a positive
+    rescaling of a column), so that the reference is accurate on badly scaled data too.
+    """
+    Psi = np.asarray(Psi.todense()) if sp.issparse(Psi) else np.asarray(Psi, dtype=float)
+    peak = np.abs(Psi).max(axis=0)
+    Psi = Psi / np.where(peak > 0, peak, 1.0)
+    n, D = Psi.shape
+    Phi = np.zeros((n, n_classes * D))
+    for i in range(n):
+        Phi[i, y_idx[i] * D:(y_idx[i] + 1) * D] = Psi[i]
+    tau, lam = Phi.mean(axis=0), lambda0 * Phi.std(axis=0)
+    F, b = explicit_F(Psi, n_classes)
+    c = np.concatenate([-(tau - lam), tau + lam, [1.0]])
+    A = np.hstack([F, -F, -np.ones((F.shape[0], 1))])
+    res = linprog(c, A_ub=A, b_ub=b, bounds=[(0, None)] * (2 * F.shape[1]) + [(None, None)], method="highs",
+                  options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+    assert res.status == 0, res.message
+    return res.fun
+
+
+def R_star_of(clf, X, y):
+    """:func:`reference_R_star` for the data, feature map and ``lambda0`` of a fitted ``MRCClassifier``."""
+    y_idx = np.searchsorted(clf.classes_, y)
+    return reference_R_star(clf.feature_map_.transform(X), y_idx, len(clf.classes_), clf.lambda0)

@@ -1,0 +1,192 @@
+"""Certified and robust: awkward but ordinary data gives the right answer, certified, or a clear error.
+
+Each test is one case a careful user met (badly scaled columns, no regularisation on shifted data, all-zero
+columns with file-based solvers, huge scores, limits left on the master, early stops); every answer is
+checked against an independent full LP (``conftest.reference_R_star``).
+"""
+
+import shutil
+import warnings
+
+import numpy as np
+import pyomo.environ as pyo
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import load_wine
+from sklearn.exceptions import ConvergenceWarning
+
+from conftest import R_star_of, random_problem
+from mrc_pyomo import MasterSolveError, MRCClassifier
+from mrc_pyomo.primal_oracle import worst_case_risk
+
+
+def standard_problem(seed=0):
+    X, y = random_problem(60, 4, 3, seed=seed)
+    return (X - X.mean(axis=0)) / X.std(axis=0), y
+
+
+def assert_exact(clf, X, y, tol=1e-6):
+    """Converged, the certified interval holds the independent R* and is closed to ``tol``."""
+    R_star = R_star_of(clf, X, y)
+    assert clf.status_ == "converged"
+    assert clf.lower_ - 1e-7 <= R_star <= clf.upper_ + 1e-7
+    assert clf.upper_ - clf.lower_ <= tol and clf.upper_ - R_star <= tol
+    Psi = clf.feature_map_.transform(X)
+    assert clf.upper_ == pytest.approx(worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_), rel=1e-12)
+
+
+def scaled(X, factor, column=None):
+    X = X.copy()
+    if column is None:
+        X *= factor
+    else:
+        X[:, column] *= factor
+    return X
+
+
+@pytest.mark.parametrize("factor,column", [(1e-6, 1), (1e-5, None), (1e-10, None), (1e-300, None), (1e6, 2),
+                                           (1e150, None)])
+def test_badly_scaled_columns_give_R_star(factor, column):
+    # before: a column * 1e-6 made the first master "Unbounded" (costs below HiGHS's tolerances);
+    # X * 1e-10 returned mu = 0 with upper_ = 0.667 against R* = 0.441, "converged"
+    X, y = standard_problem()
+    Xs = scaled(X, factor, column)
+    clf = MRCClassifier(eps_1=0.0, eps_2=0.0).fit(Xs, y)
+    assert_exact(clf, Xs, y)
+    reference = MRCClassifier(eps_1=0.0).fit(X, y)
+    assert clf.upper_ == pytest.approx(reference.upper_, abs=1e-6)  # R is invariant under column scaling
+    assert np.array_equal(clf.predict(Xs), reference.predict(X))
+
+
+def test_full_lp_on_tiny_features_is_certified():
+    # before: method="lp" at X * 1e-9 returned upper_ = 0.744, worse than R(0), status "optimal"
+    X, y = standard_problem()
+    Xs = scaled(X, 1e-9)
+    clf = MRCClassifier(method="lp", eps_1=0.0).fit(Xs, y)
+    assert_exact(clf, Xs, y)
+
+
+def test_regime_nm_closes_the_certified_gap_on_a_tiny_column():
+    # before: with eps_1 = eps_2 = 0 and one column * 1e-5 it stopped "converged" 0.028 above R*
+    X, y = standard_problem()
+    Xs = scaled(X, 1e-5, 2)
+    clf = MRCClassifier(regime="nm", eps_1=0.0, eps_2=0.0, n_max=5, m_max=2).fit(Xs, y)
+    assert_exact(clf, Xs, y)
+
+
+def test_no_regularisation_on_shifted_data():
+    # before: lambda0 = 0, eps_1 = 0 on X + 1e6 ended 7e-3 above R* (HiGHS called an ill-conditioned master
+    # optimal); without lambda, R is invariant under the shift (the columns are centred internally)
+    X, y = standard_problem()
+    clf = MRCClassifier(lambda0=0.0, eps_1=0.0).fit(X + 1e6, y)
+    R_star = R_star_of(clf, X, y)  # the independent reference on the unshifted data: the same R*
+    assert clf.status_ == "converged" and clf.lower_ - 1e-7 <= R_star <= clf.upper_ + 1e-7
+    assert clf.upper_ - clf.lower_ <= 1e-6 and clf.upper_ - R_star <= 1e-6
+    Psi = clf.feature_map_.transform(X + 1e6)
+    assert clf.upper_ == pytest.approx(worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_), abs=1e-9)
+
+
+@pytest.mark.parametrize("solver", ["glpk", "cbc"])
+def test_file_based_solvers_and_an_all_zero_column(solver):
+    # before: "No value for uninitialized VarData object mu_pos[...]" from inside Pyomo
+    if not pyo.SolverFactory(solver).available(exception_flag=False):
+        pytest.skip(f"{solver} not installed")
+    X, y = standard_problem()
+    X = np.hstack([X, np.zeros((len(X), 1))])
+    # CBC's and GLPK's duals are accurate to their tolerances (about 1e-7): the certificate closes to that
+    clf = MRCClassifier(solver=solver, eps_1=1e-6).fit(X, y)
+    assert_exact(clf, X, y)
+    assert np.all(clf.mu_[:, -1] == 0)
+
+
+def test_predict_proba_with_huge_scores():
+    # before: NaN for scores above about 1e17 (the prefix means of psi cancelled to 0 / 0)
+    X, y = standard_problem()
+    clf = MRCClassifier().fit(X, y)
+    for factor in (1e17, 1e100, -1e200):
+        proba = clf.predict_proba(X * factor)
+        assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1.0)
+        assert np.array_equal(clf.classes_[proba.argmax(axis=1)], clf.predict(X * factor))
+
+
+def test_a_time_limit_is_not_left_on_the_master():
+    # before: a fit stopped by time_limit inside HiGHS left the limit on master_: its next solve failed
+    clf = MRCClassifier(eps_1=0.0, eps_2=0.0, n_max=50, time_limit=0.5)
+    with pytest.warns(ConvergenceWarning):
+        clf.fit(*random_problem(3000, 30, 10, seed=12))
+    assert clf.status_ == "time_limit"
+    master = clf.master_
+    assert master._highs.highs.getOptionValue("time_limit")[1] == np.inf
+    master.refine()
+    with pytest.raises(MasterSolveError, match="[Tt]ime limit"):
+        master.solve(time_limit=0.0)   # no time left: HiGHS stops at once
+    assert np.isfinite(master.solve().objective)   # and the next solve has no limit
+
+
+@pytest.mark.parametrize("max_iter", [1, 2, 3, 5, 40])
+def test_subgradient_history_ends_at_upper(max_iter):
+    # before: when the last point was the best, history_.R_best at the end differed from upper_
+    X, y = standard_problem()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        clf = MRCClassifier(method="subgradient", max_iter=max_iter).fit(X, y)
+    assert clf.history_.upper.iloc[-1] == pytest.approx(clf.upper_, abs=1e-12)
+    assert clf.history_.lower.iloc[-1] == clf.lower_ <= clf.upper_
+
+
+def test_pyomo_highs_checks_its_options_and_says_why_it_stopped():
+    # before: Pyomo's highs ignored a misspelt option; an iteration limit passed on Pyomo's advice about
+    # load_solutions, which a user of the estimator cannot act on
+    X, y = standard_problem()
+    with pytest.raises(ValueError, match="HiGHS rejected the option no_such_option"):
+        MRCClassifier(solver="highs", solver_options={"no_such_option": 1}).fit(X, y)
+    with pytest.raises(MasterSolveError, match="maxIterations") as error:
+        MRCClassifier(solver="highs", solver_options={"simplex_iteration_limit": 1}).fit(X, y)
+    assert "load_solutions" not in str(error.value)
+
+
+def test_an_early_stop_warns_and_returns_a_useful_certified_rule():
+    # before: max_iter = 2 on wine returned mu = 0, a trivial classifier, without a warning
+    X, y = load_wine(return_X_y=True)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    with pytest.warns(ConvergenceWarning, match=r"certified gap upper_ - lower_ = [0-9.e-]+ above eps_1"):
+        clf = MRCClassifier(max_iter=2).fit(X, y)
+    assert clf.status_ == "max_iter" and clf.upper_ - clf.lower_ > clf.eps_1
+    R_zero = 1.0 - 1.0 / 3
+    assert clf.upper_ < R_zero and clf.lower_ <= R_star_of(clf, X, y) + 1e-7 <= clf.upper_ + 2e-7
+    # the last master's predictions (its mu centred over the classes, on a certified segment), not mu = 0
+    assert clf.score(X, y) > 0.65 and np.any(clf.mu_ != 0)
+
+
+def test_status_never_claims_more_than_the_certificate():
+    X, y = random_problem(300, 5, 4, seed=1)
+    for params in ({}, {"regime": "nm"}, {"method": "lp"}, {"eps_1": 0.05}):
+        clf = MRCClassifier(**params).fit(X, y)
+        assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= clf.eps_1
+        assert clf.lower_ <= R_star_of(clf, X, y) + 1e-7 <= clf.upper_ + 2e-7
+
+
+def test_sparse_text_like_features_absent_from_a_class():
+    # a nonnegative feature never seen in one class has lambda = 0 there: the certificate drops the rows that
+    # touch it, so that its dual constraint g = tau = 0 holds exactly
+    rng = np.random.default_rng(0)
+    n, d = 80, 12
+    y = rng.integers(0, 3, n)
+    X = rng.random((n, d)) * (rng.random((n, d)) < 0.3)
+    X[y == 0, :3] = 0.0     # words absent from class 0
+    X[y == 1, 3:5] = 0.0    # and from class 1
+    X = sp.csr_matrix(X)
+    for regime in ("n", "nm"):
+        clf = MRCClassifier(regime=regime, eps_1=0.0, eps_2=0.0, n_max=10, m_max=5).fit(X, y)
+        assert (clf.lambda_ == 0).any()
+        assert_exact(clf, X, y)
+
+
+@pytest.mark.skipif(shutil.which("cbc") is None, reason="cbc not installed")
+def test_a_solver_whose_duals_are_inexact_is_reported_not_trusted():
+    # CBC's duals are accurate to about 1e-7: asked for eps_1 = 0, the loop says so instead of "converged"
+    X, y = standard_problem()
+    with pytest.warns(ConvergenceWarning, match="solver_error"):
+        clf = MRCClassifier(solver="cbc", eps_1=0.0).fit(X, y)
+    assert clf.status_ == "solver_error" and "stalled" in clf.history_.solver_status.iloc[-1]
+    assert clf.lower_ - 1e-7 <= R_star_of(clf, X, y) <= clf.upper_ + 1e-7
