@@ -24,6 +24,8 @@ from . import formulation
 from .highs_bulk import HighsMaster, check_options
 
 BULK_HIGHS_SOLVERS = ("appsi_highs",)
+# HiGHS's feasibility tolerances after refine() (its defaults are 1e-7)
+REFINED_TOLERANCE = 1e-10
 # Pyomo solver names that run HiGHS: their options are checked against HiGHS's own list
 PYOMO_HIGHS_SOLVERS = ("highs",)
 
@@ -274,6 +276,9 @@ class RestrictedMaster:
         """
         if self._highs is not None:
             self._highs.highs.clearSolver()
+            for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+                if name not in self.solver_options:
+                    self._highs.set_option(name, REFINED_TOLERANCE)
         self.solution = None
 
     def solve(self, time_limit=None):
