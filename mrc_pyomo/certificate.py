@@ -8,13 +8,13 @@ solver's tolerances cannot turn into a silently wrong answer.
 
 **Lower end (Lagrangian duality).**  Let ``alpha >= 0`` be weights on rows ``r = (i, C)`` of the LP (eq. 5)
 with ``sum(alpha) = 1``, ``g = F^T alpha`` and ``b_r = 1/|C| - 1``.  Every row satisfies
-``F_r mu - b_r <= varphi(mu) + 1``, hence ``varphi(mu) + 1 >= g.mu - b.alpha`` and, for every ``mu``,
+``F_r mu - b_r <= varphi(mu) + 1``, hence ``varphi(mu) + 1 >= g.mu - b.alpha`` and, for every ``mu``::
 
     R(mu) >= -b.alpha + sum_j [(g_j - tau_j) mu_j + lambda_j |mu_j|]
           >= -b.alpha + sum_j (lambda_j - |g_j - tau_j|) |mu_j|.
 
 On the set ``{mu : lambda.|mu| <= rho}`` the last sum is at least ``-rho max(0, max_j r_j - 1)`` with
-``r_j = |g_j - tau_j| / lambda_j``, so
+``r_j = |g_j - tau_j| / lambda_j``, so::
 
     R* >= -b.alpha - rho max(0, max_j r_j - 1)                                            (*)
 
