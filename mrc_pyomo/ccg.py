@@ -43,10 +43,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .certificate import lower_bound
-from .dual_oracle import dual_correlations, feature_violations
+from .dual_oracle import dual_correlations, feature_violations, relative_feature_violations
 from .initialization import class_centroids, initial_features, initial_rows
 from .master import MasterSolveError, RestrictedMaster
-from .primal_oracle import class_scores, most_violated_subsets, risk, risk_on_segment, subset_values
+from .primal_oracle import (class_scores, most_violated_subsets, risk, risk_on_segment, subset_values,
+                            worst_case_risk)
 from .selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 
 # "auto" picks the large n and m regime when the LP has more than this many features m = K * D
@@ -77,12 +78,11 @@ def gap_tolerance(eps_1):
 @dataclass
 class FitResult:
     """What a fit returns (MRC-CCG, the full LP, MRC-SUB): the last master (None for MRC-SUB), the best rule
-    ``mu`` with ``nu = varphi(mu) + 1``, the last master's value ``objective``, the certified interval
-    ``[lower, upper]`` (``upper = R(mu)``), why it stopped, and the records."""
+    ``mu``, the last master's value ``objective``, the certified interval ``[lower, upper]``
+    (``upper = R(mu)``), why it stopped, and the records."""
 
     master: RestrictedMaster
     mu: np.ndarray
-    nu: float
     objective: float
     lower: float
     upper: float
@@ -92,17 +92,15 @@ class FitResult:
 
 @dataclass
 class Best:
-    """The best rule so far: ``mu`` with the smallest ``R(mu)`` and ``nu = varphi(mu) + 1``."""
+    """The best rule so far: ``mu`` with the smallest ``R(mu)``."""
 
     mu: np.ndarray
-    nu: float
     risk: float
 
     @classmethod
     def evaluate(cls, Psi, mu, tau, lam):
-        """``mu`` with ``varphi(mu)`` and ``R(mu)`` evaluated over all samples."""
-        psi = most_violated_subsets(class_scores(Psi, mu))[0]
-        return cls(mu, float(psi.max()) + 1.0, risk(mu, psi.max(), tau, lam))
+        """``mu`` with ``R(mu)`` evaluated over all samples."""
+        return cls(mu, worst_case_risk(Psi, mu, tau, lam))
 
 
 @dataclass
@@ -202,14 +200,6 @@ class IterationState:
         return self.check.remove
 
 
-def relative_dual_violations(g, alpha_sum, tau, lam):
-    """``|g_j / sum(alpha) - tau_j| / lambda_j``: the ratio the certificate pays for above 1 (``inf`` where
-    ``lambda_j = 0`` and ``g_j`` differs from ``tau_j``)."""
-    residual = np.abs(g / max(alpha_sum, NUMERICAL_FLOOR) - tau)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(lam > 0, residual / np.where(lam > 0, lam, 1.0), np.where(residual > 0, np.inf, 0.0))
-
-
 def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best, lower):
     """Run CONSTR, FEAT and the certificate on a master solution (one full pass over samples and features)."""
     mu, nu = solution.mu, solution.nu
@@ -217,7 +207,7 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
     violations = psi + 1.0 - nu
     value = risk(mu, psi.max(), tau, lam)
     if value < best.risk:
-        best = Best(mu, float(psi.max()) + 1.0, value)
+        best = Best(mu, value)
 
     g = dual_correlations(master.points, master.samples, master.subsets, solution.alpha)
     lower = max(lower, lower_bound(master.points, master.samples, master.subsets, solution.alpha, tau, lam,
@@ -237,7 +227,7 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
         outside[master.features] = False
         new_features = most_violated(feature_violation, eps_2, m_max, outside)
         if not len(new_features):
-            ratio = relative_dual_violations(g, solution.alpha[solution.alpha > 0].sum(), tau, lam).ravel()
+            ratio = relative_feature_violations(g / solution.alpha[solution.alpha > 0].sum(), tau, lam).ravel()
             new_features = most_violated(ratio - 1.0, 0.0, m_max, outside)
 
     remove = np.zeros(master.n_rows, dtype=bool)
@@ -386,7 +376,7 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
 
     if status != "converged" and solution is not None:
         best = improve_on_segments(Psi, best, solution.mu, tau, lam)
-    return FitResult(master=master, mu=best.mu, nu=best.nu, objective=solution.objective, lower=lower,
+    return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower,
                      upper=best.risk, status=status, history=history)
 
 

@@ -32,32 +32,19 @@ feature ``(y, j)`` is one whose column ``[y_i = y] Psi_ij`` is identically zero 
 never seen in class ``y``), so ``tau_j = 0``: the rows with positive weight that have a nonzero entry in such a
 feature are dropped from ``alpha`` (any ``alpha`` is allowed), which makes ``g_j = 0`` exactly.  With
 ``lambda0 = 0`` every feature is of this kind and ``g = tau`` can only hold to round-off: ``g_j = tau_j`` is
-accepted within :data:`ROUND_OFF` relative, so such a certificate holds to round-off, not exactly.
+accepted within :data:`mrc_pyomo.dual_oracle.ROUND_OFF` relative, so such a certificate holds to round-off, not exactly.
 """
 
 import numpy as np
 import scipy.sparse as sp
 
-from .dual_oracle import dual_correlations
-
-# |g_j - tau_j| below this (relative to 1 + |tau_j|) counts as g_j = tau_j for a feature with lambda_j = 0
-ROUND_OFF = 1e-12
+from .dual_oracle import dual_correlations, relative_feature_violations
 
 
 def lagrangian_bound(g, minus_b_alpha, tau, lam, rho):
     """The bound (*) for weights in the simplex with ``g = F^T alpha`` and ``-b.alpha``; ``-inf`` if unusable."""
-    residual = np.abs(g - tau)
-    free = lam <= 0
-    if np.any(residual[free] > ROUND_OFF * (1.0 + np.abs(tau[free]))):
-        return -np.inf
-    ratio = residual[~free] / lam[~free]
-    excess = max(0.0, float(ratio.max()) - 1.0) if ratio.size else 0.0
-    return float(minus_b_alpha) - rho * excess
-
-
-def unmatched_free_features(g, tau, lam):
-    """Mask of the features with ``lambda_j = 0`` whose dual constraint ``g_j = tau_j`` fails."""
-    return (lam <= 0) & (np.abs(g - tau) > ROUND_OFF * (1.0 + np.abs(tau)))
+    excess = max(0.0, float(relative_feature_violations(g, tau, lam).max()) - 1.0)
+    return -np.inf if np.isinf(excess) else float(minus_b_alpha) - rho * excess
 
 
 def rows_touching(points, samples, subsets, features):
@@ -82,7 +69,7 @@ def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None):
     if g is None:
         g = dual_correlations(points, samples, subsets, alpha)
     alpha, g = alpha / total, g / total
-    unmatched = unmatched_free_features(g, tau, lam)
+    unmatched = np.isinf(relative_feature_violations(g, tau, lam))
     if unmatched.any() and np.all(tau[unmatched] == 0):
         positive = np.flatnonzero(alpha > 0)
         drop = positive[rows_touching(points, samples[positive], subsets[positive], unmatched)]

@@ -212,7 +212,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
                 status = "converged"
             else:
                 status = "max_iter" if len(history) == self.max_iter else "time_limit"
-            return ccg.FitResult(master=None, mu=mu, nu=np.nan, objective=upper, lower=lower, upper=upper,
+            return ccg.FitResult(master=None, mu=mu, objective=upper, lower=lower, upper=upper,
                                  status=status, history=history)
         if self.method == "lp":
             return fit_full_lp(Psi, tau, lam, eps_1=self.eps_1, solver=self.solver,

@@ -19,6 +19,9 @@ violation ``|g - (1 - beta) tau| - (1 - beta + gamma) lambda``.  Pure NumPy / Sc
 import numpy as np
 import scipy.sparse as sp
 
+# |g_j - tau_j| below this (relative to 1 + |tau_j|) counts as g_j = tau_j for a feature with lambda_j = 0
+ROUND_OFF = 1e-12
+
 
 def merged_row_weights(samples, subsets, alpha):
     """``(ids, W)``: the distinct samples of the rows with ``alpha > 0`` and their merged class weights."""
@@ -45,3 +48,14 @@ def dual_correlations(points, samples, subsets, alpha):
 def feature_violations(g, tau, lam, beta=0.0, gamma=0.0):
     """``|g - (1 - beta) tau| - (1 - beta + gamma) lambda`` for every feature, shape ``(K, D)``."""
     return np.abs(g - (1.0 - beta) * tau) - (1.0 - beta + gamma) * lam
+
+
+def relative_feature_violations(g, tau, lam):
+    """``|g_j - tau_j| / lambda_j`` for ``g = F^T alpha`` with ``sum(alpha) = 1``: the ratio the Lagrangian
+    certificate pays for above 1 (:mod:`mrc_pyomo.certificate`).  Where ``lambda_j = 0`` it is 0 if
+    ``g_j = tau_j`` to :data:`ROUND_OFF` (relative to ``1 + |tau_j|``), else ``inf``."""
+    residual = np.abs(g - tau)
+    free = lam <= 0
+    ratio = residual / np.where(free, 1.0, lam)
+    ratio[free] = np.where(residual[free] > ROUND_OFF * (1.0 + np.abs(tau[free])), np.inf, 0.0)
+    return ratio

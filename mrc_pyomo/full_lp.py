@@ -66,5 +66,5 @@ def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="appsi_highs", solver_options=
         best = Best.evaluate(Psi, mu, tau, lam)
     lower = lower_bound(master.points, master.samples, master.subsets, solution.alpha, tau, lam, rho=best.risk)
     status = "converged" if best.risk - lower <= gap_tolerance(eps_1) else "solver_error"
-    return FitResult(master=master, mu=best.mu, nu=best.nu, objective=solution.objective, lower=lower,
+    return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower,
                      upper=best.risk, status=status, history=[])
