@@ -10,6 +10,7 @@ import pandas as pd
 import pyomo.environ as pyo
 import pytest
 from sklearn.datasets import dump_svmlight_file, load_breast_cancer
+from sklearn.exceptions import ConvergenceWarning
 
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier
@@ -35,7 +36,8 @@ def test_callback_sees_each_iteration_and_can_stop():
         seen.append(state.iteration)
         return state.iteration == 3
 
-    clf = MRCClassifier(eps_1=0.0, n_max=3, callback=callback).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="callback"):
+        clf = MRCClassifier(eps_1=0.0, n_max=3, callback=callback).fit(X, y)
     assert seen == [1, 2, 3] and clf.status_ == "callback" and clf.n_iter_ == 3
 
 
@@ -45,7 +47,8 @@ def test_solver_failure_on_a_later_master_returns_the_last_valid_solution():
     def limit_after_first(state):
         state.master.set_solver_option("simplex_iteration_limit", 0)
 
-    clf = MRCClassifier(eps_1=0.0, n_max=5, callback=limit_after_first).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="solver_error"):
+        clf = MRCClassifier(eps_1=0.0, n_max=5, callback=limit_after_first).fit(X, y)
     assert clf.status_ == "solver_error"
     h = clf.history_
     assert len(h) == 2 and np.isnan(h.R_master.iloc[-1]) and "limit" in h.solver_status.iloc[-1].lower()
@@ -65,7 +68,9 @@ def test_three_solvers_reach_the_same_R_star(problem, solver):
     X, y = PROBLEMS[problem]
     X = (X - X.mean(axis=0)) / X.std(axis=0)
     ref = MRCClassifier(eps_1=0.0, eps_2=0.0).fit(X, y)
-    clf = MRCClassifier(eps_1=0.0, eps_2=0.0, solver=solver).fit(X, y)
+    # the file-based solvers' duals are accurate to their tolerances (about 1e-7): certify to 1e-6
+    clf = MRCClassifier(eps_1=1e-6, eps_2=0.0, solver=solver).fit(X, y)
+    assert clf.status_ == "converged" and clf.lower_ - 1e-9 <= ref.upper_ <= clf.upper_ + 1e-9
     assert clf.upper_ == pytest.approx(ref.upper_, abs=1e-6)
 
 

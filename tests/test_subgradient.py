@@ -1,8 +1,11 @@
 """MRC-SUB (method="subgradient"): the baseline of the paper's comparisons."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
 
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier
@@ -13,7 +16,11 @@ from mrc_pyomo.primal_oracle import worst_case_risk
 def test_subgradient_approaches_R_star(K, sparse):
     X, y = random_problem(200, 4, K, sparse=sparse, seed=K)
     lp = MRCClassifier(method="lp").fit(X, y)
-    sub = MRCClassifier(method="subgradient", max_iter=5000).fit(X, y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        sub = MRCClassifier(method="subgradient", max_iter=5000).fit(X, y)
+    # a warning exactly when the certified gap is still above eps_1
+    assert (sub.status_ != "converged") == any(w.category is ConvergenceWarning for w in caught)
     assert sub.status_ in ("max_iter", "converged") and sub.n_iter_ <= 5000 and sub.master_ is None
     assert lp.upper_ - 1e-9 <= sub.upper_ <= lp.upper_ + 5e-3
     Psi = sub.feature_map_.transform(X)
@@ -27,5 +34,6 @@ def test_subgradient_approaches_R_star(K, sparse):
 
 def test_subgradient_time_limit():
     X, y = random_problem(100, 3, 3)
-    sub = MRCClassifier(method="subgradient", max_iter=10**7, time_limit=0.2).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        sub = MRCClassifier(method="subgradient", max_iter=10**7, time_limit=0.2).fit(X, y)
     assert sub.status_ == "time_limit" and sub.n_iter_ < 10**7
