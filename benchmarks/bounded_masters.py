@@ -78,13 +78,39 @@ SETTINGS = {"bounded": True, "unbounded": False}
 N_EARLY = 5
 
 
+class RowWatch:
+    """A callback that records, for each master ``k``, ``lambda.|mu^k|``, the ``rho`` in force (the certified
+    ``upper`` before master ``k``: ``R(0)`` for the first) and the dual ``gamma`` of the row; it never stops."""
+
+    def __init__(self, n_classes):
+        self.rho = 1.0 - 1.0 / n_classes
+        self.norms, self.rhos, self.gammas = [], [], []
+
+    def __call__(self, state):
+        self.norms.append(float((state.master.lam * np.abs(state.mu)).sum()))
+        self.rhos.append(self.rho)
+        self.gammas.append(float(state.solution.gamma))
+        self.rho = min(self.rho, state.upper)
+        return False
+
+    def summary(self):
+        norms, rhos = np.array(self.norms), np.array(self.rhos)
+        slack = rhos - norms
+        tol = 1e-9 * np.maximum(1.0, rhos)
+        return {"row_binding": int(np.sum(slack <= tol)), "row_violated": int(np.sum(slack < -tol)),
+                "gamma_positive": int(np.sum(np.array(self.gammas) > 1e-12)),
+                "min_slack": float(slack.min()) if len(slack) else float("nan"),
+                "norm_over_rho_early": [float(v) for v in (norms / rhos)[:N_EARLY]]}
+
+
 def fit_once(X, y, params, bounded):
     """One fit with ``BOUNDED_MASTERS = bounded``; a dict of what is measured."""
     saved = ccg.BOUNDED_MASTERS
     ccg.BOUNDED_MASTERS = bounded
+    watch = RowWatch(len(np.unique(y)))
     gc.collect()
     try:
-        clf = MRCClassifier(**params)
+        clf = MRCClassifier(callback=watch, **params)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             start = time.perf_counter()
@@ -109,24 +135,35 @@ def fit_once(X, y, params, bounded):
         "R_master_early": [float(v) for v in h.R_master.iloc[:N_EARLY]],
         "first_below_R0": int(below.iloc[0]) if len(below) else None,
         "final_rho": None if rho is None else float(rho),
+        **watch.summary(),
     }
 
 
-def run_case(name, repeat, out=print):
+def run_case(name, repeat, slow_pair_seconds=None, out=print):
+    """``repeat`` pairs A (bounded) B (unbounded); only one pair if the first took over ``slow_pair_seconds``."""
     X, y, params = CASES[name]()
     out(f"\n== {name}: n = {X.shape[0]}, d = {X.shape[1]}, K = {len(np.unique(y))}, params = {params}, "
         f"{repeat} repetition(s)", flush=True)
     runs = {setting: [] for setting in SETTINGS}
+    note = ""
     for r in range(repeat):
         for setting, bounded in SETTINGS.items():   # A B A B ...
             rec = fit_once(X, y, params, bounded)
             runs[setting].append(rec)
             out(f"  rep {r + 1} {setting:9s}: {rec['seconds']:8.2f} s, {rec['iterations']:4d} it., "
                 f"{rec['status']}, gap {rec['gap']:.3e}, R = {rec['upper']:.8f}, solve {rec['seconds_solve']:.2f} s, "
-                f"first upper < R(0) at it. {rec['first_below_R0']}, final rho {rec['final_rho']}", flush=True)
+                f"first upper < R(0) at it. {rec['first_below_R0']}, final rho {rec['final_rho']}; "
+                f"row lambda.|mu^k| <= rho binding in {rec['row_binding']}, violated in {rec['row_violated']} "
+                f"masters, gamma > 0 in {rec['gamma_positive']}, min slack {rec['min_slack']:.4g}", flush=True)
+        pair = runs["bounded"][-1]["seconds"] + runs["unbounded"][-1]["seconds"]
         ratio = runs["bounded"][-1]["seconds"] / runs["unbounded"][-1]["seconds"]
         out(f"  rep {r + 1} ratio bounded / unbounded seconds = {ratio:.3f}", flush=True)
-    return {"case": name, "n": int(X.shape[0]), "d": int(X.shape[1]), "repeat": repeat, "runs": runs}
+        if r == 0 and repeat > 1 and slow_pair_seconds is not None and pair > slow_pair_seconds:
+            note = f"reduced from {repeat} to 1 repetition: the first pair took {pair:.0f} s"
+            out(f"  {note}", flush=True)
+            break
+    return {"case": name, "n": int(X.shape[0]), "d": int(X.shape[1]), "repeat": len(runs["bounded"]),
+            "note": note, "runs": runs}
 
 
 def summarize(result):
@@ -146,7 +183,10 @@ def summarize(result):
             "update": med("seconds_update"), "max_rows": med("max_rows"), "last_rows": med("last_rows"),
             "last_features": med("last_features"), "R_mu_early": early, "early_same": deterministic,
             "first_below_R0": sorted({r["first_below_R0"] for r in recs}, key=lambda v: (v is None, v)),
-            "R0": recs[0]["R0"],
+            "R0": recs[0]["R0"], "row_binding": sorted({r["row_binding"] for r in recs}),
+            "row_violated": sorted({r["row_violated"] for r in recs}),
+            "gamma_positive": sorted({r["gamma_positive"] for r in recs}),
+            "min_slack": min(r["min_slack"] for r in recs),
         }
     return rows, ratios
 
@@ -157,8 +197,10 @@ def _fmt_list(values):
 
 def print_tables(results, out=print):
     out("\n## Bounded masters (row lambda.(mu1 + mu2) <= rho) vs unbounded: medians over repetitions\n")
-    out("| case | reps | setting | median s | iters | status | gap (median) | R = upper_ (median) | solve s | "
-        "oracle s | update s | max rows | last rows | last feats | first it. upper < R(0) |")
+    out("Iterations, status and first iteration are the set of values over the repetitions (a/b when they "
+        "differ); seconds, gap, R and the history totals are medians.\n")
+    out("| case | reps | setting | median s | iters | status | gap | R = upper_ | solve s | oracle s | "
+        "update s | max rows | last rows | last feats | first it. upper < R(0) |")
     out("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for result in results:
         rows, _ = summarize(result)
@@ -178,12 +220,23 @@ def print_tables(results, out=print):
             flag = "" if s["early_same"] else " *"
             out(f"| {result['case']} | {s['R0']:.6f} | {setting}{flag} | " + " | ".join(cells) + " |")
 
+    out("\n## The row itself: masters where lambda.|mu^k| = rho (binding) or > rho (violated: only possible "
+        "unbounded), masters with dual gamma > 0, min over masters of rho - lambda.|mu^k|\n")
+    out("| case | setting | binding | violated | gamma > 0 | min slack |")
+    out("|---|---|---|---|---|---|")
+    for result in results:
+        rows, _ = summarize(result)
+        for setting, s in rows.items():
+            out(f"| {result['case']} | {setting} | {_fmt_list(s['row_binding'])} | {_fmt_list(s['row_violated'])} | "
+                f"{_fmt_list(s['gamma_positive'])} | {s['min_slack']:.6g} |")
+
     out("\n## Seconds ratio bounded / unbounded, per repetition (A B alternating in one process)\n")
-    out("| case | ratios | median ratio |")
-    out("|---|---|---|")
+    out("| case | ratios | median ratio | note |")
+    out("|---|---|---|---|")
     for result in results:
         _, ratios = summarize(result)
-        out(f"| {result['case']} | {', '.join(f'{r:.3f}' for r in ratios)} | {statistics.median(ratios):.3f} |")
+        out(f"| {result['case']} | {', '.join(f'{r:.3f}' for r in ratios)} | {statistics.median(ratios):.3f} | "
+            f"{result['note']} |")
 
 
 def warm_up():
@@ -199,6 +252,8 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--repeat-case", nargs="*", default=[], metavar="CASE=N",
                         help="a different number of repetitions for some cases (e.g. mnist_8000=1)")
+    parser.add_argument("--slow-pair-seconds", type=float, default=300.0,
+                        help="run one repetition only of a case whose first pair (A + B) took longer (0: never)")
     parser.add_argument("--json", help="also write the raw records to this file")
     args = parser.parse_args(argv)
     per_case = {}
@@ -212,7 +267,7 @@ def main(argv=None):
     warm_up()
     results = []
     for name in args.cases:
-        results.append(run_case(name, per_case.get(name, args.repeat)))
+        results.append(run_case(name, per_case.get(name, args.repeat), args.slow_pair_seconds or None))
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(results, f)
