@@ -31,9 +31,6 @@ Two regimes (Section 3):
   iterations run FEAT alone on the initial rows (column generation as in the paper's initialisation) until no
   feature is violated or :data:`INIT_FEATURE_ROUNDS` rounds have passed.
 
-Every master can hold the row ``lambda.(mu1 + mu2) <= rho`` (``bounded_masters``), valid for ``rho >= R*``:
-it starts at ``rho = R(0)`` and is tightened to ``upper`` as better rules are found.
-
 The loop only sequences the oracles and the master; each iteration leaves a record (see :func:`fit_ccg`).
 """
 
@@ -55,8 +52,6 @@ LARGE_M = 10_000
 INIT_FEATURE_ROUNDS = 3
 # the smallest certified gap the loop aims at: eps_1 = 0 means "to this round-off level"
 GAP_FLOOR = 1e-9
-# every master holds the row lambda.(mu1 + mu2) <= rho (default of fit_ccg's bounded_masters)
-BOUNDED_MASTERS = True
 
 HISTORY_COLUMNS = [
     "iteration", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation", "max_dual_violation",
@@ -108,7 +103,7 @@ class Check:
     """The oracles' verdict on one master solution: violations, the certified interval, what to change next.
 
     ``primal_violations[i] = psi(x_i) + 1 - nu`` (the most violated row of each sample),
-    ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta + gamma) lambda_yj``, ``risk = R(mu)``;
+    ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta) lambda_yj``, ``risk = R(mu)``;
     ``best`` is the best rule once ``mu^k`` is counted and ``lower`` the best lower bound on ``R*``.
     """
 
@@ -220,7 +215,7 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
         eligible = ~master.contains_rows(candidates, subsets[candidates])
         picked = candidates[most_violated(violations[candidates], 0.0, n_max, eligible)]
 
-    feature_violation = feature_violations(g, tau, lam, solution.beta, solution.gamma).ravel()
+    feature_violation = feature_violations(g, tau, lam, solution.beta).ravel()
     new_features = np.zeros(0, dtype=np.int64)
     if regime == "nm" and gap_open:
         outside = np.ones(feature_violation.size, dtype=bool)
@@ -258,7 +253,7 @@ def improve_on_segments(Psi, best, mu, tau, lam):
 
 def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3, eps_2=1e-5, n_max=400,
             m_max=400, max_iter=1000, time_limit=None, solver="appsi_highs", solver_options=None, log=None,
-            callback=None, bounded_masters=None):
+            callback=None):
     """Run MRC-CCG on ``Psi`` (``(n, D)``) with class indices ``y_idx`` and estimates ``tau``, ``lam``.
 
     Returns a :class:`FitResult` whose ``history`` has one record per master solved (keys
@@ -276,15 +271,13 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
     ``MasterSolveError``.
     """
     start = time.perf_counter()
-    bounded_masters = BOUNDED_MASTERS if bounded_masters is None else bounded_masters
     n, n_features = Psi.shape
     n_classes = tau.shape[0]
     samples, subsets, floor = initial_rows(n, n_classes)
     best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam)
     lower = 0.0
     master = RestrictedMaster(Psi, tau, lam, centroids=class_centroids(Psi, y_idx, n_classes),
-                              objective_floor=floor, norm_bound=best.risk if bounded_masters else None,
-                              solver=solver, solver_options=solver_options)
+                              objective_floor=floor, solver=solver, solver_options=solver_options)
     features = initial_features(n_classes, n_features, regime, fit_intercept)
     master.add_features(features)
     master.add_rows(samples, subsets)
@@ -362,8 +355,6 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
         if stalled:  # the gap is open and nothing is violated: the master's solution is not what it claims
             master.refine()
             refined = True
-        if master.norm_bound is not None and best.risk < master.norm_bound:
-            master.set_norm_bound(best.risk)
         removed = (master.samples[check.remove], master.subsets[check.remove])
         master.remove_rows(check.remove)
         new_rows = (check.new_samples, check.new_subsets)

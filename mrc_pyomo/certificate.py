@@ -24,7 +24,7 @@ for any ``rho >= lambda.|mu*|``.  Taking ``C = {y_i}`` for every sample and aver
 of the full LP (eq. 6), ``r_j <= 1`` and (*) equals ``R*``: the bound is tight at the optimum.  The rows may be
 training rows or the centroid rows of the initialisation (averages of training rows, never above
 ``varphi``).  The master's duals are clipped at 0 and normalised; the extra rows of the master
-(``objective >= 0`` and ``lambda.(mu1 + mu2) <= rho``) only serve the LP and are left out.
+(the row ``objective >= 0`` of the many-class initialisation) only serves the LP and is left out.
 
 **Features with** ``lambda_j = 0`` carry no penalty, so (*) needs ``g_j = tau_j`` exactly (``r_j`` is then
 taken as 0; otherwise the bound is ``-inf`` and only ``R* >= 0`` remains).  With ``lambda0 > 0`` such a

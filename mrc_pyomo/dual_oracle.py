@@ -10,10 +10,9 @@ of the classes ``y in C``, so ``g_y = sum_r alpha_r [y in C_r] / |C_r| Psi(x_{i_
 ``W[r, y] = alpha_r [y in C_r] / |C_r|`` (rows of the same sample merged).  Cost ``O(nnz(Psi_I) K)``.
 
 With the extra row ``objective >= 0`` of the many-class initialisation (dual value ``beta >= 0``), the column
-of ``mu_1`` gains ``(tau - lambda)`` and that of ``mu_2`` ``-(tau + lambda)``; with the row
-``lambda.(mu1 + mu2) <= rho`` (dual value ``gamma >= 0``) both gain ``lambda``.  The dual constraints become
-``(1 - beta) tau - (1 - beta + gamma) lambda <= g <= (1 - beta) tau + (1 - beta + gamma) lambda`` and the
-violation ``|g - (1 - beta) tau| - (1 - beta + gamma) lambda``.  Pure NumPy / SciPy.
+of ``mu_1`` gains ``(tau - lambda)`` and that of ``mu_2`` ``-(tau + lambda)``; the dual constraints become
+``(1 - beta)(tau - lambda) <= g <= (1 - beta)(tau + lambda)`` and the violation
+``|g - (1 - beta) tau| - (1 - beta) lambda``.  Pure NumPy / SciPy.
 """
 
 import numpy as np
@@ -45,9 +44,10 @@ def dual_correlations(points, samples, subsets, alpha):
     return np.asarray(g.todense() if sp.issparse(g) else g).T
 
 
-def feature_violations(g, tau, lam, beta=0.0, gamma=0.0):
-    """``|g - (1 - beta) tau| - (1 - beta + gamma) lambda`` for every feature, shape ``(K, D)``."""
-    return np.abs(g - (1.0 - beta) * tau) - (1.0 - beta + gamma) * lam
+def feature_violations(g, tau, lam, beta=0.0):
+    """``|g - (1 - beta) tau| - (1 - beta) lambda`` for every feature, shape ``(K, D)``."""
+    scale = 1.0 - beta
+    return np.abs(g - scale * tau) - scale * lam
 
 
 def relative_feature_violations(g, tau, lam):

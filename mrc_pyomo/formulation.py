@@ -8,8 +8,7 @@ The 0-1 MRC LP (paper, eq. 5, problem P) over a subset ``I`` of rows and ``J`` o
 where the row ``(i, C)`` of ``F`` holds ``[y in C] Psi_ij / |C|`` at feature ``(y, j)`` and ``b_(i,C) = 1/|C| - 1``.
 Features are flat ids ``f = y * D + j``.  Rows are pairs (sample id, label subset); sample ids ``>= n`` are
 the class centroids of the initialisation.  The optional row ``objective >= 0`` (many-class initialisation)
-is written ``(tau - lambda) . mu1 - (tau + lambda) . mu2 - nu <= 0``; the optional row
-``lambda.(mu1 + mu2) <= rho`` bounds every master (valid for ``rho >= R*``, see :mod:`mrc_pyomo.certificate`).
+is written ``(tau - lambda) . mu1 - (tau + lambda) . mu2 - nu <= 0``.
 
 Every solver path builds its coefficients here, from the same arrays the oracles hold, so the HiGHS bulk path
 and the Pyomo model agree to the bit.  ``F`` is only ever formed for the rows and features asked for.
@@ -82,10 +81,10 @@ def subset_label(subset):
 # ----------------------------------------------------------------------------------------------------------
 # The Pyomo form.
 
-def new_model(with_objective_floor, norm_bound=None):
+def new_model(with_objective_floor):
     """An empty master: ``features`` / ``rows`` index sets, ``mu_pos`` (mu1), ``mu_neg`` (mu2), ``nu``, the
-    constraints ``row[sample, subset]``, the objective, the optional rows ``objective_floor`` and
-    ``norm_bound`` (with its mutable right-hand side ``rho``) and an import suffix ``dual``."""
+    constraints ``row[sample, subset]``, the objective, the optional row ``objective_floor`` and an import
+    suffix ``dual``."""
     m = pyo.ConcreteModel(name="MRC restricted master P_IJ")
     m.features = pyo.Set(dimen=2, ordered=True, doc="(class index, feature index) pairs in J")
     m.mu_pos = pyo.Var(m.features, domain=pyo.NonNegativeReals, doc="mu1: positive part of mu")
@@ -96,8 +95,6 @@ def new_model(with_objective_floor, norm_bound=None):
     m.objective = pyo.Objective(expr=m.nu, sense=pyo.minimize, doc="R: the worst-case error probability")
     if with_objective_floor:
         m.objective_floor = pyo.Constraint(expr=m.nu >= 0, doc="objective >= 0 (many-class initialisation)")
-    if norm_bound is not None:
-        m.rho = pyo.Param(initialize=float(norm_bound), mutable=True, doc="a valid bound rho >= R*")
     m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
     return m
 
@@ -132,13 +129,6 @@ def set_objective(m, keys, tau_j, lam_j):
     if hasattr(m, "objective_floor"):
         floor = LinearExpression(constant=0.0, linear_coefs=list(coefs), linear_vars=list(linear_vars))
         m.objective_floor.set_value(floor >= 0)
-    if hasattr(m, "rho"):
-        weights = [float(c) for c in np.concatenate([lam_j, lam_j])]
-        norm = LinearExpression(constant=0.0, linear_coefs=weights, linear_vars=linear_vars[:-1])
-        if hasattr(m, "norm_bound"):
-            m.norm_bound.set_value(norm <= m.rho)
-        else:  # created with the first features: a row without variables cannot be written
-            m.norm_bound = pyo.Constraint(expr=norm <= m.rho, doc="lambda.(mu1 + mu2) <= rho")
 
 
 def set_rows(m, row_keys, block, feature_keys_, rhs):

@@ -6,8 +6,8 @@ keeps its simplex basis across these changes, so each re-solve is warm-started: 
 slack, new columns at their zero bound, and only rows with positive slack (basic slack) are deleted.
 
 Column layout: column 0 is ``nu``; the feature at position ``p`` of ``J`` has ``mu1`` at column ``1 + 2p`` and
-``mu2`` at ``2 + 2p``.  Row layout: the fixed rows first (``objective >= 0``, ``lambda.(mu1 + mu2) <= rho``,
-those the master has), then the rows of ``I`` in order.
+``mu2`` at ``2 + 2p``.  Row layout: the fixed rows first (the row ``objective >= 0`` of the
+many-class initialisation, when the master has it), then the rows of ``I`` in order.
 """
 
 import numpy as np
@@ -71,10 +71,6 @@ class HighsMaster:
     def set_option(self, name, value):
         if self.highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
             raise ValueError(f"HiGHS rejected the option {name}={value!r}")
-
-    def set_fixed_row_bound(self, position, upper):
-        """Change the upper bound of fixed row ``position`` (the basis is kept)."""
-        self.highs.changeRowBounds(int(position), -INF, float(upper))
 
     def add_features(self, cost_pos, cost_neg, block, fixed_pos, fixed_neg):
         """Append the columns of new features: ``mu1`` (``+block``) and ``mu2`` (``-block``) of each, interleaved.

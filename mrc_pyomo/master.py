@@ -39,15 +39,14 @@ class MasterSolution:
     """Primal and dual solution of ``P_{I,J}``.
 
     ``mu`` has shape ``(K, D)`` (zero outside ``J``), ``alpha[r]`` is the dual value of the r-th row of ``I``
-    (``alpha >= 0``, ``sum(alpha) = 1 - beta``), ``beta`` that of the ``objective >= 0`` row and ``gamma`` that of
-    the row ``lambda.(mu1 + mu2) <= rho`` (0 for a row the master does not have); ``objective`` is ``R^k``.
+    (``alpha >= 0``, ``sum(alpha) = 1 - beta``), ``beta`` that of the ``objective >= 0`` row (0 without it) and
+    ``objective`` is ``R^k``.
     """
 
     mu: np.ndarray
     nu: float
     alpha: np.ndarray
     beta: float
-    gamma: float
     objective: float
 
 
@@ -82,18 +81,14 @@ class RestrictedMaster:
         Extra points whose rows may enter ``I``, with sample ids ``n, ..., n + K - 1``.
     objective_floor : bool
         Add the row ``objective >= 0`` (valid: ``R* >= 0``) that bounds the many-class initial master.
-    norm_bound : float, optional
-        Add the row ``lambda.(mu1 + mu2) <= rho`` with this ``rho``: valid for every ``rho >= R*`` since
-        ``lambda.|mu*| <= R*`` (:mod:`mrc_pyomo.certificate`), it bounds every master; see
-        :meth:`set_norm_bound`.
     solver : str
         ``"appsi_highs"`` (bulk HiGHS path) or any Pyomo LP solver name (general path).
     solver_options : dict, optional
         Options passed to the solver.
     """
 
-    def __init__(self, Psi, tau, lam, centroids=None, objective_floor=False, norm_bound=None,
-                 solver="appsi_highs", solver_options=None):
+    def __init__(self, Psi, tau, lam, centroids=None, objective_floor=False, solver="appsi_highs",
+                 solver_options=None):
         check_solver(solver)
         self.Psi = Psi
         self.tau, self.lam = tau, lam
@@ -101,7 +96,6 @@ class RestrictedMaster:
         self.n_samples = Psi.shape[0]
         self.centroids = np.zeros((0, self.n_features)) if centroids is None else np.asarray(centroids)
         self.objective_floor = objective_floor
-        self.norm_bound = norm_bound
         self.solver = solver
         self.solver_options = dict(solver_options or {})
         if solver in BULK_HIGHS_SOLVERS + PYOMO_HIGHS_SOLVERS:
@@ -120,22 +114,16 @@ class RestrictedMaster:
         if solver in BULK_HIGHS_SOLVERS:
             self._highs = self._new_highs()
 
-    def _fixed_rows(self):
-        """Names of the fixed rows, in the order the HiGHS backend holds them."""
-        return [name for name, present in (("objective_floor", self.objective_floor),
-                                           ("norm_bound", self.norm_bound is not None)) if present]
-
     def _new_highs(self):
-        nu_coef = {"objective_floor": (-1.0, 0.0), "norm_bound": (0.0, self.norm_bound)}
-        return HighsMaster([nu_coef[name] for name in self._fixed_rows()], self.solver_options)
+        """The HiGHS backend; its fixed row, if any, is ``objective >= 0`` as ``-objective <= 0``."""
+        return HighsMaster([(-1.0, 0.0)] if self.objective_floor else [], self.solver_options)
 
     def _fixed_coefficients(self, features):
-        """Coefficients of ``mu1`` and ``mu2`` of the features in the fixed rows, shape ``(fixed rows, q)`` each."""
+        """Coefficients of ``mu1`` and ``mu2`` of the features in the fixed rows, shape ``(fixed rows, q)`` each:
+        ``(tau - lambda)`` and ``-(tau + lambda)`` in the row ``objective >= 0``."""
         t, l = self.tau.ravel()[features], self.lam.ravel()[features]
-        coefficients = {"objective_floor": (t - l, -(t + l)), "norm_bound": (l, l)}
-        rows = [coefficients[name] for name in self._fixed_rows()]
-        return np.array([r[0] for r in rows]).reshape(-1, len(features)), \
-            np.array([r[1] for r in rows]).reshape(-1, len(features))
+        rows = 1 if self.objective_floor else 0
+        return np.tile(t - l, (rows, 1)), np.tile(-(t + l), (rows, 1))
 
     # -- data access ------------------------------------------------------------------------------------
     def points(self, ids, columns=None):
@@ -212,20 +200,6 @@ class RestrictedMaster:
         cost_pos, cost_neg = formulation.objective_coefficients(self.tau, self.lam, features)
         self._highs.add_features(cost_pos, cost_neg, block, *self._fixed_coefficients(features))
 
-    def set_norm_bound(self, rho):
-        """Tighten the row ``lambda.(mu1 + mu2) <= rho`` to a smaller valid ``rho`` (any ``rho >= R*``).
-
-        One row bound changes; the HiGHS backend keeps its basis.
-        """
-        if self.norm_bound is None:
-            raise ValueError("this master has no row lambda.(mu1 + mu2) <= rho")
-        self.norm_bound = float(rho)
-        if self._highs is not None:
-            self._highs.set_fixed_row_bound(self._fixed_rows().index("norm_bound"), rho)
-        if self._model is not None:
-            self._model.rho.set_value(self.norm_bound)
-        self.solution = None
-
     def add_rows(self, samples, subsets):
         """Add the rows ``(samples[r], subsets[r])`` to ``I`` (pairs already in ``I`` are skipped)."""
         samples = np.asarray(samples, dtype=np.int64)
@@ -293,15 +267,13 @@ class RestrictedMaster:
                 raise MasterSolveError(
                     f"HiGHS did not solve the restricted master ({self.n_rows} rows, {len(self.features)} "
                     f"features) to optimality: model status '{status}'")
-            fixed = dict(zip(self._fixed_rows(), fixed))
+            beta = float(fixed[0]) if self.objective_floor else 0.0
         else:
-            objective, mu_pos, mu_neg, nu, alpha, fixed = self._solve_pyomo()
+            objective, mu_pos, mu_neg, nu, alpha, beta = self._solve_pyomo()
         mu = np.zeros(self.n_classes * self.n_features)
         mu[self.features] = mu_pos - mu_neg
         self.solution = MasterSolution(mu=mu.reshape(self.n_classes, self.n_features), nu=nu,
-                                       alpha=np.asarray(alpha, dtype=float),
-                                       beta=float(fixed.get("objective_floor", 0.0)),
-                                       gamma=float(fixed.get("norm_bound", 0.0)), objective=float(objective))
+                                       alpha=np.asarray(alpha, dtype=float), beta=beta, objective=float(objective))
         return self.solution
 
     def _solve_pyomo(self):
@@ -331,13 +303,12 @@ class RestrictedMaster:
             if value is None:
                 raise MasterSolveError(f"solver {self.solver!r} returned no dual values for the master's rows")
             alpha.append(-value)  # <= rows of a minimisation: Pyomo's duals are <= 0
-        # objective >= 0 is written as a >= row (dual >= 0); lambda.(mu1 + mu2) <= rho as a <= row (dual <= 0)
-        fixed = {"objective_floor": m.dual.get(m.objective_floor, 0.0) if self.objective_floor else 0.0,
-                 "norm_bound": -m.dual.get(m.norm_bound, 0.0) if hasattr(m, "norm_bound") else 0.0}
+        # objective >= 0 is written as a >= row: its dual is >= 0
+        beta = float(m.dual.get(m.objective_floor, 0.0)) if self.objective_floor else 0.0
         nu = m.nu.value or 0.0
         cost_pos, cost_neg = formulation.objective_coefficients(self.tau, self.lam, self.features)
         objective = float(cost_pos @ mu_pos + cost_neg @ mu_neg + nu)
-        return objective, mu_pos, mu_neg, nu, alpha, fixed
+        return objective, mu_pos, mu_neg, nu, alpha, beta
 
     # -- the Pyomo model --------------------------------------------------------------------------------
     @property
@@ -347,7 +318,7 @@ class RestrictedMaster:
 
     def _synced_model(self, load_solution):
         if self._model is None:
-            self._model = formulation.new_model(self.objective_floor, self.norm_bound)
+            self._model = formulation.new_model(self.objective_floor)
         m = self._model
         keys = formulation.feature_keys(self.features, self.n_features)
         if self._model_features < len(self.features):
@@ -384,8 +355,6 @@ class RestrictedMaster:
             m.dual[m.row[key]] = -a
         if self.objective_floor:
             m.dual[m.objective_floor] = s.beta
-        if hasattr(m, "norm_bound"):
-            m.dual[m.norm_bound] = -s.gamma
 
     def write(self, path):
         """Write the current master to ``path`` (``.lp`` or ``.mps``), with readable symbolic names."""
