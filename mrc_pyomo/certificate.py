@@ -23,7 +23,7 @@ for any ``rho >= lambda.|mu*|``.  Taking ``C = {y_i}`` for every sample and aver
 ``rho = R(mu)`` of any ``mu`` is valid (``lambda.|mu*| <= R* <= R(mu)``).  When ``alpha`` is an optimal dual
 of the full LP (eq. 6), ``r_j <= 1`` and (*) equals ``R*``: the bound is tight at the optimum.  The rows may be
 training rows or the centroid rows of the initialisation (averages of training rows, never above
-``varphi``).  The master's duals are clipped at 0 and normalised; the extra rows of the master
+``varphi``).  The master's duals are clipped at 0 and normalised; the extra row of the master
 (the row ``objective >= 0`` of the many-class initialisation) only serves the LP and is left out.
 
 **Features with** ``lambda_j = 0`` carry no penalty, so (*) needs ``g_j = tau_j`` exactly (``r_j`` is then
