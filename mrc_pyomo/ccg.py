@@ -52,6 +52,13 @@ LARGE_M = 10_000
 INIT_FEATURE_ROUNDS = 3
 # the smallest certified gap the loop aims at: eps_1 = 0 means "to this round-off level"
 GAP_FLOOR = 1e-9
+# Variants of the loop under measurement (benchmarks/loop_variants.py), off by default until one wins:
+# in-out separation: rows are separated at IN_OUT * best + (1 - IN_OUT) * (mu^k, nu^k) (0: at mu^k)
+IN_OUT = 0.0
+# stall protection: a warm-started simplex gets STALL_FACTOR times the median solve so far (at least
+# STALL_FLOOR seconds) before the interior point method solves the master instead (None: no budget)
+STALL_FACTOR = None
+STALL_FLOOR = 0.5
 
 HISTORY_COLUMNS = [
     "iteration", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation", "max_dual_violation",
@@ -63,6 +70,14 @@ HISTORY_COLUMNS = [
 def choose_regime(n_classes, n_features):
     """``"nm"`` when ``m = K * D`` exceeds :data:`LARGE_M`, else ``"n"``."""
     return "nm" if n_classes * n_features > LARGE_M else "n"
+
+
+def simplex_budget(solve_seconds):
+    """Seconds a warm-started simplex may take on the next master: :data:`STALL_FACTOR` times the median of
+    the solves so far, at least :data:`STALL_FLOOR`; no budget for the first master."""
+    if STALL_FACTOR is None or not len(solve_seconds):
+        return None
+    return max(STALL_FLOOR, STALL_FACTOR * float(np.median(solve_seconds)))
 
 
 def gap_tolerance(eps_1):
@@ -87,15 +102,20 @@ class FitResult:
 
 @dataclass
 class Best:
-    """The best rule so far: ``mu`` with the smallest ``R(mu)``."""
+    """The best rule so far: ``mu`` with the smallest ``R(mu)``, its scores ``Psi mu^T`` and
+    ``nu = varphi(mu) + 1`` (the point ``(mu, nu)`` satisfies every row)."""
 
     mu: np.ndarray
     risk: float
+    scores: np.ndarray
+    nu: float
 
     @classmethod
     def evaluate(cls, Psi, mu, tau, lam):
         """``mu`` with ``R(mu)`` evaluated over all samples."""
-        return cls(mu, worst_case_risk(Psi, mu, tau, lam))
+        scores = class_scores(Psi, mu)
+        varphi = most_violated_subsets(scores)[0].max()
+        return cls(mu, risk(mu, varphi, tau, lam), scores, float(varphi) + 1.0)
 
 
 @dataclass
@@ -198,11 +218,25 @@ class IterationState:
 def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best, lower):
     """Run CONSTR, FEAT and the certificate on a master solution (one full pass over samples and features)."""
     mu, nu = solution.mu, solution.nu
-    psi, subsets = most_violated_subsets(class_scores(Psi, mu))
+    scores = class_scores(Psi, mu)
+    psi, subsets = most_violated_subsets(scores)
     violations = psi + 1.0 - nu
     value = risk(mu, psi.max(), tau, lam)
+    separation = (violations, subsets)
+    if IN_OUT > 0:
+        # in-out (Ben-Ameur and Neto): separate at a point between the best rule, whose (mu, varphi + 1)
+        # satisfies every row, and (mu^k, nu^k); scores are linear in mu, so no extra product with Psi
+        a = IN_OUT
+        mu_s, nu_s = a * best.mu + (1 - a) * mu, a * best.nu + (1 - a) * nu
+        scores_s = a * best.scores + (1 - a) * scores
+        psi_s, subsets_s = most_violated_subsets(scores_s)
+        value_s = risk(mu_s, psi_s.max(), tau, lam)
+        if (psi_s + 1.0 - nu_s > NUMERICAL_FLOOR).any():
+            separation = (psi_s + 1.0 - nu_s, subsets_s)
+        if value_s < min(value, best.risk):
+            best = Best(mu_s, value_s, scores_s, float(psi_s.max()) + 1.0)
     if value < best.risk:
-        best = Best(mu, value)
+        best = Best(mu, value, scores, float(psi.max()) + 1.0)
 
     g = dual_correlations(master.points, master.samples, master.subsets, solution.alpha)
     lower = max(lower, lower_bound(master.points, master.samples, master.subsets, solution.alpha, tau, lam,
@@ -211,9 +245,11 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
 
     picked = np.zeros(0, dtype=np.int64)
     if gap_open:
-        candidates = np.flatnonzero(violations > NUMERICAL_FLOOR)
-        eligible = ~master.contains_rows(candidates, subsets[candidates])
-        picked = candidates[most_violated(violations[candidates], 0.0, n_max, eligible)]
+        sep_violations, sep_subsets = separation
+        candidates = np.flatnonzero(sep_violations > NUMERICAL_FLOOR)
+        eligible = ~master.contains_rows(candidates, sep_subsets[candidates])
+        picked = candidates[most_violated(sep_violations[candidates], 0.0, n_max, eligible)]
+        subsets = sep_subsets
 
     feature_violation = feature_violations(g, tau, lam, solution.beta).ravel()
     new_features = np.zeros(0, dtype=np.int64)
@@ -295,9 +331,10 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
         tic = time.perf_counter()
         # the first master is always solved to the end: without it there is no master to return
         remaining = None if time_limit is None or solution is None else time_limit - (tic - start)
+        budget = simplex_budget([record["seconds_solve"] for record in history])
         try:
             try:
-                new_solution = master.solve(time_limit=remaining if master.bulk else None)
+                new_solution = master.solve(time_limit=remaining if master.bulk else None, budget=budget)
             except MasterSolveError:
                 if solution is None or (time_limit is not None and time.perf_counter() - start >= time_limit):
                     raise

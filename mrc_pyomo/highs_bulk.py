@@ -114,24 +114,46 @@ class HighsMaster:
             index = np.asarray(positions, dtype=np.int32) + self.n_fixed_rows
             self.highs.deleteRows(len(index), index)
 
-    def solve(self, time_limit=None):
-        """Run HiGHS; return ``(status_text, objective, mu1, mu2, nu, duals_of_I, duals_of_fixed_rows)``.
-
-        Duals are ``-`` HiGHS's row duals (which are ``<= 0`` for the ``<=`` rows of a minimisation), so they
-        are ``>= 0``.  ``time_limit`` (seconds) bounds this solve only: HiGHS compares its ``time_limit``
-        option with its own clock, which runs across solves, so it is set to that clock plus the limit for
-        the solve and restored afterwards.
-        """
-        if time_limit is not None:
-            previous = self.highs.getOptionValue("time_limit")[1]
-            self.set_option("time_limit", self.highs.getRunTime() + max(float(time_limit), 0.0))
+    def _run(self, time_limit):
+        """``Highs.run`` with a limit for this run only: HiGHS compares its ``time_limit`` option with its own
+        clock, which runs across runs, so it is set to that clock plus the limit and restored afterwards."""
+        if time_limit is None:
+            self.highs.run()
+            return
+        previous = self.highs.getOptionValue("time_limit")[1]
+        self.set_option("time_limit", self.highs.getRunTime() + max(float(time_limit), 0.0))
         try:
             self.highs.run()
         finally:
-            if time_limit is not None:
-                self.set_option("time_limit", previous)
+            self.set_option("time_limit", previous)
+
+    def solve(self, time_limit=None, budget=None):
+        """Run HiGHS; return ``(status_text, objective, mu1, mu2, nu, duals_of_I, duals_of_fixed_rows)``.
+
+        Duals are ``-`` HiGHS's row duals (which are ``<= 0`` for the ``<=`` rows of a minimisation), so they
+        are ``>= 0``.  ``time_limit`` (seconds) bounds this solve.  ``budget`` (seconds) bounds the warm-started
+        simplex: a simplex still running after it has stalled on a degenerate master (thousands of pivots at a
+        constant objective), and the master is solved again from scratch by the interior point method, whose
+        time depends on the master's size, not on its degeneracy (with crossover: the next solve has a basis
+        to start from).  The status then says so.
+        """
+        start = self.highs.getRunTime()
+        first = budget if time_limit is None else time_limit if budget is None else min(budget, time_limit)
+        self._run(first)
         status = self.highs.getModelStatus()
         text = self.highs.modelStatusToString(status)
+        stalled = (budget is not None and status == highspy.HighsModelStatus.kTimeLimit
+                   and (time_limit is None or budget < time_limit))
+        if stalled:
+            solver = self.highs.getOptionValue("solver")[1]
+            self.highs.clearSolver()
+            self.set_option("solver", "ipm")
+            try:
+                self._run(None if time_limit is None else time_limit - (self.highs.getRunTime() - start))
+            finally:
+                self.set_option("solver", solver)
+            status = self.highs.getModelStatus()
+            text = f"{self.highs.modelStatusToString(status)} (IPM: the simplex stalled for {budget:.2g} s)"
         if status != highspy.HighsModelStatus.kOptimal:
             return text, None, None, None, None, None, None
         solution = self.highs.getSolution()

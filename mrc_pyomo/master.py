@@ -255,13 +255,15 @@ class RestrictedMaster:
                     self._highs.set_option(name, REFINED_TOLERANCE)
         self.solution = None
 
-    def solve(self, time_limit=None):
+    def solve(self, time_limit=None, budget=None):
         """Solve ``P_{I,J}``; return and store the :class:`MasterSolution`.  Raises :class:`MasterSolveError`.
 
-        ``time_limit`` (seconds) bounds this solve on the HiGHS backend; no limit is left on the master.
+        On the HiGHS backend, ``time_limit`` (seconds) bounds this solve (no limit is left on the master) and
+        ``budget`` the warm-started simplex before the interior point method takes over
+        (:meth:`~mrc_pyomo.highs_bulk.HighsMaster.solve`).
         """
         if self._highs is not None:
-            status, objective, mu_pos, mu_neg, nu, alpha, fixed = self._highs.solve(time_limit)
+            status, objective, mu_pos, mu_neg, nu, alpha, fixed = self._highs.solve(time_limit, budget)
             self.solver_status = status
             if objective is None:
                 raise MasterSolveError(

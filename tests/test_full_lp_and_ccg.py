@@ -115,3 +115,19 @@ def test_theorem_2_bounds_large_n_and_m(K):
     assert np.count_nonzero(clf.mu_) > 0
     _theorem_checks(clf, lp)
     assert clf.upper_ == pytest.approx(lp.upper_, abs=1e-6)
+
+
+@pytest.mark.parametrize("variant", [{"IN_OUT": 0.8}, {"STALL_FACTOR": 1e-9, "STALL_FLOOR": 0.0}])
+def test_loop_variants_reach_R_star(monkeypatch, variant):
+    """In-out separation and the interior point method after a stalled simplex (forced here by a zero budget:
+    every master after the first is solved by IPM) keep the certified answer."""
+    import mrc_pyomo.ccg as ccg
+    for name, value in variant.items():
+        monkeypatch.setattr(ccg, name, value)
+    X, y = random_problem(120, 4, 3, seed=4)
+    lp = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)
+    clf = MRCClassifier(eps_1=0.0, n_max=5).fit(X, y)
+    assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= 1e-8
+    assert clf.upper_ == pytest.approx(lp.upper_, abs=1e-7)
+    if "STALL_FACTOR" in variant:
+        assert clf.history_.solver_status.iloc[1:].str.contains("IPM").all()

@@ -1,0 +1,86 @@
+"""Measure variants of the generation loop against the default, in one process, alternating.
+
+    python -m benchmarks.loop_variants CASE [CASE ...] [--time-limit S] [--repeat R]
+        [--variants default in_out=0.8 stall=3 ...]
+
+Variants set module constants of :mod:`mrc_pyomo.ccg`: ``in_out=A`` (``IN_OUT``: rows separated at
+``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``STALL_FACTOR``: the warm simplex gets ``F`` times the
+median solve so far before the interior point method takes over), ``n_max=N`` (the estimator's ``n_max``);
+``default`` is the library as it is.  Per fit: seconds, iterations, status, certified gap, ``upper_``, seconds
+in the solver, the largest solve and the master's final rows.  CASES: the synthetic many-class problem with
+``K20`` / ``K50`` (8000 samples), ``mnist8000`` (pixels / 255), ``satellite_rff``, ``optdigits_rff`` and
+``digits_rff`` (scikit-learn's digits, standardised, 400 random Fourier features).
+"""
+
+import argparse
+import time
+import warnings
+
+from sklearn.datasets import load_digits
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.preprocessing import StandardScaler
+
+import mrc_pyomo.ccg as ccg
+from benchmarks.cases import _read, _tabular, many_classes
+from mrc_pyomo import MRCClassifier
+
+
+def _mnist(n):
+    df = _read("mnist", nrows=n)
+    return df.drop(columns="label").to_numpy(float) / 255.0, df["label"].to_numpy(), {"phi": "linear"}
+
+
+def _digits_rff():
+    X, y = load_digits(return_X_y=True)
+    return StandardScaler().fit_transform(X), y, {"phi": "fourier", "random_state": 0}
+
+
+CASES = {
+    "K20": lambda: many_classes(False, n_classes=20, n_samples=8000),
+    "K50": lambda: many_classes(False, n_classes=50, n_samples=8000),
+    "mnist8000": lambda: _mnist(8000),
+    "satellite_rff": lambda: _tabular("satellite", False, 0, fourier=True),
+    "optdigits_rff": lambda: _tabular("optdigits", False, 0, fourier=True),
+    "digits_rff": _digits_rff,
+}
+DEFAULTS = {"IN_OUT": ccg.IN_OUT, "STALL_FACTOR": ccg.STALL_FACTOR}
+
+
+def apply(variant):
+    """Set the module constants of ``variant`` (``"default"`` or ``"name=value"``); return the fit params."""
+    for name, value in DEFAULTS.items():
+        setattr(ccg, name, value)
+    if variant == "default":
+        return {}
+    name, value = variant.split("=")
+    if name == "n_max":
+        return {"n_max": int(value)}
+    setattr(ccg, {"in_out": "IN_OUT", "stall": "STALL_FACTOR"}[name], float(value))
+    return {}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("cases", nargs="+", choices=sorted(CASES))
+    parser.add_argument("--time-limit", type=float, default=300.0)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--variants", nargs="+", default=["default", "in_out=0.8", "stall=3"])
+    args = parser.parse_args(argv)
+    warnings.simplefilter("ignore", ConvergenceWarning)
+    for case in args.cases:
+        X, y, params = CASES[case]()
+        for repeat in range(args.repeat):
+            for variant in args.variants:
+                extra = apply(variant)
+                start = time.perf_counter()
+                clf = MRCClassifier(time_limit=args.time_limit, **params, **extra).fit(X, y)
+                seconds = time.perf_counter() - start
+                h = clf.history_
+                print(f"{case} {variant:>12s}: {seconds:7.1f} s, {clf.n_iter_:4d} it., {clf.status_:10s} "
+                      f"gap {clf.upper_ - clf.lower_:.2e}, upper {clf.upper_:.6f}, solver {h.seconds_solve.sum():6.1f} s, "
+                      f"largest solve {h.seconds_solve.max():5.1f} s, rows {h.n_rows.iloc[-1]}", flush=True)
+        apply("default")
+
+
+if __name__ == "__main__":
+    main()
