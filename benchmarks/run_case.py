@@ -1,11 +1,17 @@
 """Run one (case, method) in this process and print one JSON record on the last line of stdout.
 
     python -m benchmarks.run_case CASE METHOD [--quick] [--fraction F] [--classes K] [--time-limit S]
+                                             [--cold-time-limit S]
 
 METHOD: ccg (MRC-CCG, ours), lp (the full LP solved by HiGHS), subgradient (MRC-SUB).
+
+After an MRC-CCG fit the record also holds the *limit ratio* (:func:`cold_solves`): the fit time over the
+time of one cold solve of the fit's final restricted master with the best of a few HiGHS methods.  It is
+what the column generation costs against an oracle that knew the final rows and features from the start.
 """
 
 import argparse
+import copy
 import json
 import resource
 import sys
@@ -16,10 +22,66 @@ from sklearn.model_selection import train_test_split
 
 from benchmarks.cases import CASES, many_classes
 from mrc_pyomo import MRCClassifier
+from mrc_pyomo.master import MasterSolveError
+
+# HiGHS methods for the cold solves of the final master: name -> options set on a fresh copy
+COLD_METHODS = {
+    "dual_simplex": {"solver": "simplex", "simplex_strategy": 1},   # HiGHS's default for LPs
+    "ipm": {"solver": "ipm"},                                       # IPX, then crossover to a basis
+    "ipm_no_crossover": {"solver": "ipm", "run_crossover": "off"},
+}
 
 
 def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def cold_solves(master, fit_seconds, time_limit=None):
+    """Solve fresh copies of the fitted ``master`` (a :class:`~mrc_pyomo.master.RestrictedMaster`) with each
+    method of :data:`COLD_METHODS`, in this process, and return the record's fields for the limit ratio.
+
+    Each copy is ``copy.deepcopy(master)``: a new HiGHS instance loaded from the master's arrays, so nothing
+    of the fit's basis is left (the copy is built before the clock starts; only ``solve()`` is timed).  It
+    runs with the fit's own solver options plus the method's; the feasibility tolerances that ``refine()``
+    may have tightened on the fit's instance are not carried over (they are not among the master's
+    options), so every method solves at HiGHS's default tolerances.  A solve well under a second is repeated
+    on fresh copies (up to five times, about a second in all) and the fastest kept.  Each solve is capped at
+    ``time_limit`` seconds (default: the fit time), so that a pathological one cannot hang the harness: a
+    solve stopped without an optimum has ``cold_objective`` None, its ``cold_status`` says why and its
+    ``cold_seconds`` are only a lower bound.  ``limit_ratio = fit_seconds / cold_best_seconds``, the best over
+    the methods that reached an optimum; if none did it is None and ``limit_ratio_bound = fit_seconds /
+    time_limit`` bounds it from above.
+    """
+    cap = fit_seconds if time_limit is None else time_limit
+    seconds, status, objective, repeats = {}, {}, {}, {}
+    for name, options in COLD_METHODS.items():
+        times = []
+        while not times or (sum(times) < 1.0 and len(times) < 5):
+            cold = copy.deepcopy(master)
+            for option, value in options.items():
+                cold.set_solver_option(option, value)
+            tic = time.perf_counter()
+            try:
+                solution = cold.solve(time_limit=cap)
+            except MasterSolveError:
+                solution = None
+            elapsed = time.perf_counter() - tic
+            status[name] = cold.solver_status
+            del cold
+            if solution is None:   # the cap (or a failure): this time bounds the method's from below
+                times, objective[name] = [elapsed], None
+                break
+            times.append(elapsed)
+            objective[name] = float(solution.objective)
+        seconds[name], repeats[name] = min(times), len(times)
+    solved = {name: t for name, t in seconds.items() if objective[name] is not None}
+    best = min(solved, key=solved.get) if solved else None
+    fields = {"cold_seconds": seconds, "cold_status": status, "cold_objective": objective,
+              "cold_repeats": repeats, "cold_time_limit": cap, "cold_best": best,
+              "cold_best_seconds": solved.get(best), "limit_ratio": fit_seconds / solved[best] if best else None}
+    if best is None:
+        fields["limit_ratio_bound"] = fit_seconds / cap
+    return fields
 
 
 def main(argv=None):
@@ -32,6 +94,8 @@ def main(argv=None):
     parser.add_argument("--time-limit", type=float, default=3600.0)
     parser.add_argument("--eps-1", type=float, default=1e-3, help="the library's default")
     parser.add_argument("--subgradient-iterations", type=int, default=10_000)
+    parser.add_argument("--cold-time-limit", type=float,
+                        help="cap on each cold solve of the final master (MRC-CCG; default: the fit time)")
     args = parser.parse_args(argv)
 
     if args.case == "many_classes" and args.classes:
@@ -69,6 +133,10 @@ def main(argv=None):
                       seconds_solve=float(h.seconds_solve.sum()),
                       trace=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_mu)],
                       trace_master=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_master)])
+        if clf.master_ is not None and clf.master_.bulk:
+            cap = seconds if args.cold_time_limit is None else min(seconds, args.cold_time_limit)
+            record.update(cold_solves(clf.master_, seconds, cap))
+            record["peak_mb_cold"] = peak_rss_mb()   # peak_mb stays the fit's
     elif args.method == "subgradient":
         step = max(1, len(h) // 400)
         record["trace"] = [[float(t), float(r)] for t, r in zip(h.seconds_elapsed[::step], h.upper[::step])]
