@@ -47,10 +47,43 @@ def optdigits(quick):
     return _tabular("optdigits", quick, 2000, fourier=False)
 
 
-def mnist(quick):
-    df = _read("mnist", nrows=5000 if quick else None)
+# The RFF cases' masters are dense (every Fourier feature is nonzero for every sample) and hold all the
+# D = d + 401 features per class from the start, so their quick subsamples are smaller than the linear ones'.
+
+def satellite_rff(quick):
+    """The paper's setting: standardised features and 400 random Fourier features (D = 437 per class);
+    500 samples in quick mode."""
+    return _tabular("satellite", quick, 500, fourier=True)
+
+
+def optdigits_rff(quick):
+    """The paper's setting: standardised features and 400 random Fourier features (D = 465 per class);
+    300 samples in quick mode."""
+    return _tabular("optdigits", quick, 300, fourier=True)
+
+
+def digits_rff(quick):
+    """scikit-learn's digits (1797 8x8 images, 10 classes), standardised, with 400 random Fourier features;
+    300 images in quick mode."""
+    from sklearn.datasets import load_digits
+    X, y = load_digits(return_X_y=True)
+    if quick:
+        keep = np.random.default_rng(0).choice(len(y), size=300, replace=False)
+        X, y = X[keep], y[keep]
+    std = X.std(axis=0)
+    X = (X - X.mean(axis=0)) / np.where(std > 0, std, 1.0)
+    return X, y, {"phi": "fourier", "random_state": 0}
+
+
+def mnist(quick, nrows=None):
+    df = _read("mnist", nrows=nrows or (5000 if quick else None))
     X = df.drop(columns="label").to_numpy(dtype=float) / 255.0
     return X, df["label"].to_numpy(), {"phi": "linear"}
+
+
+def mnist_8000(quick):
+    """The first 8000 images of mnist (6400 for training; 1000 images in quick mode)."""
+    return mnist(quick, nrows=1000 if quick else 8000)
 
 
 def tweets(quick):
@@ -83,7 +116,15 @@ def many_classes(quick, n_classes=None, n_samples=None):
     return X, y, {"phi": "linear"}
 
 
+def many_classes_50(quick):
+    """50 of the many classes, 10 000 samples (8000 for training; 1500 in quick mode): the scaling
+    experiment's K = 50 problem, as a speed case (the speed case ``many_classes`` has K = 100, n = 16 000)."""
+    return many_classes(quick, n_classes=50, n_samples=1500 if quick else 10000)
+
+
 CASES = {
     "pulsar_rff": pulsar, "dry_bean_rff": dry_bean, "satellite": satellite, "optdigits": optdigits,
-    "mnist": mnist, "tweets": tweets, "many_classes": many_classes,
+    "satellite_rff": satellite_rff, "optdigits_rff": optdigits_rff, "digits_rff": digits_rff,
+    "mnist": mnist, "mnist_8000": mnist_8000, "tweets": tweets, "many_classes": many_classes,
+    "many_classes_50": many_classes_50,
 }
