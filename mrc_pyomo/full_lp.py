@@ -1,9 +1,64 @@
 """``method="lp"``: the full MRC LP (paper, eq. 5) over all ``n (2^K - 1)`` rows and ``K D`` features.
 
-It is the reference the generation loop is checked against, for small problems.  It is built through the
-same :class:`~mrc_pyomo.master.RestrictedMaster` (so it can be inspected and exported the same way), in
-blocks of samples, and certified like every other fit (:mod:`mrc_pyomo.certificate`): ``upper = R(mu)`` of the
-best of the LP's ``mu`` and ``0`` (and of the segment between them), ``lower`` the Lagrangian bound of its duals.
+It is the reference the generation loop is checked against, and the direct method for problems of moderate
+size.  Its answer is certified like every other fit (:mod:`mrc_pyomo.certificate`): ``upper = R(mu)`` of the
+best of the LP's ``mu`` and ``0`` (and of the segment between them), ``lower`` the Lagrangian bound of its
+duals.
+
+**Which LP HiGHS is given.**  The primal LP (eq. P) has ``R = n (2^K - 1)`` rows and ``2m + 1`` columns
+(``m = K D``, ``mu1``, ``mu2``, ``nu``) and ``2 nnz(F) + R`` nonzeros; its dual (eq. D)::
+
+    max -b.alpha   s.t.   tau - lambda <= F^T alpha <= tau + lambda,   sum(alpha) = 1,   alpha >= 0
+
+has ``m + 1`` rows, ``R`` columns and ``nnz(F) + R`` nonzeros: half the entries (no ``mu1`` / ``mu2`` split),
+and a basis of size ``m + 1`` instead of ``R``.  With the default HiGHS backend the dual LP is built in bulk
+(columns added in blocks of samples, never through Pyomo) in its own ``highspy.Highs`` instance and solved
+once; ``mu`` is the vector of its row duals (HiGHS's sign convention for a minimisation of ``b.alpha``:
+``mu = row_dual[:m]``, ``nu = -row_dual[m]``), ``alpha`` its column values, ``R* = -`` its objective.  The
+returned :class:`~mrc_pyomo.master.RestrictedMaster` still holds the primal full LP (all rows and features,
+loaded in bulk, so ``clf.master_`` can be inspected and exported as before); it is not solved again, its
+``solution`` is the one computed from the dual (loading it costs about 3% of the solve: 0.7 s against
+24 s on pulsar with 2,000 samples).
+
+**Which algorithm** (:func:`choose_method`): interior point (IPX) with crossover on the dual LP when both ``K D >=
+IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, else dual simplex. ``K nnz(Psi)`` counts the entries of
+``Phi(x_i, y)`` over every sample and class: the intrinsic size of the LP, without the ``2^(K-1)`` factor of the
+label subsets, which multiplies the cost of a simplex iteration and of an interior-point iteration alike. Measured
+with ``python -m benchmarks.full_lp_forms`` (records in ``benchmarks/results/full_lp_forms.jsonl``; HiGHS 1.15.1, 2
+shared cores; seconds of ``Highs.run``; certified gap ``R(mu) - lower`` of each answer; columns: ``K nnz(Psi)``,
+then dual LP simplex / IPM with crossover / primal LP default (dual simplex) / primal LP IPM):
+
+======================  ==  ==========  ============  ========  ==============  ==========
+case                    K   K nnz(Psi)  dual simplex  dual IPM  primal default  primal IPM
+======================  ==  ==========  ============  ========  ==============  ==========
+dense n=60, d=4         3   900         0.0025        0.0052    0.0051          0.0084
+pulsar linear, n=5000   2   90,000      0.18          0.65      0.26
+optdigits, n=50         10  32,500      47.7          176       293             248
+dry_bean linear, n=500  7   59,500      10.1          32.6      13.5
+satellite, n=500        6   111,000     18.0          37.1      63.9            72.2
+satellite, n=1000       6   222,000     78.5          93.7      116             161
+satellite + RFF, n=100  6   262,200     35.0          41.1      95.9
+pulsar + RFF, n=300     2   245,400     1.18          1.33
+pulsar + RFF, n=500     2   409,000     6.2           5.4       9.0             11.4
+pulsar + RFF, n=700     2   572,600     6.2           4.1
+pulsar + RFF, n=1000    2   818,000     41.6          16.6      34.2            30.9
+pulsar + RFF, n=2000    2   1,636,000   96.3          42.0      118             99.8
+======================  ==  ==========  ============  ========  ==============  ==========
+
+The dual LP is the faster form in every case.  The ratio simplex / IPM grows with ``K nnz(Psi)`` (0.3 below
+1e5, 0.85 at 2.2e5 - 2.6e5, 1.1 - 2.5 above 4e5), hence :data:`IPM_MIN_SIZE`.  With few
+features the dual LP has only ``K D + 1`` rows, a basis the simplex factorises at no cost whatever ``n`` (pulsar
+linear: 19 rows, 0.18 s against 0.65 s by IPM), hence :data:`IPM_MIN_FEATURES`.  Crossover costs little and
+returns a vertex, certified to round-off (gaps ``1e-13`` and below); without it the certified gap was
+``1e-10`` to ``4e-9``, enough for the default ``eps_1`` but not for ``eps_1 = 0``.
+
+**If the certificate does not close** (a simplex run stopped within HiGHS's feasibility tolerances ``1e-7``
+can leave a certified gap of about ``1e-9``), the same instance is re-solved once with the simplex, warm
+started from its basis, with tolerances ``1e-10`` (:data:`~mrc_pyomo.master.REFINED_TOLERANCE`); if that
+does not close it either, the status is ``"solver_error"``.
+
+Any other ``solver`` (a Pyomo solver name, e.g. ``"glpk"``) solves the primal LP through the
+:class:`~mrc_pyomo.master.RestrictedMaster` and its Pyomo model, as the generation loop does.
 """
 
 import time
@@ -11,60 +66,220 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+from . import formulation
 from .ccg import Best, FitResult, gap_tolerance
 from .certificate import lower_bound
 from .initialization import all_subsets
-from .master import RestrictedMaster
+from .master import BULK_HIGHS_SOLVERS, REFINED_TOLERANCE, MasterSolution, MasterSolveError, RestrictedMaster
 from .primal_oracle import risk_on_segment
 
 MAX_ROWS = 2_000_000
 MAX_NONZEROS = 100_000_000
+# the interior point method beats the simplex on the dual LP when K D and K nnz(Psi) reach both of these
+# (module docstring)
+IPM_MIN_FEATURES = 350
+IPM_MIN_SIZE = 400_000
+METHODS = ("simplex", "ipm")
+# HiGHS options of each method on the dual LP
+METHOD_OPTIONS = {
+    "simplex": {"solver": "simplex", "simplex_strategy": 1},   # dual simplex
+    "ipm": {"solver": "ipm", "run_crossover": "on"},
+}
 
 
 def full_lp_size(Psi, n_classes):
     """``(rows, nonzeros)`` of the full LP: ``n (2^K - 1)`` rows, ``2 nnz(Psi) K 2^(K-1) + rows`` entries."""
     n = Psi.shape[0]
-    nnz = Psi.nnz if sp.issparse(Psi) else np.count_nonzero(Psi)
     rows = n * (2**n_classes - 1)
-    return rows, 2 * nnz * n_classes * 2 ** (n_classes - 1) + rows
+    return rows, 2 * _nonzeros(Psi) * n_classes * 2 ** (n_classes - 1) + rows
 
 
-def solve_full_lp(Psi, tau, lam, solver="appsi_highs", solver_options=None, block_size=2000):
-    """Solve the full LP; return ``(master, solution, seconds_update, seconds_solve)``.
+def _nonzeros(Psi):
+    return int(Psi.nnz if sp.issparse(Psi) else np.count_nonzero(Psi))
 
-    Raises ``ValueError`` when the LP is beyond :data:`MAX_ROWS` rows or :data:`MAX_NONZEROS` nonzeros.
+
+def choose_method(n_classes, n_features, psi_nonzeros):
+    """The HiGHS algorithm for the explicit dual LP, given ``K``, ``D = n_features`` and ``nnz(Psi)``.
+
+    ``"ipm"`` (interior point with crossover) when ``K D >= IPM_MIN_FEATURES`` and
+    ``K nnz(Psi) >= IPM_MIN_SIZE``, else ``"simplex"`` (dual simplex).  See the module docstring for the
+    measurements behind the rule.
     """
-    n_classes, n_features = tau.shape
+    m, size = n_classes * n_features, n_classes * psi_nonzeros
+    return "ipm" if m >= IPM_MIN_FEATURES and size >= IPM_MIN_SIZE else "simplex"
+
+
+def _check_size(Psi, n_classes):
     rows, nonzeros = full_lp_size(Psi, n_classes)
     if rows > MAX_ROWS or nonzeros > MAX_NONZEROS:
         raise ValueError(
             f"the full LP would have {rows:,} rows and {nonzeros:,} nonzeros (limits {MAX_ROWS:,} and "
             f"{MAX_NONZEROS:,}): use method='ccg'")
-    start = time.perf_counter()
+
+
+def _full_master(Psi, tau, lam, solver, solver_options, block_size):
+    """The :class:`RestrictedMaster` of the full primal LP: every feature, every row, in sample blocks."""
+    n_classes, n_features = tau.shape
     master = RestrictedMaster(Psi, tau, lam, solver=solver, solver_options=solver_options)
     master.add_features(np.arange(n_classes * n_features))
     subsets = all_subsets(n_classes)
     for first in range(0, Psi.shape[0], block_size):
         samples = np.arange(first, min(first + block_size, Psi.shape[0]))
         master.add_rows(np.repeat(samples, len(subsets)), np.tile(subsets, (len(samples), 1)))
+    return master
+
+
+class DualLP:
+    """The dual of the full LP in its own ``highspy.Highs`` instance, loaded in bulk from the master's rows.
+
+    Rows ``0 .. m-1``: ``tau - lambda <= F^T alpha <= tau + lambda`` (features in the master's order), row
+    ``m``: ``sum(alpha) = 1``; column ``r``: ``alpha_r`` of the master's row ``r``, cost ``b_r`` (minimised).
+    """
+
+    def __init__(self, master, options=None, block_size=2000):
+        import highspy
+
+        self.highspy = highspy
+        self.h = highspy.Highs()
+        self.h.setOptionValue("output_flag", False)
+        for name, value in (options or {}).items():
+            self.set_option(name, value)
+        features = master.features
+        m = len(features)
+        self.m = m
+        t, l = master.tau.ravel()[features], master.lam.ravel()[features]
+        empty_i, empty_f = np.zeros(0, dtype=np.int32), np.zeros(0)
+        self.h.addRows(m + 1, np.concatenate([t - l, [1.0]]), np.concatenate([t + l, [1.0]]), 0,
+                       empty_i, empty_i, empty_f)
+        inf = highspy.kHighsInf
+        for first in range(0, master.n_rows, block_size * 2 ** master.n_classes):
+            rows = slice(first, min(first + block_size * 2 ** master.n_classes, master.n_rows))
+            samples, subsets = master.samples[rows], master.subsets[rows]
+            block = master.block(samples, subsets, features).tocsr()
+            block.sort_indices()
+            r = block.shape[0]
+            # column r of the dual: the entries of the master's row r, then 1 in the row sum(alpha) = 1
+            counts = np.diff(block.indptr) + 1
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            ends = starts + counts - 1
+            index = np.empty(block.nnz + r, dtype=np.int32)
+            value = np.empty(block.nnz + r)
+            entries = np.ones(block.nnz + r, dtype=bool)
+            entries[ends] = False
+            index[entries], value[entries] = block.indices, block.data
+            index[ends], value[ends] = m, 1.0
+            self.h.addCols(r, formulation.right_hand_sides(subsets), np.zeros(r), np.full(r, inf), len(index),
+                           starts.astype(np.int32), index, value)
+
+    def set_option(self, name, value):
+        if self.h.setOptionValue(name, value) != self.highspy.HighsStatus.kOk:
+            raise ValueError(f"HiGHS rejected the option {name}={value!r}")
+
+    def solve(self):
+        """Run HiGHS; return ``(status_text, MasterSolution or None)`` (``mu`` flat, in the master's order)."""
+        self.h.run()
+        status = self.h.getModelStatus()
+        text = self.h.modelStatusToString(status)
+        if status != self.highspy.HighsModelStatus.kOptimal:
+            return text, None
+        solution = self.h.getSolution()
+        duals = np.asarray(solution.row_dual)
+        alpha = np.asarray(solution.col_value)
+        objective = -self.h.getInfo().objective_function_value
+        return text, MasterSolution(mu=duals[:self.m].copy(), nu=-float(duals[self.m]), alpha=alpha, beta=0.0,
+                                    objective=float(objective))
+
+
+def _master_solution(master, flat):
+    """``flat`` (``mu`` in the order of ``master.features``) as the master's ``(K, D)`` solution."""
+    mu = np.zeros(master.n_classes * master.n_features)
+    mu[master.features] = flat.mu
+    return MasterSolution(mu=mu.reshape(master.n_classes, master.n_features), nu=flat.nu, alpha=flat.alpha,
+                          beta=0.0, objective=flat.objective)
+
+
+def solve_full_lp(Psi, tau, lam, solver="appsi_highs", solver_options=None, block_size=2000, method=None):
+    """Solve the full LP; return ``(master, solution, seconds_update, seconds_solve)``.
+
+    With the HiGHS backend (``solver`` in :data:`~mrc_pyomo.master.BULK_HIGHS_SOLVERS`) the explicit dual LP
+    is solved by ``method`` (``"simplex"`` or ``"ipm"``; ``None``: :func:`choose_method`), ``solver_options``
+    applied after the method's own options; ``master.full_lp_method`` says which method ran (``"pyomo"`` on
+    the other path, where the primal LP is solved through the master's Pyomo model).  Raises ``ValueError``
+    when the LP is beyond :data:`MAX_ROWS` rows or :data:`MAX_NONZEROS` nonzeros,
+    :class:`~mrc_pyomo.master.MasterSolveError` when the solver does not return an optimal solution.
+    """
+    master, solution, _, seconds_update, seconds_solve = _solve(Psi, tau, lam, solver, solver_options,
+                                                               block_size, method)
+    return master, solution, seconds_update, seconds_solve
+
+
+def _solve(Psi, tau, lam, solver, solver_options, block_size, method):
+    """:func:`solve_full_lp`, also returning the :class:`DualLP` (``None`` on the Pyomo path) for a re-solve."""
+    n_classes = tau.shape[0]
+    _check_size(Psi, n_classes)
+    if method is not None and method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS} or None, got {method!r}")
+    start = time.perf_counter()
+    master = _full_master(Psi, tau, lam, solver, solver_options, block_size)
+    if solver not in BULK_HIGHS_SOLVERS:
+        seconds_update = time.perf_counter() - start
+        start = time.perf_counter()
+        solution = master.solve()
+        master.full_lp_method = "pyomo"
+        return master, solution, None, seconds_update, time.perf_counter() - start
+    method = choose_method(n_classes, tau.shape[1], _nonzeros(Psi)) if method is None else method
+    options = {**METHOD_OPTIONS[method], **(solver_options or {})}
+    dual = DualLP(master, options, block_size=block_size)
     seconds_update = time.perf_counter() - start
     start = time.perf_counter()
-    solution = master.solve()
-    return master, solution, seconds_update, time.perf_counter() - start
+    status, flat = dual.solve()
+    seconds_solve = time.perf_counter() - start
+    master.solver_status = status
+    master.full_lp_method = method
+    if flat is None:
+        raise MasterSolveError(f"HiGHS ({method}) did not solve the full LP's dual ({master.n_rows} columns, "
+                               f"{len(master.features) + 1} rows) to optimality: model status '{status}'")
+    master.solution = _master_solution(master, flat)
+    return master, master.solution, dual, seconds_update, seconds_solve
 
 
-def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="appsi_highs", solver_options=None):
-    """Solve the full LP and certify its answer: a :class:`~mrc_pyomo.ccg.FitResult` (no history).
-
-    The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
-    ``"solver_error"``: the solver's "optimal" is not taken on trust.
-    """
-    master, solution, _, _ = solve_full_lp(Psi, tau, lam, solver=solver, solver_options=solver_options)
+def _certify(Psi, master, solution, tau, lam):
+    """``(best, lower)``: the best rule on the segment from ``0`` to the LP's ``mu`` and the duals' bound."""
     best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam)
     mu, value = risk_on_segment(Psi, best.mu, solution.mu, tau, lam)
     if value < best.risk:
         best = Best.evaluate(Psi, mu, tau, lam)
     lower = lower_bound(master.points, master.samples, master.subsets, solution.alpha, tau, lam, rho=best.risk)
+    return best, lower
+
+
+def _refine(master, dual, solver_options):
+    """Re-solve the dual LP with the simplex, warm started, at tolerances ``1e-10`` (unless the user set them):
+    a solution or ``None``."""
+    for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+        if name not in (solver_options or {}):
+            dual.set_option(name, REFINED_TOLERANCE)
+    dual.set_option("solver", "simplex")
+    status, flat = dual.solve()
+    master.solver_status = status
+    return None if flat is None else _master_solution(master, flat)
+
+
+def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="appsi_highs", solver_options=None, method=None):
+    """Solve the full LP and certify its answer: a :class:`~mrc_pyomo.ccg.FitResult` (no history).
+
+    The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
+    ``"solver_error"``: the solver's "optimal" is not taken on trust.  On the HiGHS backend an open gap
+    first gets one refined re-solve (module docstring).
+    """
+    master, solution, dual, _, _ = _solve(Psi, tau, lam, solver, solver_options, 2000, method)
+    best, lower = _certify(Psi, master, solution, tau, lam)
+    if best.risk - lower > gap_tolerance(eps_1) and dual is not None:
+        refined = _refine(master, dual, solver_options)
+        if refined is not None:
+            better, refined_lower = _certify(Psi, master, refined, tau, lam)
+            if better.risk - refined_lower < best.risk - lower:
+                master.solution, solution, best, lower = refined, refined, better, refined_lower
     status = "converged" if best.risk - lower <= gap_tolerance(eps_1) else "solver_error"
     return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower,
                      upper=best.risk, status=status, history=[])

@@ -1,0 +1,131 @@
+"""``method="lp"`` on the HiGHS backend: the explicit dual LP, by the simplex or the interior point method as
+:func:`mrc_pyomo.full_lp.choose_method` says, gives R* of an independent LP and a closed certified interval."""
+
+import pickle
+
+import numpy as np
+import pyomo.environ as pyo
+import pytest
+import scipy.sparse as sp
+
+from conftest import random_problem, reference_R_star
+from mrc_pyomo import MRCClassifier, full_lp
+from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.feature_maps import make_feature_map
+from mrc_pyomo.master import MasterSolveError
+from mrc_pyomo.primal_oracle import class_scores, psi_values, worst_case_risk
+from mrc_pyomo.scaling import column_scales, scale_columns
+
+
+def scaled_problem(n, d, K, sparse, seed, lambda0=0.01):
+    """``(Psi, y_idx, tau, lam)`` as the classifier builds them (column-scaled Psi)."""
+    X, y = random_problem(n, d, K, sparse=sparse, seed=seed)
+    y_idx = np.unique(y, return_inverse=True)[1]
+    Psi = make_feature_map("linear").fit(X).transform(X)
+    Psi = scale_columns(Psi, column_scales(Psi))
+    tau, lam = mean_and_confidence(Psi, y_idx, K, lambda0)
+    return Psi, y_idx, tau, lam
+
+
+@pytest.mark.parametrize("method", ["simplex", "ipm"])
+@pytest.mark.parametrize("K,sparse", [(2, False), (2, True), (3, False), (3, True), (4, False), (4, True),
+                                      (5, False), (5, True)])
+def test_fast_path_gives_R_star(K, sparse, method):
+    Psi, y_idx, tau, lam = scaled_problem(40, 3, K, sparse, seed=10 * K + sparse)
+    R_star = reference_R_star(Psi, y_idx, K, 0.01)
+    result = full_lp.fit_full_lp(Psi, tau, lam, eps_1=0.0, method=method)
+    assert result.status == "converged"
+    assert result.objective == pytest.approx(R_star, abs=1e-7)
+    assert result.upper == pytest.approx(R_star, abs=1e-7)
+    assert result.lower <= R_star + 1e-9 and result.upper - result.lower <= 1e-9
+    assert result.upper == pytest.approx(worst_case_risk(Psi, result.mu, tau, lam), abs=1e-12)
+    master = result.master
+    assert master.full_lp_method == method and master.bulk
+    # the master holds the primal full LP, with the solution computed from the dual LP
+    assert master.n_rows == Psi.shape[0] * (2**K - 1) and len(master.features) == tau.size
+    assert len(master.solution.alpha) == master.n_rows and master.solution.beta == 0.0
+    assert master.solution.alpha.sum() == pytest.approx(1.0, abs=1e-9)
+    # nu = varphi(mu) + 1 at the optimum
+    assert master.solution.nu == pytest.approx(psi_values(class_scores(Psi, master.solution.mu)).max() + 1.0,
+                                               abs=1e-7)
+
+
+def test_the_rule():
+    # measured (module docstring): the interior point method once K D and K nnz(Psi) are both large
+    assert full_lp.choose_method(3, 5, 60 * 5) == "simplex"                 # small dense problem
+    assert full_lp.choose_method(6, 37, 1000 * 37) == "simplex"             # satellite, 1,000 samples
+    assert full_lp.choose_method(10, 65, 50 * 65) == "simplex"              # optdigits, 50 samples
+    assert full_lp.choose_method(6, 437, 100 * 437) == "simplex"            # satellite + 400 RFF, 100 samples
+    assert full_lp.choose_method(2, 409, 500 * 409) == "ipm"                # pulsar + 400 RFF, 500 samples
+    assert full_lp.choose_method(2, 409, 2000 * 409) == "ipm"               # pulsar + 400 RFF, 2,000 samples
+    size, m = full_lp.IPM_MIN_SIZE, full_lp.IPM_MIN_FEATURES
+    assert full_lp.choose_method(2, m // 2, size // 2 - 1) == "simplex"
+    assert full_lp.choose_method(2, m // 2, size // 2) == "ipm"
+    assert full_lp.choose_method(2, m // 2 - 1, 10 * size) == "simplex"     # few features: the simplex
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_the_classifier_runs_the_rule(sparse, monkeypatch):
+    X, y = random_problem(50, 4, 3, sparse=sparse, seed=3)
+    clf = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)
+    Psi = clf.feature_map_.transform(X)
+    nnz = Psi.nnz if sp.issparse(Psi) else np.count_nonzero(Psi)
+    assert clf.master_.full_lp_method == full_lp.choose_method(3, Psi.shape[1], nnz) == "simplex"
+    monkeypatch.setattr(full_lp, "IPM_MIN_SIZE", 3 * nnz)
+    monkeypatch.setattr(full_lp, "IPM_MIN_FEATURES", 3 * Psi.shape[1])
+    ipm = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)
+    assert ipm.master_.full_lp_method == "ipm" and ipm.status_ == "converged"
+    assert ipm.upper_ == pytest.approx(clf.upper_, abs=1e-9)
+    R_star = reference_R_star(Psi, np.searchsorted(clf.classes_, y), 3, 0.01)
+    assert clf.upper_ == pytest.approx(R_star, abs=1e-7) and clf.upper_ - clf.lower_ <= 1e-9
+
+
+def test_an_inaccurate_solve_is_refined(monkeypatch):
+    # a simplex run with loose tolerances stops far from the optimum; the refined re-solve closes the gap
+    monkeypatch.setitem(full_lp.METHOD_OPTIONS, "simplex", {
+        "solver": "simplex", "primal_feasibility_tolerance": 1e-2, "dual_feasibility_tolerance": 1e-2})
+    Psi, y_idx, tau, lam = scaled_problem(60, 4, 3, False, seed=3)
+    master, solution, _, _ = full_lp.solve_full_lp(Psi, tau, lam, method="simplex")
+    best, lower = full_lp._certify(Psi, master, solution, tau, lam)
+    assert best.risk - lower > 1e-3   # the first answer alone is not certified
+    result = full_lp.fit_full_lp(Psi, tau, lam, eps_1=0.0, method="simplex")
+    assert result.status == "converged" and result.upper - result.lower <= 1e-9
+    assert result.upper == pytest.approx(reference_R_star(Psi, y_idx, 3, 0.01), abs=1e-7)
+
+
+def test_the_master_can_be_exported_and_pickled(tmp_path):
+    X, y = random_problem(30, 3, 3, seed=5)
+    clf = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)
+    m = clf.master_.model
+    assert len(m.row) == 30 * 7
+    assert m.nu.value == pytest.approx(clf.master_.solution.nu)
+    duals = np.array([-m.dual[m.row[key]] for key in m.row])
+    assert np.allclose(duals, clf.master_.solution.alpha)
+    path = clf.master_.write(tmp_path / "full.lp")
+    assert path.stat().st_size > 0
+    copy = pickle.loads(pickle.dumps(clf))
+    assert copy.master_.full_lp_method == "simplex"
+    # its HiGHS instance holds the primal LP: solving it gives R* again
+    assert copy.master_.solve().objective == pytest.approx(clf.objective_, abs=1e-9)
+
+
+def test_a_pyomo_solver_solves_the_primal_lp():
+    if not pyo.SolverFactory("glpk").available(exception_flag=False):
+        pytest.skip("glpk not installed")
+    X, y = random_problem(30, 3, 3, seed=5)
+    clf = MRCClassifier(method="lp", solver="glpk", eps_1=1e-6).fit(X, y)
+    assert clf.master_.full_lp_method == "pyomo" and clf.status_ == "converged"
+    fast = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)
+    assert clf.upper_ == pytest.approx(fast.upper_, abs=1e-6)
+
+
+def test_solver_errors_and_the_size_guard():
+    Psi, _, tau, lam = scaled_problem(30, 3, 3, False, seed=1)
+    with pytest.raises(MasterSolveError, match="simplex.*Iteration limit"):
+        full_lp.fit_full_lp(Psi, tau, lam, method="simplex", solver_options={"simplex_iteration_limit": 0})
+    with pytest.raises(ValueError, match="method must be"):
+        full_lp.fit_full_lp(Psi, tau, lam, method="barrier")
+    # optdigits: 5,620 samples, 64 features, 10 classes: 5.7 million rows
+    big = np.ones((5620, 65))
+    with pytest.raises(ValueError, match="use method='ccg'"):
+        full_lp.solve_full_lp(big, np.zeros((10, 65)), np.zeros((10, 65)))
