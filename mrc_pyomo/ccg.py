@@ -111,10 +111,10 @@ class Best:
     nu: float
 
     @classmethod
-    def evaluate(cls, Psi, mu, tau, lam):
-        """``mu`` with ``R(mu)`` evaluated over all samples."""
+    def evaluate(cls, Psi, mu, tau, lam, blocked=None):
+        """``mu`` with ``R(mu)`` evaluated over all samples (``R'`` of :mod:`mrc_pyomo.reduction` if ``blocked``)."""
         scores = class_scores(Psi, mu)
-        varphi = most_violated_subsets(scores)[0].max()
+        varphi = most_violated_subsets(scores, blocked)[0].max()
         return cls(mu, risk(mu, varphi, tau, lam), scores, float(varphi) + 1.0)
 
 
@@ -215,11 +215,14 @@ class IterationState:
         return self.check.remove
 
 
-def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best, lower):
-    """Run CONSTR, FEAT and the certificate on a master solution (one full pass over samples and features)."""
+def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best, lower,
+                   blocked=None):
+    """Run CONSTR, FEAT and the certificate on a master solution (one full pass over samples and features).
+
+    ``blocked``: the labels left out of each sample's subsets (:mod:`mrc_pyomo.reduction`), or None."""
     mu, nu = solution.mu, solution.nu
     scores = class_scores(Psi, mu)
-    psi, subsets = most_violated_subsets(scores)
+    psi, subsets = most_violated_subsets(scores, blocked)
     violations = psi + 1.0 - nu
     value = risk(mu, psi.max(), tau, lam)
     separation = (violations, subsets)
@@ -229,7 +232,7 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
         a = IN_OUT
         mu_s, nu_s = a * best.mu + (1 - a) * mu, a * best.nu + (1 - a) * nu
         scores_s = a * best.scores + (1 - a) * scores
-        psi_s, subsets_s = most_violated_subsets(scores_s)
+        psi_s, subsets_s = most_violated_subsets(scores_s, blocked)
         value_s = risk(mu_s, psi_s.max(), tau, lam)
         if (psi_s + 1.0 - nu_s > NUMERICAL_FLOOR).any():
             separation = (psi_s + 1.0 - nu_s, subsets_s)
@@ -270,7 +273,7 @@ def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max,
                  new_subsets=subsets[picked], new_features=new_features, remove=remove)
 
 
-def improve_on_segments(Psi, best, mu, tau, lam):
+def improve_on_segments(Psi, best, mu, tau, lam, blocked=None):
     """The best rule on the segments from ``best.mu`` to ``mu`` and to ``c(mu)``, and from 0 to ``c(mu)``.
 
     ``c(mu) = mu - mean_y mu_y`` has the same scores up to a shift common to all classes, hence the same
@@ -281,15 +284,15 @@ def improve_on_segments(Psi, best, mu, tau, lam):
     """
     centred = mu - mu.mean(axis=0)
     for start, end in ((best.mu, mu), (best.mu, centred), (np.zeros_like(mu), centred)):
-        candidate, value = risk_on_segment(Psi, start, end, tau, lam)
+        candidate, value = risk_on_segment(Psi, start, end, tau, lam, blocked=blocked)
         if value < best.risk:
-            best = Best.evaluate(Psi, candidate, tau, lam)
+            best = Best.evaluate(Psi, candidate, tau, lam, blocked)
     return best
 
 
 def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3, eps_2=1e-5, n_max=400,
             m_max=400, max_iter=1000, time_limit=None, solver="appsi_highs", solver_options=None, log=None,
-            callback=None):
+            callback=None, reduction=None):
     """Run MRC-CCG on ``Psi`` (``(n, D)``) with class indices ``y_idx`` and estimates ``tau``, ``lam``.
 
     Returns a :class:`FitResult` whose ``history`` has one record per master solved (keys
@@ -301,6 +304,10 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
     the solver said.  ``log``, if given, is called with each record; ``callback``, if given, with an
     :class:`IterationState`, and a true return value stops the loop.
 
+    With a :class:`~mrc_pyomo.reduction.Reduction` the loop solves the reduced LP (no fixed feature, no row
+    with a blocked label; ``R*`` unchanged): ``mu`` has zeros on the fixed features and ``upper`` is ``R'(mu)``,
+    which :func:`mrc_pyomo.reduction.complete` turns into a ``mu`` of the full problem with the same ``R``.
+
     If the solver fails on master ``k > 1`` (an error, or a limit reached), the loop stops with the best rule
     found, which is still certified; the failure is the last record of the history (``R_master`` NaN) and the
     status is ``"solver_error"`` (or ``"time_limit"``).  A failure on the first master raises
@@ -309,12 +316,17 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
     start = time.perf_counter()
     n, n_features = Psi.shape
     n_classes = tau.shape[0]
+    blocked = None if reduction is None else reduction.blocked
     samples, subsets, floor = initial_rows(n, n_classes)
-    best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam)
+    features = initial_features(n_classes, n_features, regime, fit_intercept)
+    if reduction is not None:
+        kept = reduction.kept_rows(samples, subsets)
+        samples, subsets = samples[kept], subsets[kept]
+        features = features[~reduction.fixed.ravel()[features]]
+    best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam, blocked)
     lower = 0.0
     master = RestrictedMaster(Psi, tau, lam, centroids=class_centroids(Psi, y_idx, n_classes),
                               objective_floor=floor, solver=solver, solver_options=solver_options)
-    features = initial_features(n_classes, n_features, regime, fit_intercept)
     master.add_features(features)
     master.add_rows(samples, subsets)
     added = ((master.samples, master.subsets), (samples[:0], subsets[:0]), features)
@@ -357,7 +369,8 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
         seconds_solve = time.perf_counter() - tic
 
         tic = time.perf_counter()
-        check = check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best, lower)
+        check = check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best, lower,
+                               blocked)
         best, lower = check.best, check.lower
         seconds_oracle = time.perf_counter() - tic
 
@@ -403,7 +416,7 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
         seconds_update = time.perf_counter() - tic
 
     if status != "converged" and solution is not None:
-        best = improve_on_segments(Psi, best, solution.mu, tau, lam)
+        best = improve_on_segments(Psi, best, solution.mu, tau, lam, blocked)
     return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower,
                      upper=best.risk, status=status, history=history)
 

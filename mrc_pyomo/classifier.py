@@ -30,6 +30,7 @@ from .estimates import mean_and_confidence
 from .feature_maps import make_feature_map
 from .full_lp import fit_full_lp
 from .master import check_solver
+from .reduction import complete, find_reduction
 from .primal_oracle import class_probabilities, class_scores, most_violated_subsets, risk
 from .scaling import center_columns, column_scales, scale_columns, uncenter
 from .subgradient import HISTORY_COLUMNS as SUBGRADIENT_COLUMNS
@@ -170,9 +171,11 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         tau, lam = mean_and_confidence(Psi, y_idx, n_classes, self.lambda0)
         self.regime_ = ccg.choose_regime(n_classes, Psi.shape[1]) if self.regime == "auto" else self.regime
 
-        result = self._fit_scaled(Psi, y_idx, tau, lam)
+        # MRC-CCG and the full LP solve the exact reduction of mrc_pyomo.reduction (MRC-SUB, the baseline, does not)
+        reduction = None if self.method == "subgradient" else find_reduction(Psi, y_idx, n_classes)
+        result = self._fit_scaled(Psi, y_idx, tau, lam, reduction)
+        mu = result.mu if reduction is None else complete(reduction, Psi, result.mu)
         del Psi
-        mu = result.mu
         if centre is not None:
             mu, tau = uncenter(mu, tau, centre)
         self.tau_, self.lambda_ = tau / scale, lam / scale
@@ -202,7 +205,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
                 f"is the best certified one found", ConvergenceWarning, stacklevel=2)
         return self
 
-    def _fit_scaled(self, Psi, y_idx, tau, lam):
+    def _fit_scaled(self, Psi, y_idx, tau, lam, reduction):
         """Run the chosen method on the rescaled ``Psi``; a :class:`~mrc_pyomo.ccg.FitResult`."""
         if self.method == "subgradient":
             mu, upper, lower, history = fit_subgradient(
@@ -216,7 +219,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
                                  status=status, history=history)
         if self.method == "lp":
             return fit_full_lp(Psi, tau, lam, eps_1=self.eps_1, solver=self.solver,
-                               solver_options=self.solver_options)
+                               solver_options=self.solver_options, reduction=reduction)
         log = None
         if self.verbose:
             print(ccg.LOG_HEADER)
@@ -225,7 +228,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
             Psi, y_idx, tau, lam, regime=self.regime_, fit_intercept=self.fit_intercept, eps_1=self.eps_1,
             eps_2=self.eps_2, n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter,
             time_limit=self.time_limit, solver=self.solver, solver_options=self.solver_options, log=log,
-            callback=self.callback)
+            callback=self.callback, reduction=reduction)
 
     def _scores(self, X):
         check_is_fitted(self)

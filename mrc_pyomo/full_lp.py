@@ -117,15 +117,21 @@ def _check_size(Psi, n_classes):
             f"{MAX_NONZEROS:,}): use method='ccg'")
 
 
-def _full_master(Psi, tau, lam, solver, solver_options, block_size):
-    """The :class:`RestrictedMaster` of the full primal LP: every feature, every row, in sample blocks."""
+def _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction=None):
+    """The :class:`RestrictedMaster` of the full primal LP: every feature, every row, in sample blocks (with a
+    :class:`~mrc_pyomo.reduction.Reduction`: those of the reduced LP)."""
     n_classes, n_features = tau.shape
     master = RestrictedMaster(Psi, tau, lam, solver=solver, solver_options=solver_options)
-    master.add_features(np.arange(n_classes * n_features))
+    features = np.arange(n_classes * n_features)
+    master.add_features(features if reduction is None else features[~reduction.fixed.ravel()])
     subsets = all_subsets(n_classes)
     for first in range(0, Psi.shape[0], block_size):
         samples = np.arange(first, min(first + block_size, Psi.shape[0]))
-        master.add_rows(np.repeat(samples, len(subsets)), np.tile(subsets, (len(samples), 1)))
+        rows = np.repeat(samples, len(subsets)), np.tile(subsets, (len(samples), 1))
+        if reduction is not None:
+            kept = reduction.kept_rows(*rows)
+            rows = rows[0][kept], rows[1][kept]
+        master.add_rows(*rows)
     return master
 
 
@@ -198,7 +204,8 @@ def _master_solution(master, flat):
                           beta=0.0, objective=flat.objective)
 
 
-def solve_full_lp(Psi, tau, lam, solver="appsi_highs", solver_options=None, block_size=2000, method=None):
+def solve_full_lp(Psi, tau, lam, solver="appsi_highs", solver_options=None, block_size=2000, method=None,
+                  reduction=None):
     """Solve the full LP; return ``(master, solution, seconds_update, seconds_solve)``.
 
     With the HiGHS backend (``solver`` in :data:`~mrc_pyomo.master.BULK_HIGHS_SOLVERS`) the explicit dual LP
@@ -209,18 +216,18 @@ def solve_full_lp(Psi, tau, lam, solver="appsi_highs", solver_options=None, bloc
     :class:`~mrc_pyomo.master.MasterSolveError` when the solver does not return an optimal solution.
     """
     master, solution, _, seconds_update, seconds_solve = _solve(Psi, tau, lam, solver, solver_options,
-                                                               block_size, method)
+                                                               block_size, method, reduction)
     return master, solution, seconds_update, seconds_solve
 
 
-def _solve(Psi, tau, lam, solver, solver_options, block_size, method):
+def _solve(Psi, tau, lam, solver, solver_options, block_size, method, reduction=None):
     """:func:`solve_full_lp`, also returning the :class:`DualLP` (``None`` on the Pyomo path) for a re-solve."""
     n_classes = tau.shape[0]
     _check_size(Psi, n_classes)
     if method is not None and method not in METHODS:
         raise ValueError(f"method must be one of {METHODS} or None, got {method!r}")
     start = time.perf_counter()
-    master = _full_master(Psi, tau, lam, solver, solver_options, block_size)
+    master = _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction)
     if solver not in BULK_HIGHS_SOLVERS:
         seconds_update = time.perf_counter() - start
         start = time.perf_counter()
@@ -243,12 +250,12 @@ def _solve(Psi, tau, lam, solver, solver_options, block_size, method):
     return master, master.solution, dual, seconds_update, seconds_solve
 
 
-def _certify(Psi, master, solution, tau, lam):
+def _certify(Psi, master, solution, tau, lam, blocked=None):
     """``(best, lower)``: the best rule on the segment from ``0`` to the LP's ``mu`` and the duals' bound."""
-    best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam)
-    mu, value = risk_on_segment(Psi, best.mu, solution.mu, tau, lam)
+    best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam, blocked)
+    mu, value = risk_on_segment(Psi, best.mu, solution.mu, tau, lam, blocked=blocked)
     if value < best.risk:
-        best = Best.evaluate(Psi, mu, tau, lam)
+        best = Best.evaluate(Psi, mu, tau, lam, blocked)
     lower = lower_bound(master.points, master.samples, master.subsets, solution.alpha, tau, lam, rho=best.risk)
     return best, lower
 
@@ -265,19 +272,22 @@ def _refine(master, dual, solver_options):
     return None if flat is None else _master_solution(master, flat)
 
 
-def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="appsi_highs", solver_options=None, method=None):
+def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="appsi_highs", solver_options=None, method=None,
+                reduction=None):
     """Solve the full LP and certify its answer: a :class:`~mrc_pyomo.ccg.FitResult` (no history).
 
     The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
     ``"solver_error"``: the solver's "optimal" is not taken on trust.  On the HiGHS backend an open gap
-    first gets one refined re-solve (module docstring).
+    first gets one refined re-solve (module docstring).  With a :class:`~mrc_pyomo.reduction.Reduction` the
+    reduced LP is solved (as :func:`mrc_pyomo.ccg.fit_ccg` does).
     """
-    master, solution, dual, _, _ = _solve(Psi, tau, lam, solver, solver_options, 2000, method)
-    best, lower = _certify(Psi, master, solution, tau, lam)
+    blocked = None if reduction is None else reduction.blocked
+    master, solution, dual, _, _ = _solve(Psi, tau, lam, solver, solver_options, 2000, method, reduction)
+    best, lower = _certify(Psi, master, solution, tau, lam, blocked)
     if best.risk - lower > gap_tolerance(eps_1) and dual is not None:
         refined = _refine(master, dual, solver_options)
         if refined is not None:
-            better, refined_lower = _certify(Psi, master, refined, tau, lam)
+            better, refined_lower = _certify(Psi, master, refined, tau, lam, blocked)
             if better.risk - refined_lower < best.risk - lower:
                 master.solution, solution, best, lower = refined, refined, better, refined_lower
     status = "converged" if best.risk - lower <= gap_tolerance(eps_1) else "solver_error"

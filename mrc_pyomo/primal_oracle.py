@@ -23,12 +23,16 @@ def class_scores(Psi, mu):
     return np.asarray(Psi @ mu.T)
 
 
-def most_violated_subsets(scores):
+def most_violated_subsets(scores, blocked=None):
     """``(psi, subsets)``: ``psi[i]`` and the label subset attaining it, a boolean ``(n, K)`` array.
 
-    Among subsets of equal value the smallest is returned.
+    Among subsets of equal value the smallest is returned.  ``blocked`` (boolean ``(n, K)``, optional) leaves
+    the labels ``blocked[i]`` out of the subsets of sample ``i`` (the reduced LP of
+    :mod:`mrc_pyomo.reduction`); every sample must keep one label.
     """
     n, K = scores.shape
+    if blocked is not None:
+        scores = np.where(blocked, -np.inf, scores)
     order = np.argsort(-scores, axis=1, kind="stable")
     prefix_means = (np.cumsum(np.take_along_axis(scores, order, axis=1), axis=1) - 1.0) / np.arange(1, K + 1)
     size = np.argmax(prefix_means, axis=1)
@@ -43,9 +47,9 @@ def subset_values(scores, subsets):
     return ((scores * subsets).sum(axis=1) - 1.0) / subsets.sum(axis=1)
 
 
-def psi_values(scores):
-    """``psi(x_i)`` for every row of ``scores``."""
-    return most_violated_subsets(scores)[0]
+def psi_values(scores, blocked=None):
+    """``psi(x_i)`` for every row of ``scores`` (``blocked``: see :func:`most_violated_subsets`)."""
+    return most_violated_subsets(scores, blocked)[0]
 
 
 def risk(mu, varphi, tau, lam):
@@ -53,12 +57,12 @@ def risk(mu, varphi, tau, lam):
     return 1.0 - float(np.sum(tau * mu)) + float(varphi) + float(np.sum(lam * np.abs(mu)))
 
 
-def worst_case_risk(Psi, mu, tau, lam):
-    """``R(mu)``, evaluated exactly over all rows of ``Psi``."""
-    return risk(mu, psi_values(class_scores(Psi, mu)).max(), tau, lam)
+def worst_case_risk(Psi, mu, tau, lam, blocked=None):
+    """``R(mu)``, evaluated exactly over all rows of ``Psi`` (``blocked``: see :func:`most_violated_subsets`)."""
+    return risk(mu, psi_values(class_scores(Psi, mu), blocked).max(), tau, lam)
 
 
-def risk_on_segment(Psi, mu_a, mu_b, tau, lam, iterations=30):
+def risk_on_segment(Psi, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
     """``(mu, R(mu))`` minimising ``R`` on the segment ``mu = (1 - t) mu_a + t mu_b``, ``t in [0, 1]``.
 
     ``R`` is convex (eq. 4), so it is unimodal along the segment: a golden-section search on ``t``, from the
@@ -68,7 +72,7 @@ def risk_on_segment(Psi, mu_a, mu_b, tau, lam, iterations=30):
 
     def value(t):
         mu = (1.0 - t) * mu_a + t * mu_b
-        return risk(mu, psi_values((1.0 - t) * scores_a + t * scores_b).max(), tau, lam), t
+        return risk(mu, psi_values((1.0 - t) * scores_a + t * scores_b, blocked).max(), tau, lam), t
 
     ratio = (np.sqrt(5.0) - 1.0) / 2.0
     lo, hi = 0.0, 1.0
