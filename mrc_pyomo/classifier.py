@@ -30,7 +30,7 @@ from .estimates import mean_and_confidence
 from .feature_maps import make_feature_map
 from .full_lp import fit_full_lp
 from .master import check_solver
-from .reduction import complete, find_reduction
+from .reduction import complete, find_reduction, full_lp_rows
 from .primal_oracle import class_probabilities, class_scores, most_violated_subsets, risk
 from .scaling import center_columns, column_scales, scale_columns, uncenter
 from .subgradient import HISTORY_COLUMNS as SUBGRADIENT_COLUMNS
@@ -78,7 +78,9 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         Iterations of the generation loop at most (subgradient steps for ``method="subgradient"``).
     regime : {"auto", "n", "nm"}, default="auto"
         ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"`` uses
-        ``"nm"`` when ``K * D`` exceeds :data:`mrc_pyomo.ccg.LARGE_M`.
+        ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``: the
+        master with every row and feature, as ``method="lp"``; sparse text with few classes), else ``"nm"``
+        (:func:`mrc_pyomo.ccg.choose_regime` states the rule and its measurements).
     time_limit : float, optional
         Seconds after which the loop stops (checked after each iteration).
     solver_options : dict, optional
@@ -169,10 +171,12 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         if self.lambda0 == 0 and self.fit_intercept and not sp.issparse(Psi):
             Psi, centre = center_columns(Psi)   # R-invariant without regularisation
         tau, lam = mean_and_confidence(Psi, y_idx, n_classes, self.lambda0)
-        self.regime_ = ccg.choose_regime(n_classes, Psi.shape[1]) if self.regime == "auto" else self.regime
-
         # MRC-CCG and the full LP solve the exact reduction of mrc_pyomo.reduction (MRC-SUB, the baseline, does not)
         reduction = None if self.method == "subgradient" else find_reduction(Psi, y_idx, n_classes)
+        self.regime_ = self.regime
+        if self.regime == "auto":
+            rows = full_lp_rows(reduction, Psi.shape[0], n_classes)
+            self.regime_ = ccg.choose_regime(n_classes, Psi.shape[1], rows)
         result = self._fit_scaled(Psi, y_idx, tau, lam, reduction)
         mu = result.mu if reduction is None else complete(reduction, Psi, result.mu)
         del Psi
@@ -217,7 +221,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
                 status = "max_iter" if len(history) == self.max_iter else "time_limit"
             return ccg.FitResult(master=None, mu=mu, objective=upper, lower=lower, upper=upper,
                                  status=status, history=history)
-        if self.method == "lp":
+        if self.method == "lp" or (self.method == "ccg" and self.regime_ == "full"):
             return fit_full_lp(Psi, tau, lam, eps_1=self.eps_1, solver=self.solver,
                                solver_options=self.solver_options, reduction=reduction)
         log = None

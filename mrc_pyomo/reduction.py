@@ -70,6 +70,13 @@ def _nonzero(Psi):
     return (Psi != 0).astype(float).tocsr() if sp.issparse(Psi) else (Psi != 0).astype(float)
 
 
+def full_lp_rows(reduction, n_samples, n_classes):
+    """Rows of the full LP (eq. 5) after the reduction: ``sum_i (2^(K - |blocked_i|) - 1)``."""
+    if reduction is None:
+        return n_samples * (2.0**n_classes - 1)
+    return float(np.sum(2.0 ** (n_classes - reduction.blocked.sum(axis=1)) - 1))
+
+
 def find_reduction(Psi, y_idx, n_classes):
     """The :class:`Reduction` of ``Psi`` with classes ``y_idx``, or ``None`` when no label is blocked."""
     nonzero = _nonzero(Psi)

@@ -89,3 +89,34 @@ def test_complete_keeps_R_and_pushes_blocked_scores_down():
     mu_copy = mu.copy()
     assert np.array_equal(complete(reduction, Psi, mu), full)
     assert np.array_equal(mu, mu_copy) and np.array_equal(before[~reduction.fixed], mu[~reduction.fixed])
+
+
+def many_words(n=200, d=6000, seed=0):
+    """Two classes of sparse nonnegative 'documents' with more than LARGE_M features and class-specific words."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    X = sp.random(n, d, density=0.003, random_state=seed, format="lil")
+    X[np.flatnonzero(y == 0)[:, None], np.arange(3000, 6000)[None, :]] = 0.0   # words of class 1 only
+    X[np.arange(n), rng.integers(0, 6000, n)] = 1.0
+    return X.tocsr(), y
+
+
+def test_auto_solves_the_full_lp_of_sparse_text():
+    from mrc_pyomo import ccg, full_lp
+    from mrc_pyomo.reduction import full_lp_rows
+
+    X, y = many_words()
+    reduction = find_reduction(sp.hstack([np.ones((X.shape[0], 1)), X]).tocsr(), y, 2)
+    rows = full_lp_rows(reduction, X.shape[0], 2)
+    assert rows < 3 * X.shape[0]   # samples of class 0 with a word of class 1 keep a single row
+    assert ccg.choose_regime(2, 6001, rows) == "full"
+    assert ccg.choose_regime(2, 6001, ccg.FULL_LP_MAX_ROWS + 1) == "nm"
+    assert ccg.choose_regime(2, 100, 10) == "n"
+    assert full_lp.choose_method(2, 6001, X.nnz, int(rows)) == "primal_ipm"
+    clf = MRCClassifier(eps_1=0.0).fit(X, y)
+    assert clf.regime_ == "full" and clf.master_.full_lp_method == "primal_ipm" and clf.n_iter_ == 0
+    assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= 1e-8
+    ccg_fit = MRCClassifier(regime="nm", eps_1=0.0).fit(X, y)
+    assert ccg_fit.status_ == "converged"
+    R_star = R_star_of(clf, X, y)
+    assert clf.upper_ == pytest.approx(R_star, abs=1e-7) and ccg_fit.upper_ == pytest.approx(R_star, abs=1e-7)
