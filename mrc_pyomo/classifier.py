@@ -223,7 +223,8 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
                                  status=status, history=history)
         if self.method == "lp" or (self.method == "ccg" and self.regime_ == "full"):
             return fit_full_lp(Psi, tau, lam, eps_1=self.eps_1, solver=self.solver,
-                               solver_options=self.solver_options, reduction=reduction)
+                               solver_options=self.solver_options, reduction=reduction,
+                               time_limit=self.time_limit)
         log = None
         if self.verbose:
             print(ccg.LOG_HEADER)

@@ -78,6 +78,7 @@ from . import formulation
 from .ccg import Best, FitResult, gap_tolerance
 from .certificate import lower_bound
 from .initialization import all_subsets
+from .highs_bulk import run_with_limit
 from .master import BULK_HIGHS_SOLVERS, REFINED_TOLERANCE, MasterSolution, MasterSolveError, RestrictedMaster
 from .primal_oracle import risk_on_segment
 
@@ -194,9 +195,10 @@ class DualLP:
         if self.h.setOptionValue(name, value) != self.highspy.HighsStatus.kOk:
             raise ValueError(f"HiGHS rejected the option {name}={value!r}")
 
-    def solve(self):
-        """Run HiGHS; return ``(status_text, MasterSolution or None)`` (``mu`` flat, in the master's order)."""
-        self.h.run()
+    def solve(self, time_limit=None):
+        """Run HiGHS (for ``time_limit`` seconds at most); return ``(status_text, MasterSolution or None)``
+        (``mu`` flat, in the master's order)."""
+        run_with_limit(self.h, time_limit)
         status = self.h.getModelStatus()
         text = self.h.modelStatusToString(status)
         if status != self.highspy.HighsModelStatus.kOptimal:
@@ -233,13 +235,15 @@ def solve_full_lp(Psi, tau, lam, solver="appsi_highs", solver_options=None, bloc
     return master, solution, seconds_update, seconds_solve
 
 
-def _solve(Psi, tau, lam, solver, solver_options, block_size, method, reduction=None):
-    """:func:`solve_full_lp`, also returning the :class:`DualLP` (``None`` on the Pyomo path) for a re-solve."""
+def _solve(Psi, tau, lam, solver, solver_options, block_size, method, reduction=None, time_limit=None):
+    """:func:`solve_full_lp`, also returning the :class:`DualLP` (``None`` on the Pyomo path) for a re-solve;
+    ``time_limit`` (seconds from the start, HiGHS backend only) bounds the solve."""
     n_classes = tau.shape[0]
     _check_size(Psi, n_classes)
     if method is not None and method not in METHODS:
         raise ValueError(f"method must be one of {METHODS} or None, got {method!r}")
     start = time.perf_counter()
+    remaining = lambda: None if time_limit is None else time_limit - (time.perf_counter() - start)  # noqa: E731
     master = _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction)
     if solver not in BULK_HIGHS_SOLVERS:
         seconds_update = time.perf_counter() - start
@@ -256,12 +260,13 @@ def _solve(Psi, tau, lam, solver, solver_options, block_size, method, reduction=
             master.set_solver_option(name, value)
         seconds_update = time.perf_counter() - start
         start = time.perf_counter()
-        solution = master.solve()
+        solution = master.solve(time_limit=remaining())
         return master, solution, None, seconds_update, time.perf_counter() - start
     dual = DualLP(master, options, block_size=block_size)
     seconds_update = time.perf_counter() - start
+    limit = remaining()
     start = time.perf_counter()
-    status, flat = dual.solve()
+    status, flat = dual.solve(limit)
     seconds_solve = time.perf_counter() - start
     master.solver_status = status
     if flat is None:
@@ -301,16 +306,26 @@ def _refine(master, dual, solver_options):
 
 
 def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="appsi_highs", solver_options=None, method=None,
-                reduction=None):
+                reduction=None, time_limit=None):
     """Solve the full LP and certify its answer: a :class:`~mrc_pyomo.ccg.FitResult` (no history).
 
     The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
     ``"solver_error"``: the solver's "optimal" is not taken on trust.  On the HiGHS backend an open gap
     first gets one refined re-solve (module docstring).  With a :class:`~mrc_pyomo.reduction.Reduction` the
-    reduced LP is solved (as :func:`mrc_pyomo.ccg.fit_ccg` does).
+    reduced LP is solved (as :func:`mrc_pyomo.ccg.fit_ccg` does).  ``time_limit`` (seconds, HiGHS backend)
+    bounds the solve; if it is reached the result is ``mu = 0`` with the interval ``[0, R(0)]`` and the status
+    ``"time_limit"`` (the solver's unfinished iterate is not certified).
     """
     blocked = None if reduction is None else reduction.blocked
-    master, solution, dual, _, _ = _solve(Psi, tau, lam, solver, solver_options, 2000, method, reduction)
+    try:
+        master, solution, dual, _, _ = _solve(Psi, tau, lam, solver, solver_options, 2000, method, reduction,
+                                              time_limit)
+    except MasterSolveError as error:
+        if time_limit is None or "Time limit" not in str(error):
+            raise
+        best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam, blocked)
+        return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk,
+                         status="time_limit", history=[])
     best, lower = _certify(Psi, master, solution, tau, lam, blocked)
     if best.risk - lower > gap_tolerance(eps_1) and master.bulk:
         refined = _refine(master, dual, solver_options)

@@ -29,6 +29,20 @@ def _interleave(values):
     return out
 
 
+def run_with_limit(highs, time_limit):
+    """``highs.run()`` with a limit for this run only: HiGHS compares its ``time_limit`` option with its own
+    clock, which runs across runs, so it is set to that clock plus the limit and restored afterwards."""
+    if time_limit is None:
+        highs.run()
+        return
+    previous = highs.getOptionValue("time_limit")[1]
+    highs.setOptionValue("time_limit", highs.getRunTime() + max(float(time_limit), 0.0))
+    try:
+        highs.run()
+    finally:
+        highs.setOptionValue("time_limit", previous)
+
+
 def check_options(options):
     """Raise ``ValueError`` naming the first option HiGHS does not know, or whose value it rejects.
 
@@ -115,17 +129,7 @@ class HighsMaster:
             self.highs.deleteRows(len(index), index)
 
     def _run(self, time_limit):
-        """``Highs.run`` with a limit for this run only: HiGHS compares its ``time_limit`` option with its own
-        clock, which runs across runs, so it is set to that clock plus the limit and restored afterwards."""
-        if time_limit is None:
-            self.highs.run()
-            return
-        previous = self.highs.getOptionValue("time_limit")[1]
-        self.set_option("time_limit", self.highs.getRunTime() + max(float(time_limit), 0.0))
-        try:
-            self.highs.run()
-        finally:
-            self.set_option("time_limit", previous)
+        run_with_limit(self.highs, time_limit)
 
     def solve(self, time_limit=None, budget=None):
         """Run HiGHS; return ``(status_text, objective, mu1, mu2, nu, duals_of_I, duals_of_fixed_rows)``.

@@ -129,3 +129,21 @@ def test_solver_errors_and_the_size_guard():
     big = np.ones((5620, 65))
     with pytest.raises(ValueError, match="use method='ccg'"):
         full_lp.solve_full_lp(big, np.zeros((10, 65)), np.zeros((10, 65)))
+
+
+@pytest.mark.parametrize("method", ["simplex", "primal_ipm"])
+def test_a_time_limit_stops_the_full_lp_with_a_certified_answer(method):
+    Psi, _, tau, lam = scaled_problem(200, 6, 4, False, seed=2)
+    result = full_lp.fit_full_lp(Psi, tau, lam, method=method, time_limit=0.0)
+    assert result.status == "time_limit" and result.lower == 0.0
+    assert np.all(result.mu == 0) and result.upper == pytest.approx(worst_case_risk(Psi, result.mu, tau, lam))
+    # without the limit the same LP solves; a failure that is not the time limit still raises
+    assert full_lp.fit_full_lp(Psi, tau, lam, method=method, time_limit=60.0).status == "converged"
+
+
+def test_the_classifier_passes_its_time_limit_to_the_full_lp():
+    from sklearn.exceptions import ConvergenceWarning
+    X, y = random_problem(200, 6, 4, seed=2)
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf = MRCClassifier(method="lp", time_limit=0.0).fit(X, y)
+    assert clf.status_ == "time_limit" and clf.master_ is None and clf.lower_ == 0.0
