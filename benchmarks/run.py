@@ -3,10 +3,18 @@
     python -m benchmarks.run            # full run (hours: mnist and the full LPs dominate)
     python -m benchmarks.run --quick    # subsampled cases, 60 s per fit at most (about 10 minutes)
 
+    # two parts of the plan side by side, into the same file (every record is appended as one whole line;
+    # each part writes the report of the whole file when it ends, so the last to end has every record):
+    python -m benchmarks.run --skip-scaling &    # or --cases mnist tweets --skip-scaling: only those cases
+    python -m benchmarks.run --only-scaling
+
 Methods: MRC-CCG (ours: ``ccg`` with the default eps_1 = 1e-3 and ``ccg_precise`` with eps_1 = 1e-4),
 MRC-LP (``lp``: the full LP solved by HiGHS) and MRC-SUB (``subgradient``: 10 000 accelerated subgradient
 steps, 2 000 in quick mode).  After every MRC-CCG fit its final restricted master is solved cold with a few
-HiGHS methods, for the limit ratio (``benchmarks/run_case.py``).  Records go to
+HiGHS methods, for the limit ratio (``benchmarks/run_case.py``).  Experiments: "speed" (every case and method
+of SPEED_CASES), "anytime" (after the speed runs: MRC-CCG on ANYTIME_CASES again, its time limit at a tenth of
+the converged speed run's fit time), "scaling_n" and "scaling_K" (MRC-CCG against the number of samples and
+of classes).  Records go to
 ``benchmarks/results/{quick,full}.jsonl`` (one JSON per run); ``benchmarks/report.py`` turns them into
 ``docs/benchmarks.md`` and the plots in ``docs/img/``.
 """
@@ -27,9 +35,9 @@ SPEED_CASES = {
     "satellite": ["ccg", "ccg_precise", "subgradient"],
     "optdigits": ["ccg", "ccg_precise", "subgradient"],
     "satellite_rff": ["ccg", "ccg_precise"],   # the paper's settings (400 random Fourier features)
-    "optdigits_rff": ["ccg", "ccg_precise"],
+    "optdigits_rff": ["ccg", "ccg_precise", "subgradient"],
     "digits_rff": ["ccg", "ccg_precise"],
-    "tweets": ["ccg", "ccg_precise"],
+    "tweets": ["ccg", "ccg_precise", "lp"],   # the target: faster than the full LP
     "many_classes_50": ["ccg", "ccg_precise"],   # K = 50, n = 8000
     "many_classes": ["ccg", "ccg_precise", "subgradient"],   # K = 100, n = 16 000
     "mnist_8000": ["ccg", "ccg_precise"],
@@ -42,6 +50,7 @@ QUICK_LP = {"pulsar_rff"}   # small enough for the full LP in quick mode (the ta
 QUICK_METHODS = {"tweets": ["ccg"], "satellite_rff": ["ccg"], "optdigits_rff": ["ccg"], "digits_rff": ["ccg"],
                  "many_classes_50": ["ccg"], "mnist_8000": ["ccg"]}
 QUICK_COLD_TIME_LIMIT = 30.0   # seconds per cold solve of a final master in quick mode (else: the fit time)
+ANYTIME_CASES = ["mnist_8000", "digits_rff"]   # MRC-CCG stopped at a tenth of its converged fit time
 FRACTIONS = [0.1, 0.2, 0.4, 0.7, 1.0]
 CLASSES = [5, 10, 20, 50, 100]
 
@@ -69,22 +78,44 @@ def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None):
     return record
 
 
+def append(path, record):
+    """Append ``record`` to ``path`` as one JSON line, in a single write to a file opened in append mode: two
+    runs of this script writing into the same file side by side never mix their lines."""
+    with open(path, "ab", buffering=0) as f:
+        f.write((json.dumps(record) + "\n").encode())
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--cases", nargs="*", help="only these speed cases")
+    parser.add_argument("--cases", nargs="*", choices=list(SPEED_CASES), metavar="CASE",
+                        help="only these speed cases (and their anytime runs)")
     parser.add_argument("--methods", nargs="*", help="only these methods (ccg, ccg_precise, lp, subgradient)")
     parser.add_argument("--subgradient-iterations", type=int,
                         help="MRC-SUB steps (default 10 000, quick 2 000); the time limit also stops it")
-    parser.add_argument("--skip-scaling", action="store_true")
+    scaling = parser.add_mutually_exclusive_group()
+    scaling.add_argument("--skip-scaling", action="store_true", help="no scaling experiments")
+    scaling.add_argument("--only-scaling", action="store_true",
+                         help="only the scaling experiments (no speed or anytime runs)")
     parser.add_argument("--time-limit", type=float, help="seconds per run (default 3600, quick 60)")
     args = parser.parse_args()
     time_limit = args.time_limit or (60.0 if args.quick else 3600.0)
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / ("quick.jsonl" if args.quick else "full.jsonl")
-    plan = []
+
+    def measure(case, method, experiment, extra=(), limit=time_limit, **fields):
+        """Run one (case, method), append its record (with ``fields``) to the file and return it."""
+        record = run(case, method, args.quick, limit, extra, args.subgradient_iterations)
+        record.update(fields, experiment=experiment, timestamp=time.strftime("%Y-%m-%d %H:%M:%S"))
+        append(path, record)
+        summary = {k: record.get(k) for k in ("experiment", "case", "method", "n", "K", "seconds", "R",
+                                              "limit_ratio", "error")}
+        print(json.dumps(summary), flush=True)
+        return record
+
+    speed = []
     for case, methods in SPEED_CASES.items():
-        if args.cases and case not in args.cases:
+        if args.only_scaling or (args.cases and case not in args.cases):
             continue
         if args.quick:
             methods = QUICK_METHODS.get(case, methods)
@@ -93,24 +124,22 @@ def main():
                 continue
             if args.methods and method not in args.methods:
                 continue
-            plan.append((case, method, ()))
+            speed.append((case, method))
+    done = {(case, method): measure(case, method, "speed") for case, method in speed}
+
+    # anytime: MRC-CCG again, stopped at a tenth of the fit time of this run's converged speed run
+    for case in ANYTIME_CASES:
+        converged = done.get((case, "ccg"))
+        if converged is not None and converged.get("status") == "converged":
+            limit = converged["seconds"] / 10
+            measure(case, "ccg", "anytime", limit=limit, time_limit=limit, converged_seconds=converged["seconds"])
+
     if not args.skip_scaling:
-        fractions = FRACTIONS[1::2] + [1.0] if args.quick else FRACTIONS
-        for f in fractions:
-            plan.append(("pulsar_rff", "ccg", ("--fraction", str(f)), "scaling_n"))
+        for f in (FRACTIONS[1::2] + [1.0] if args.quick else FRACTIONS):
+            measure("pulsar_rff", "ccg", "scaling_n", ("--fraction", str(f)))
         for K in (CLASSES[:3] if args.quick else CLASSES):
-            plan.append(("many_classes", "ccg", ("--classes", str(K)), "scaling_K"))
-    with open(path, "a") as f:
-        for item in plan:
-            case, method, extra = item[:3]
-            record = run(case, method, args.quick, time_limit, extra, args.subgradient_iterations)
-            record["experiment"] = item[3] if len(item) > 3 else "speed"
-            record["timestamp"] = time.strftime("%Y-%m-%d %H:%M:%S")
-            f.write(json.dumps(record) + "\n")
-            f.flush()
-            summary = {k: record.get(k) for k in ("case", "method", "n", "K", "seconds", "R", "limit_ratio",
-                                                  "error")}
-            print(json.dumps(summary), flush=True)
+            measure("many_classes", "ccg", "scaling_K", ("--classes", str(K)))
+
     from benchmarks.report import write_report
     write_report(path)
 

@@ -64,3 +64,174 @@ def test_report_cells_for_capped_cold_solves():
     assert cold_cell(record, "ipm_no_crossover") == "-"
     assert limit_ratio_cell(record) == "<= 1.0" and gap_cell(record) == "1.0e-04"
     assert limit_ratio_cell({"limit_ratio": 12.34}) == "12.3" and limit_ratio_cell({}) == "-"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The section "Targets" of the report, on fixture records: made-up numbers chosen to put each target on a known
+# side of its bound.  They are not measurements.
+
+NEW, OLD = "2026-11-23 10:00:00", "2026-11-21 10:00:00"   # after and before the previous run's cut-off
+
+
+def fixture_record(case, method, seconds, R, lower=None, status="converged", experiment="speed", timestamp=NEW,
+                   n=1000, K=2, **fields):
+    """A FIXTURE record (made-up numbers) with the fields the report reads."""
+    record = {"case": case, "method": method, "quick": False, "fraction": 1.0, "n": n, "d": 10, "K": K,
+              "m": 11 * K, "seconds": seconds, "R": R, "lower": lower, "R_master": R, "test_error": 0.1,
+              "iterations": 10, "status": status, "peak_mb": 300.0, "data_mb": 200.0,
+              "eps_1": {"ccg": 1e-3, "ccg_precise": 1e-4}.get(method), "regime": "n",
+              "experiment": experiment, "timestamp": timestamp}
+    if method.startswith("ccg"):
+        record.update(seconds_oracle=0.1 * seconds, seconds_update=0.05 * seconds, seconds_solve=0.8 * seconds,
+                      trace=[[seconds / 2, R + 0.01], [seconds, R]])
+    record.update(fields)
+    return record
+
+
+def fixture_cold(seconds, ratio=None, bound=None):
+    """FIXTURE cold-solve fields of an MRC-CCG record: a limit ratio, or (every solve capped) only its bound."""
+    if ratio is not None:
+        return {"cold_seconds": {"dual_simplex": seconds / ratio}, "cold_status": {"dual_simplex": "Optimal"},
+                "cold_objective": {"dual_simplex": 0.3}, "cold_time_limit": seconds, "cold_best": "dual_simplex",
+                "cold_best_seconds": seconds / ratio, "limit_ratio": ratio}
+    return {"cold_seconds": {"dual_simplex": seconds}, "cold_status": {"dual_simplex": "Time limit reached"},
+            "cold_objective": {"dual_simplex": None}, "cold_time_limit": seconds, "cold_best": None,
+            "cold_best_seconds": None, "limit_ratio": None, "limit_ratio_bound": bound}
+
+
+def fixture_records():
+    """FIXTURE records for every target, in the order a run appends them; expected outcomes in the comments."""
+    r = fixture_record
+    return [
+        # the previous run (before 2026-11-22)
+        r("mnist", "ccg_precise", 4086.0, 0.4718, timestamp=OLD, n=56000, K=10),
+        r("pulsar_rff", "ccg_precise", 7.1, 0.04453, timestamp=OLD),
+        r("many_classes", "ccg", 600.0, 0.64, status="time_limit", timestamp=OLD, n=16000, K=100),
+        *(r("many_classes", "ccg", 0.2 * K ** 2.4, 0.5, experiment="scaling_K", timestamp=OLD, n=8000, K=K)
+          for K in (5, 10, 20, 50, 100)),                                                  # slope 2.40
+        # this run
+        r("many_classes_50", "ccg", 20.0, 0.47, 0.4699, K=50, **fixture_cold(20.0, ratio=2.0)),       # 1: yes
+        r("mnist_8000", "ccg", 50.0, 0.30, 0.299, K=10, **fixture_cold(50.0, ratio=5.0)),             # 1: no
+        r("satellite_rff", "ccg", 8.0, 0.49, 0.4899, K=6, **fixture_cold(8.0, bound=1.0)),            # 1: yes; 5: no
+        r("optdigits_rff", "ccg", 20.0, 0.35, 0.3499, K=10),                  # 1: no cold solves; 5: yes
+        r("mnist", "ccg_precise", 800.0, 0.4718, 0.4713, n=56000, K=10),                  # 2: yes (gap 5e-4)
+        r("many_classes", "ccg", 150.0, 0.55, 0.5499, n=16000, K=100),                    # 3: no (> 120 s)
+        *(r("many_classes", "ccg", K ** 1.2, 0.5, 0.4999, experiment="scaling_K", n=8000, K=K)
+          for K in (5, 10, 20, 50, 100)),                                                  # 3: slope 1.20, yes
+        r("tweets", "ccg", 10.0, 0.228, 0.2279),                                           # 4: no LP record
+        r("digits_rff", "ccg", 25.0, 0.10, 0.0999, K=10),                                  # 5: yes
+        r("pulsar_rff", "ccg_precise", 10.0, 0.04453, 0.04440),                  # 6: 114.5x, R - R* <= 4.4e-5
+        r("pulsar_rff", "lp", 1145.0, 0.044487, 0.044486, status="optimal"),
+        r("dry_bean_rff", "ccg", 10.0, 0.244, 0.2439, K=7),                                # 7: 40x, yes
+        r("dry_bean_rff", "subgradient", 600.0, 0.2430, K=7, status="time_limit",
+          trace=[[100.0, 0.25], [400.0, 0.2435], [600.0, 0.2430]]),
+        r("optdigits_rff", "subgradient", 300.0, 0.36, K=10, status="time_limit",         # 7: > 15x, no
+          trace=[[100.0, 0.40], [300.0, 0.36]]),
+        r("mnist_8000", "ccg", 5.1, 0.33, 0.20, status="time_limit", experiment="anytime", K=10,
+          time_limit=5.0, converged_seconds=50.0),                                         # 8: 0.031, yes
+    ]
+
+
+def target_cells(text, target):
+    """The (measured, met) cells of the row of the targets table whose target starts with ``target``."""
+    section = text.split("## Targets", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith(f"| {target}")]
+    assert len(rows) == 1, (target, rows)
+    cells = [c.strip() for c in rows[0].split("|")[1:-1]]
+    return cells[1], cells[2]
+
+
+def test_report_targets_on_fixture_records(tmp_path):
+    pytest.importorskip("matplotlib")
+    from benchmarks.report import write_report
+    path = tmp_path / "full.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in fixture_records()))
+    out = write_report(path, tmp_path / "benchmarks.md")
+    assert out == tmp_path / "benchmarks.md" and (tmp_path / "img" / "convergence_full.png").exists()
+    text = out.read_text()
+
+    expected = {   # target (start of its cell) -> met
+        "limit ratio <= 3: many_classes_50": "yes",
+        "limit ratio <= 3: mnist_8000": "no",
+        "limit ratio <= 3: satellite_rff": "yes",
+        "limit ratio <= 3: optdigits_rff": "not measured",
+        "mnist (all samples)": "yes",
+        "many_classes (K = 100": "no",
+        "fit-time slope in K": "yes",
+        "tweets (all samples)": "not measured",
+        "digits_rff: converged": "yes",
+        "satellite_rff: converged": "no",
+        "optdigits_rff: converged": "yes",
+        "pulsar + RFF": "yes",
+        "dry_bean_rff: >= 30x": "yes",
+        "optdigits_rff: >= 30x": "no",
+        "anytime, mnist_8000": "yes",
+        "anytime, digits_rff": "not measured",
+        "no run slower than in the previous run": "no",
+    }
+    cells = {target: target_cells(text, target) for target in expected}
+    assert {target: met for target, (_, met) in cells.items()} == expected
+    measured = {target: m for target, (m, _) in cells.items()}
+    assert measured["limit ratio <= 3: many_classes_50"].startswith("2.00 (fit 20.0 s")
+    assert measured["limit ratio <= 3: satellite_rff"].startswith("<= 1.00")
+    assert measured["limit ratio <= 3: optdigits_rff"].startswith("not measured")
+    assert "certified gap 5.0e-04" in measured["mnist (all samples)"]
+    assert "previous run: 4086.0 s, converged" in measured["mnist (all samples)"]
+    assert "slope 1.20" in measured["fit-time slope in K"] and "previous run: slope 2.40" in measured[
+        "fit-time slope in K"]
+    assert "not measured: no record of tweets / MRC-LP" in measured["tweets (all samples)"]
+    assert measured["pulsar + RFF"].startswith("114.5x") and "R - R* <= 4.4e-05" in measured["pulsar + RFF"]
+    assert "MRC-SUB needs 400.0 s to reach it: 40.0x" in measured["dry_bean_rff: >= 30x"]
+    assert "ratio > 15.0x" in measured["optdigits_rff: >= 30x"]
+    assert "R - R* <= 0.0310" in measured["anytime, mnist_8000"]
+    assert measured["anytime, digits_rff"].startswith("not measured")
+    regression = measured["no run slower than in the previous run"]
+    assert regression.startswith("largest ratio 1.41: pulsar_rff / MRC-CCG (eps_1=1e-4)")
+    assert "many_classes / MRC-CCG (eps_1=1e-3), n = 16000, K = 100: time_limit -> converged" in regression
+    # the older targets stay, after the issue's
+    assert target_cells(text, "model updates")[1] == "yes" and target_cells(text, "memory")[1] == "yes"
+    section = text.split("## Targets", 1)[1]
+    assert section.index("| no run slower") < section.index("| model updates") < section.index("| memory")
+
+
+def test_report_targets_without_records(tmp_path):
+    """With only a record of another case every target says "not measured" (none is invented)."""
+    pytest.importorskip("matplotlib")
+    from benchmarks.report import write_report
+    path = tmp_path / "full.jsonl"
+    path.write_text(json.dumps(fixture_record("satellite", "ccg", 1.0, 0.5, 0.4999, K=6)) + "\n")
+    text = write_report(path, tmp_path / "benchmarks.md").read_text()
+    section = text.split("## Targets", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    issue_rows = [line for line in rows if not line.startswith(("| model updates", "| memory"))]
+    assert len(issue_rows) == 17
+    assert all(line.endswith("| not measured |") for line in issue_rows), issue_rows
+
+
+def test_run_plan_halves(tmp_path, monkeypatch):
+    """``--cases ... --skip-scaling`` runs those speed cases and their anytime runs, ``--only-scaling`` only the
+    scaling experiments; both append to the same file (``run`` replaced by a FIXTURE that runs nothing)."""
+    import benchmarks.report
+    import benchmarks.run as run
+
+    calls = []
+
+    def fake_run(case, method, quick, time_limit, extra=(), subgradient_iterations=None):
+        calls.append((case, method, time_limit, tuple(extra)))
+        return {"case": case, "method": method, "seconds": 20.0, "status": "converged"}
+
+    monkeypatch.setattr(run, "run", fake_run)
+    monkeypatch.setattr(run, "RESULTS", tmp_path)
+    monkeypatch.setattr(benchmarks.report, "write_report", lambda path: None)
+    monkeypatch.setattr(sys, "argv", ["run", "--cases", "digits_rff", "tweets", "--skip-scaling"])
+    run.main()
+    assert calls == [("digits_rff", "ccg", 3600.0, ()), ("digits_rff", "ccg_precise", 3600.0, ()),
+                     ("tweets", "ccg", 3600.0, ()), ("tweets", "ccg_precise", 3600.0, ()),
+                     ("tweets", "lp", 3600.0, ()), ("digits_rff", "ccg", 2.0, ())]
+    calls.clear()
+    monkeypatch.setattr(sys, "argv", ["run", "--only-scaling"])
+    run.main()
+    assert [c[0] for c in calls] == ["pulsar_rff"] * len(run.FRACTIONS) + ["many_classes"] * len(run.CLASSES)
+    records = [json.loads(line) for line in (tmp_path / "full.jsonl").read_text().splitlines()]
+    assert [r["experiment"] for r in records] == ["speed"] * 5 + ["anytime"] + ["scaling_n"] * 5 + ["scaling_K"] * 5
+    assert records[5]["time_limit"] == 2.0 and records[5]["converged_seconds"] == 20.0
