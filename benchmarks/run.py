@@ -55,7 +55,7 @@ FRACTIONS = [0.1, 0.2, 0.4, 0.7, 1.0]
 CLASSES = [5, 10, 20, 50, 100]
 
 
-def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None):
+def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None, cold_time_limit=None):
     args = [sys.executable, "-m", "benchmarks.run_case", case, "ccg" if method.startswith("ccg") else method,
             "--time-limit", str(time_limit), *extra]
     if method == "ccg_precise":
@@ -63,7 +63,10 @@ def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None):
     if method == "subgradient" and (quick or subgradient_iterations):
         args += ["--subgradient-iterations", str(subgradient_iterations or 2000)]
     if quick:
-        args += ["--quick", "--cold-time-limit", str(QUICK_COLD_TIME_LIMIT)]
+        args += ["--quick"]
+        cold_time_limit = cold_time_limit or QUICK_COLD_TIME_LIMIT
+    if cold_time_limit and method.startswith("ccg"):
+        args += ["--cold-time-limit", str(cold_time_limit)]
     start = time.perf_counter()
     try:
         out = subprocess.run(args, capture_output=True, text=True, timeout=4 * time_limit + 600,
@@ -98,6 +101,8 @@ def main():
     scaling.add_argument("--only-scaling", action="store_true",
                          help="only the scaling experiments (no speed or anytime runs)")
     parser.add_argument("--time-limit", type=float, help="seconds per run (default 3600, quick 60)")
+    parser.add_argument("--cold-time-limit", type=float,
+                        help="cap on each cold solve of a final master (default: the fit time; quick 30)")
     args = parser.parse_args()
     time_limit = args.time_limit or (60.0 if args.quick else 3600.0)
     RESULTS.mkdir(exist_ok=True)
@@ -105,7 +110,7 @@ def main():
 
     def measure(case, method, experiment, extra=(), limit=time_limit, **fields):
         """Run one (case, method), append its record (with ``fields``) to the file and return it."""
-        record = run(case, method, args.quick, limit, extra, args.subgradient_iterations)
+        record = run(case, method, args.quick, limit, extra, args.subgradient_iterations, args.cold_time_limit)
         record.update(fields, experiment=experiment, timestamp=time.strftime("%Y-%m-%d %H:%M:%S"))
         append(path, record)
         summary = {k: record.get(k) for k in ("experiment", "case", "method", "n", "K", "seconds", "R",

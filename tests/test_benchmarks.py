@@ -216,7 +216,7 @@ def test_run_plan_halves(tmp_path, monkeypatch):
 
     calls = []
 
-    def fake_run(case, method, quick, time_limit, extra=(), subgradient_iterations=None):
+    def fake_run(case, method, quick, time_limit, extra=(), subgradient_iterations=None, cold_time_limit=None):
         calls.append((case, method, time_limit, tuple(extra)))
         return {"case": case, "method": method, "seconds": 20.0, "status": "converged"}
 
