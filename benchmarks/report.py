@@ -555,13 +555,13 @@ def write_report(path, out=None):
         plt.close(fig)
 
     # convergence plot
-    conv = [c for c in cases if any("trace" in r for r in speed if r["case"] == c)]
+    conv = [c for c in cases if any(r.get("trace") for r in speed if r["case"] == c)]
     if conv:
         cols = min(3, len(conv))
         rows = int(np.ceil(len(conv) / cols))
         fig, axes = plt.subplots(rows, cols, figsize=(5 * cols, 3.6 * rows), squeeze=False)
         for ax, c in zip(axes.ravel(), conv):
-            for r in [r for r in speed if r["case"] == c and "trace" in r]:
+            for r in [r for r in speed if r["case"] == c and r.get("trace")]:   # a full LP has no iterations
                 t, R = np.array(r["trace"]).T
                 # the certified value of the rule a stop at time t returns: the best R(mu) so far
                 ax.plot(t, np.minimum(np.minimum.accumulate(R), 1.0), label=f"{label(r)}: best R(mu)")
