@@ -60,7 +60,8 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
     fit_intercept : bool, default=True
         Prepend the constant feature 1 to ``Psi``.
     method : {"ccg", "lp", "subgradient"}, default="ccg"
-        MRC-CCG (Algorithm 1), the full LP over all ``n (2^K - 1)`` rows (small problems only), or MRC-SUB,
+        MRC-CCG (Algorithm 1), the full LP over all ``n (2^K - 1)`` rows (its primal or dual form by the
+        simplex or the interior point method, chosen by size: :func:`mrc_pyomo.full_lp.choose_method`), or MRC-SUB,
         the accelerated subgradient method of the MRC literature (:mod:`mrc_pyomo.subgradient`; the
         paper's baseline; ``max_iter`` subgradient steps, no LP, ``master_`` is None).
     solver : str, default="appsi_highs"
