@@ -15,11 +15,11 @@ import time
 
 import highspy
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+from benchmarks.cases import _tabular  # noqa: E402
 from mrc_pyomo import formulation  # noqa: E402
 from mrc_pyomo.certificate import lower_bound  # noqa: E402
 from mrc_pyomo.estimates import mean_and_confidence  # noqa: E402
@@ -32,16 +32,12 @@ from mrc_pyomo.scaling import column_scales, scale_columns  # noqa: E402
 
 INF = highspy.kHighsInf
 TIME_LIMIT = float(os.environ.get("LP_TIME_LIMIT", 400))
-DATA = os.environ.get("MRC_DATA", str(ROOT.parent / "shared" / "data"))
 
 
-def load(name, n, seed=0):
-    df = pd.read_csv(f"{DATA}/{name}.csv.gz")
-    if n is not None and n < len(df):
-        df = df.sample(n=n, random_state=seed)
-    X = df.drop(columns="label").to_numpy(dtype=float)
-    X = (X - X.mean(axis=0)) / np.where(X.std(axis=0) > 0, X.std(axis=0), 1.0)
-    return X, df["label"].to_numpy()
+def load(name, n):
+    """``n`` samples of a benchmark data set (seed 0), standardised, as :mod:`benchmarks.cases` loads them."""
+    X, y, _ = _tabular(name, quick=True, n_quick=n, fourier=False)
+    return X, y
 
 
 def case_data(case):

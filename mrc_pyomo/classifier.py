@@ -30,8 +30,8 @@ from .estimates import mean_and_confidence
 from .feature_maps import make_feature_map
 from .full_lp import fit_full_lp
 from .master import check_solver
-from .reduction import complete, find_reduction, full_lp_rows
 from .primal_oracle import class_probabilities, class_scores, most_violated_subsets, risk
+from .reduction import complete, find_reduction, full_lp_rows
 from .scaling import center_columns, column_scales, scale_columns, uncenter
 from .subgradient import HISTORY_COLUMNS as SUBGRADIENT_COLUMNS
 from .subgradient import fit_subgradient

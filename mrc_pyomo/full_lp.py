@@ -77,8 +77,8 @@ import scipy.sparse as sp
 from . import formulation
 from .ccg import Best, FitResult, gap_tolerance
 from .certificate import lower_bound
+from .highs_bulk import quiet_highs, run_with_limit, set_option
 from .initialization import all_subsets
-from .highs_bulk import run_with_limit
 from .master import BULK_HIGHS_SOLVERS, REFINED_TOLERANCE, MasterSolution, MasterSolveError, RestrictedMaster
 from .primal_oracle import risk_on_segment
 
@@ -160,10 +160,7 @@ class DualLP:
         import highspy
 
         self.highspy = highspy
-        self.h = highspy.Highs()
-        self.h.setOptionValue("output_flag", False)
-        for name, value in (options or {}).items():
-            self.set_option(name, value)
+        self.h = quiet_highs(options)
         features = master.features
         m = len(features)
         self.m = m
@@ -192,8 +189,7 @@ class DualLP:
                            starts.astype(np.int32), index, value)
 
     def set_option(self, name, value):
-        if self.h.setOptionValue(name, value) != self.highspy.HighsStatus.kOk:
-            raise ValueError(f"HiGHS rejected the option {name}={value!r}")
+        set_option(self.h, name, value)
 
     def solve(self, time_limit=None):
         """Run HiGHS (for ``time_limit`` seconds at most); return ``(status_text, MasterSolution or None)``

@@ -43,6 +43,24 @@ def run_with_limit(highs, time_limit):
         highs.setOptionValue("time_limit", previous)
 
 
+def set_option(highs, name, value):
+    """Set a HiGHS option; ``ValueError`` naming it if HiGHS rejects it (Pyomo's HiGHS interfaces do not look)."""
+    if highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+        raise ValueError(f"HiGHS rejected the option {name}={value!r} (unknown name, or a value of the wrong "
+                         f"type or range)")
+
+
+def quiet_highs(options=None):
+    """A new ``highspy.Highs`` instance with its log off and ``options`` set (:func:`set_option`)."""
+    if highspy is None:
+        raise ImportError("the default solver needs the package highspy: pip install highspy")
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    for name, value in (options or {}).items():
+        set_option(highs, name, value)
+    return highs
+
+
 def check_options(options):
     """Raise ``ValueError`` naming the first option HiGHS does not know, or whose value it rejects.
 
@@ -51,12 +69,7 @@ def check_options(options):
     """
     if highspy is None or not options:
         return
-    scratch = highspy.Highs()
-    scratch.setOptionValue("output_flag", False)
-    for name, value in options.items():
-        if scratch.setOptionValue(name, value) != highspy.HighsStatus.kOk:
-            raise ValueError(f"HiGHS rejected the option {name}={value!r} (unknown name, or a value of the "
-                             f"wrong type or range)")
+    quiet_highs(options)
 
 
 class HighsMaster:
@@ -67,12 +80,7 @@ class HighsMaster:
     """
 
     def __init__(self, fixed_rows=(), options=None):
-        if highspy is None:
-            raise ImportError("the default solver needs the package highspy: pip install highspy")
-        self.highs = highspy.Highs()
-        self.highs.setOptionValue("output_flag", False)
-        for name, value in (options or {}).items():
-            self.set_option(name, value)
+        self.highs = quiet_highs(options)
         empty_i, empty_f = np.zeros(0, dtype=np.int32), np.zeros(0)
         self.highs.addCols(1, np.array([1.0]), np.array([-INF]), np.array([INF]), 0,
                            empty_i, empty_i, empty_f)
@@ -83,8 +91,7 @@ class HighsMaster:
                                np.array([float(nu_coef)]))
 
     def set_option(self, name, value):
-        if self.highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
-            raise ValueError(f"HiGHS rejected the option {name}={value!r}")
+        set_option(self.highs, name, value)
 
     def add_features(self, cost_pos, cost_neg, block, fixed_pos, fixed_neg):
         """Append the columns of new features: ``mu1`` (``+block``) and ``mu2`` (``-block``) of each, interleaved.
