@@ -75,9 +75,10 @@ def choose_regime(n_classes, n_features, full_lp_rows=None):
     otherwise.
 
     ``"full"`` is the master with every row and feature: the full LP (:mod:`mrc_pyomo.full_lp`).  Measured on
-    the tweets (TF-IDF of words and word pairs, K = 2, docs/benchmarks.md): all 16,609 training samples give a
-    reduced full LP of 16,808 rows and 217,370 features, solved and certified in 11 s by the interior point
-    method, while the regime ``"nm"`` had not converged after 600 s; on 2,560 samples, 0.9 s against 124 s.
+    the tweets (TF-IDF of words and word pairs, K = 2, docs/benchmarks.md): all 16,612 training samples give a
+    reduced full LP of 16,808 rows and 217,370 features, solved and certified in 12.3 s by the interior point
+    method, while the regime ``"nm"`` had not converged after 600 s (the previous benchmark run); on the
+    3,200 samples of ``python -m benchmarks.run_case tweets ccg --quick``, 0.94 s against 124.5 s for ``"nm"``.
     With few features (``m <= LARGE_M``) the full LP is the slower by far (pulsar + 400 RFF, 2,000 samples:
     42 s against 3.2 s), so the regime ``"n"`` is kept there whatever the size.
     """

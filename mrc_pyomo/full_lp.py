@@ -54,11 +54,14 @@ returns a vertex, certified to round-off (gaps ``1e-13`` and below); without it 
 
 **The primal LP, when it has fewer rows** (``n_rows < K D``: sparse text, where the reduced LP of
 :mod:`mrc_pyomo.reduction` keeps about one row per sample): the dual LP would then have the larger basis, and
-its dual simplex did not finish in 240 s on the tweets' 2,560-sample subset (62,250 rows, 3,216 columns).
+its dual simplex did not finish in 240 s on the tweets' 3,200-sample subset (62,250 rows, 3,216 columns).
 The master's own HiGHS instance solves the primal LP by the interior point method without crossover
-(``"primal_ipm"``): 0.86 s there (dual simplex on the primal 4.1 s), and on all 16,609 training samples
+(``"primal_ipm"``): 0.86 s there (dual simplex on the primal 4.1 s), and on all 16,612 training samples
 (16,808 rows, 217,370 features) 10.8 s against 26.6 s with crossover, certified gaps ``1e-10`` and
-``2.5e-12`` (with crossover ``2.6e-7``: the crossover's vertex was the less accurate).
+``2.5e-12`` (with crossover ``2.6e-7``: the crossover's vertex was the less accurate).  These form
+comparisons were made with a one-off script (the forms through ``solver_options``); the benchmark harness
+records the chosen method: ``python -m benchmarks.run_case tweets lp --quick`` 1.0 s, all samples 11.8 s
+(docs/benchmarks.md).
 
 **If the certificate does not close** (a simplex run stopped within HiGHS's feasibility tolerances ``1e-7``
 can leave a certified gap of about ``1e-9``), the same instance is re-solved once with the simplex (the dual
