@@ -1,15 +1,16 @@
 """Measure variants of the generation loop against the default, in one process, alternating.
 
     python -m benchmarks.loop_variants CASE [CASE ...] [--time-limit S] [--repeat R]
-        [--variants default in_out=0.8 stall=3 ...]
+        [--variants default in_out=0.8 stall=none stall=5,eps_1=1e-4 ...]
 
 Variants set module constants of :mod:`mrc_pyomo.ccg`: ``in_out=A`` (``IN_OUT``: rows separated at
 ``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``STALL_FACTOR``: the warm simplex gets ``F`` times the
-median solve so far before the interior point method takes over), ``n_max=N`` (the estimator's ``n_max``);
-``default`` is the library as it is.  Per fit: seconds, iterations, status, certified gap, ``upper_``, seconds
-in the solver, the largest solve and the master's final rows.  CASES: the synthetic many-class problem with
-``K20`` / ``K50`` (8000 samples), ``mnist8000`` (pixels / 255), ``satellite_rff``, ``optdigits_rff`` and
-``digits_rff`` (scikit-learn's digits, standardised, 400 random Fourier features).
+largest solve so far before the interior point method takes over; ``stall=none``: no budget), ``n_max=N`` and
+``eps_1=E`` (the estimator's parameters); settings combine with commas, and ``default`` is the library as it
+is.  Per fit: seconds, iterations, status, certified gap, ``upper_``, seconds in the solver, the largest solve
+and the master's final rows.  CASES: the synthetic many-class problem with ``K20`` / ``K50`` (8000 samples),
+``mnist8000`` (pixels / 255), ``mnist`` (the harness's 56,000 training images), ``satellite_rff``,
+``optdigits_rff`` and ``digits_rff`` (scikit-learn's digits, standardised, 400 random Fourier features).
 """
 
 import argparse
@@ -18,6 +19,7 @@ import warnings
 
 from sklearn.datasets import load_digits
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
 import mrc_pyomo.ccg as ccg
@@ -30,6 +32,13 @@ def _mnist(n):
     return df.drop(columns="label").to_numpy(float) / 255.0, df["label"].to_numpy(), {"phi": "linear"}
 
 
+def _mnist_train():
+    """The harness's training split of mnist (56,000 images)."""
+    X, y, params = _mnist(None)
+    X, _, y, _ = train_test_split(X, y, test_size=0.2, random_state=0, stratify=y)
+    return X, y, params
+
+
 def _digits_rff():
     X, y = load_digits(return_X_y=True)
     return StandardScaler().fit_transform(X), y, {"phi": "fourier", "random_state": 0}
@@ -39,6 +48,7 @@ CASES = {
     "K20": lambda: many_classes(False, n_classes=20, n_samples=8000),
     "K50": lambda: many_classes(False, n_classes=50, n_samples=8000),
     "mnist8000": lambda: _mnist(8000),
+    "mnist": _mnist_train,
     "satellite_rff": lambda: _tabular("satellite", False, 0, fourier=True),
     "optdigits_rff": lambda: _tabular("optdigits", False, 0, fourier=True),
     "digits_rff": _digits_rff,
@@ -47,16 +57,21 @@ DEFAULTS = {"IN_OUT": ccg.IN_OUT, "STALL_FACTOR": ccg.STALL_FACTOR}
 
 
 def apply(variant):
-    """Set the module constants of ``variant`` (``"default"`` or ``"name=value"``); return the fit params."""
+    """Set the module constants of ``variant`` (``"default"`` or ``"name=value[,name=value...]"``); return the
+    fit parameters it sets."""
     for name, value in DEFAULTS.items():
         setattr(ccg, name, value)
-    if variant == "default":
-        return {}
-    name, value = variant.split("=")
-    if name == "n_max":
-        return {"n_max": int(value)}
-    setattr(ccg, {"in_out": "IN_OUT", "stall": "STALL_FACTOR"}[name], float(value))
-    return {}
+    params = {}
+    for setting in variant.split(","):
+        if setting == "default":
+            continue
+        name, value = setting.split("=")
+        if name in ("n_max", "eps_1"):
+            params[name] = int(value) if name == "n_max" else float(value)
+        else:
+            constant = {"in_out": "IN_OUT", "stall": "STALL_FACTOR"}[name]
+            setattr(ccg, constant, None if value == "none" else float(value))
+    return params
 
 
 def main(argv=None):
@@ -64,7 +79,7 @@ def main(argv=None):
     parser.add_argument("cases", nargs="+", choices=sorted(CASES))
     parser.add_argument("--time-limit", type=float, default=300.0)
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--variants", nargs="+", default=["default", "in_out=0.8", "stall=3"])
+    parser.add_argument("--variants", nargs="+", default=["default", "in_out=0.8", "stall=none"])
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", ConvergenceWarning)
     for case in args.cases:
