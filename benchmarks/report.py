@@ -368,6 +368,36 @@ def anytime_row(latest, case, precision=0.05):
     return row(target, text, dist <= precision)
 
 
+def master_steps(record):
+    """Seconds between successive masters of a record's trace (each solve with its check and update)."""
+    times = [0.0] + [t for t, _ in record.get("trace") or []]
+    return [b - a for a, b in zip(times, times[1:])]
+
+
+def master_time_row(latest, bound=3.0, floor=1.0):
+    """Item 4 (stall protection): no master takes more than ``bound`` times the best cold solve of its fit's
+    final master.  Measured on every MRC-CCG record with cold solves, from the times between successive
+    masters of its trace (an upper bound on each solve: the oracles and the update are included); steps under
+    ``floor`` seconds are left out (below ``ccg.STALL_FLOOR`` no budget applies, and a cold solve of
+    hundredths of a second is within the timer's noise)."""
+    target = f"no master takes more than {bound:g}x the cold solve of its fit's final master (stall protection)"
+    ratios = []
+    for r in latest:
+        if r["method"] in ("ccg", "ccg_precise") and usable(r) and r.get("cold_best_seconds"):
+            steps = [(t, k + 1) for k, t in enumerate(master_steps(r)) if t >= floor]
+            if steps:
+                t, k = max(steps)
+                ratios.append((t / r["cold_best_seconds"], t, k, r))
+    if not ratios:
+        return row(target, "not measured: no MRC-CCG record with cold solves", None)
+    ratio, t, k, r = max(ratios, key=lambda item: item[0])
+    text = (f"largest {ratio:.2f}: {run_name(r['case'], r['method'], r.get('experiment', 'speed'))}, "
+            f"master {k} of {len(master_steps(r))} took {t:.1f} s against a cold solve of {r['cold_best_seconds']:.1f} s"
+            f"{'' if r['status'] == 'converged' else ' (' + r['status'] + ')'}; over {len(ratios)} runs"
+            + previous_note(r))
+    return row(target, text, ratio <= bound)
+
+
 def regression_row(records, factor=1.2):
     """Target 9: no run slower than in the previous run by more than ``factor``.  For every
     (case, method, experiment, n, K) with a record of the previous run (timestamped before
@@ -457,6 +487,7 @@ def target_rows(latest, records):
         pulsar_row(latest),
         *(subgradient_row(latest, c) for c in ("dry_bean_rff", "optdigits_rff")),
         *(anytime_row(latest, c) for c in ("mnist_8000", "digits_rff")),
+        master_time_row(latest),
         regression_row(records),
     ]
 

@@ -167,6 +167,7 @@ def test_report_targets_on_fixture_records(tmp_path):
         "optdigits_rff: >= 30x": "no",
         "anytime, mnist_8000": "yes",
         "anytime, digits_rff": "not measured",
+        "no master takes more than 3x": "yes",
         "no run slower than in the previous run": "no",
     }
     cells = {target: target_cells(text, target) for target in expected}
@@ -185,6 +186,9 @@ def test_report_targets_on_fixture_records(tmp_path):
     assert "ratio > 15.0x" in measured["optdigits_rff: >= 30x"]
     assert "R - R* <= 0.0310" in measured["anytime, mnist_8000"]
     assert measured["anytime, digits_rff"].startswith("not measured")
+    # mnist_8000: masters 25 s apart, its final master cold in 10 s
+    assert measured["no master takes more than 3x"].startswith(
+        "largest 2.50: mnist_8000 / MRC-CCG (eps_1=1e-3), master 2 of 2 took 25.0 s against a cold solve of 10.0 s; over 2 runs")
     regression = measured["no run slower than in the previous run"]
     assert regression.startswith("largest ratio 1.41: pulsar_rff / MRC-CCG (eps_1=1e-4)")
     assert "many_classes / MRC-CCG (eps_1=1e-3), n = 16000, K = 100: time_limit -> converged" in regression
@@ -204,7 +208,7 @@ def test_report_targets_without_records(tmp_path):
     section = text.split("## Targets", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line][1:]
     issue_rows = [line for line in rows if not line.startswith(("| model updates", "| memory"))]
-    assert len(issue_rows) == 17
+    assert len(issue_rows) == 18
     assert all(line.endswith("| not measured |") for line in issue_rows), issue_rows
 
 

@@ -117,6 +117,15 @@ def test_theorem_2_bounds_large_n_and_m(K):
     assert clf.upper_ == pytest.approx(lp.upper_, abs=1e-6)
 
 
+def test_simplex_budget_is_relative_to_the_largest_solve():
+    """Stall protection is on by default: the warm simplex gets STALL_FACTOR (3) times the largest solve so
+    far, at least STALL_FLOOR (1 s), and nothing on the first master."""
+    from mrc_pyomo.ccg import simplex_budget
+    assert simplex_budget([]) is None
+    assert simplex_budget([2.0, 5.0, 1.0]) == pytest.approx(15.0)
+    assert simplex_budget([0.01, 0.02]) == pytest.approx(1.0)
+
+
 @pytest.mark.parametrize("variant", [{"IN_OUT": 0.8}, {"STALL_FACTOR": 1e-9, "STALL_FLOOR": 0.0}])
 def test_loop_variants_reach_R_star(monkeypatch, variant):
     """In-out separation and the interior point method after a stalled simplex (forced here by a zero budget:
