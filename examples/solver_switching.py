@@ -17,11 +17,11 @@ from sklearn.preprocessing import StandardScaler
 
 from mrc_pyomo import MRCClassifier
 
-SOLVERS = ["appsi_highs", "glpk", "cbc"]
+SOLVERS = ["highs", "appsi_highs", "glpk", "cbc"]
 
 
 def available(solver):
-    return solver == "appsi_highs" or pyo.SolverFactory(solver).available(exception_flag=False)
+    return solver == "highs" or pyo.SolverFactory(solver).available(exception_flag=False)
 
 
 def main():

@@ -15,7 +15,8 @@ from . import MRCClassifier
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m mrc_pyomo", description=__doc__)
-    parser.add_argument("--solver", default="appsi_highs", help="Pyomo LP solver name (default: appsi_highs)")
+    parser.add_argument("--solver", default="highs",
+                        help="'highs' (the built-in HiGHS backend, default) or any Pyomo LP solver name")
     parser.add_argument("--eps-1", type=float, default=1e-3, help="target of the certified gap (default 1e-3)")
     args = parser.parse_args(argv)
 

@@ -320,7 +320,7 @@ def improve_on_segments(Psi, best, mu, tau, lam, blocked=None):
 
 
 def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3, eps_2=1e-5, n_max=400,
-            m_max=400, max_iter=1000, time_limit=None, solver="appsi_highs", solver_options=None, log=None,
+            m_max=400, max_iter=1000, time_limit=None, solver="highs", solver_options=None, log=None,
             callback=None, reduction=None):
     """Run MRC-CCG on ``Psi`` (``(n, D)``) with class indices ``y_idx`` and estimates ``tau``, ``lam``.
 

@@ -64,9 +64,11 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         simplex or the interior point method, chosen by size: :func:`mrc_pyomo.full_lp.choose_method`), or MRC-SUB,
         the accelerated subgradient method of the MRC literature (:mod:`mrc_pyomo.subgradient`; the
         paper's baseline; ``max_iter`` subgradient steps, no LP, ``master_`` is None).
-    solver : str, default="appsi_highs"
-        Pyomo LP solver name.  ``"appsi_highs"`` loads the master into HiGHS in bulk; any other name (e.g.
-        ``"highs"``, ``"glpk"``, ``"cbc"``, ``"gurobi"``) solves the Pyomo model through ``SolverFactory``.
+    solver : str, default="highs"
+        ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is
+        a Pyomo solver name (``pyomo.environ.SolverFactory``): a persistent interface (``"appsi_highs"``,
+        ``"gurobi_persistent"``, ``"cplex_persistent"``, ...) is handed the master's Pyomo model once and then
+        each change; any other solver (``"glpk"``, ``"cbc"``, ...) is handed the model at every solve.
     eps_1 : float, default=1e-3
         Target of the certified gap: the fit has converged when ``upper_ - lower_ <= eps_1``, so ``upper_``
         is then within ``eps_1`` of the minimax risk ``R*``.  ``0`` asks for the gap of round-off
@@ -110,7 +112,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         The internal scale ``d`` of the columns of ``Psi`` (:mod:`mrc_pyomo.scaling`).
     """
 
-    def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="appsi_highs",
+    def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="highs",
                  eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
                  solver_options=None, random_state=None, verbose=False, callback=None):
         self.phi = phi

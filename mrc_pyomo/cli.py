@@ -174,7 +174,8 @@ def build_parser():
     fit.add_argument("--lambda0", type=float, default=0.01, help="regularisation: lambda = lambda0 * std")
     fit.add_argument("--no-intercept", action="store_true", help="do not add the constant feature")
     fit.add_argument("--method", choices=["ccg", "lp"], default="ccg")
-    fit.add_argument("--solver", default="appsi_highs", help="any Pyomo LP solver name (default appsi_highs)")
+    fit.add_argument("--solver", default="highs",
+                     help="'highs' (the built-in HiGHS backend, default) or any Pyomo LP solver name")
     fit.add_argument("--solver-option", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
     fit.add_argument("--eps-1", type=float, default=1e-3,
                      help="target of the certified gap upper - lower (default 1e-3)")

@@ -1,4 +1,4 @@
-"""The MRC linear program, solver-agnostic: coefficient blocks and their Pyomo form.
+"""The MRC linear program, solver-agnostic: its coefficient blocks and the names of its rows.
 
 The 0-1 MRC LP (paper, eq. 5, problem P) over a subset ``I`` of rows and ``J`` of features (eq. 9)::
 
@@ -10,14 +10,13 @@ Features are flat ids ``f = y * D + j``.  Rows are pairs (sample id, label subse
 the class centroids of the initialisation.  The optional row ``objective >= 0`` (many-class initialisation)
 is written ``(tau - lambda) . mu1 - (tau + lambda) . mu2 - nu <= 0``.
 
-Every solver path builds its coefficients here, from the same arrays the oracles hold, so the HiGHS bulk path
-and the Pyomo model agree to the bit.  ``F`` is only ever formed for the rows and features asked for.
+Every backend builds its coefficients here, from the same arrays the oracles hold, so the HiGHS backend and
+the Pyomo model (:mod:`mrc_pyomo.master.model`) agree to the bit.  ``F`` is only ever formed for the rows and
+features asked for.
 """
 
 import numpy as np
-import pyomo.environ as pyo
 import scipy.sparse as sp
-from pyomo.core.expr.numeric_expr import LinearExpression
 
 
 def objective_coefficients(tau, lam, features):
@@ -76,73 +75,3 @@ def sample_label(sample, n_samples):
 def subset_label(subset):
     """``"C0_2"`` for the label subset {0, 2} (class indices into ``classes_``)."""
     return "C" + "_".join(str(y) for y in np.flatnonzero(subset))
-
-
-# ----------------------------------------------------------------------------------------------------------
-# The Pyomo form.
-
-def new_model(with_objective_floor):
-    """An empty master: ``features`` / ``rows`` index sets, ``mu_pos`` (mu1), ``mu_neg`` (mu2), ``nu``, the
-    constraints ``row[sample, subset]``, the objective, the optional row ``objective_floor`` and an import
-    suffix ``dual``."""
-    m = pyo.ConcreteModel(name="MRC restricted master P_IJ")
-    m.features = pyo.Set(dimen=2, ordered=True, doc="(class index, feature index) pairs in J")
-    m.mu_pos = pyo.Var(m.features, domain=pyo.NonNegativeReals, doc="mu1: positive part of mu")
-    m.mu_neg = pyo.Var(m.features, domain=pyo.NonNegativeReals, doc="mu2: negative part of mu")
-    m.nu = pyo.Var(domain=pyo.Reals, doc="nu = varphi(mu) + 1 at an optimum")
-    m.rows = pyo.Set(dimen=2, ordered=True, doc="(sample, label subset) pairs in I")
-    m.row = pyo.Constraint(m.rows, doc="(1/|C|) sum_{y in C} Psi(x).(mu1 - mu2)_y - nu <= 1/|C| - 1")
-    m.objective = pyo.Objective(expr=m.nu, sense=pyo.minimize, doc="R: the worst-case error probability")
-    if with_objective_floor:
-        m.objective_floor = pyo.Constraint(expr=m.nu >= 0, doc="objective >= 0 (many-class initialisation)")
-    m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
-    return m
-
-
-def feature_keys(features, n_features):
-    return [(int(y), int(j)) for y, j in zip(*np.divmod(features, n_features))]
-
-
-def add_features(m, keys):
-    for key in keys:
-        m.features.add(key)
-        m.mu_pos[key]
-        m.mu_neg[key]
-
-
-def linear_expression(m, keys, coefs, constant=0.0, nu_coef=0.0):
-    """``constant + sum_k coefs[k] (mu1 - mu2)[keys[k]] + nu_coef nu`` as a flat Pyomo LinearExpression."""
-    coefs = [float(c) for c in coefs]
-    linear_vars = [m.mu_pos[k] for k in keys] + [m.mu_neg[k] for k in keys]
-    linear_coefs = coefs + [-c for c in coefs]
-    if nu_coef:
-        linear_vars.append(m.nu)
-        linear_coefs.append(float(nu_coef))
-    return LinearExpression(constant=float(constant), linear_coefs=linear_coefs, linear_vars=linear_vars)
-
-
-def set_objective(m, keys, tau_j, lam_j):
-    """Objective ``-(tau - lambda).mu1 + (tau + lambda).mu2 + nu`` and, if present, its floor row."""
-    linear_vars = [m.mu_pos[k] for k in keys] + [m.mu_neg[k] for k in keys] + [m.nu]
-    coefs = [float(c) for c in np.concatenate([-(tau_j - lam_j), tau_j + lam_j, [1.0]])]
-    m.objective.expr = LinearExpression(constant=0.0, linear_coefs=coefs, linear_vars=linear_vars)
-    if hasattr(m, "objective_floor"):
-        floor = LinearExpression(constant=0.0, linear_coefs=list(coefs), linear_vars=list(linear_vars))
-        m.objective_floor.set_value(floor >= 0)
-
-
-def set_rows(m, row_keys, block, feature_keys_, rhs):
-    """Create or overwrite ``row[key]`` for each key from the CSR ``block`` (columns = ``feature_keys_``)."""
-    for r, key in enumerate(row_keys):
-        lo, hi = block.indptr[r], block.indptr[r + 1]
-        keys = [feature_keys_[c] for c in block.indices[lo:hi]]
-        body = linear_expression(m, keys, block.data[lo:hi], nu_coef=-1.0)
-        if key not in m.rows:
-            m.rows.add(key)
-        m.row[key] = body <= float(rhs[r])
-
-
-def remove_rows(m, row_keys):
-    for key in row_keys:
-        del m.row[key]
-        m.rows.remove(key)

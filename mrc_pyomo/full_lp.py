@@ -80,9 +80,9 @@ import scipy.sparse as sp
 from . import formulation
 from .ccg import Best, FitResult, gap_tolerance
 from .certificate import lower_bound
-from .highs_bulk import quiet_highs, run_with_limit, set_option
 from .initialization import all_subsets
-from .master import BULK_HIGHS_SOLVERS, REFINED_TOLERANCE, MasterSolution, MasterSolveError, RestrictedMaster
+from .master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolution, MasterSolveError, RestrictedMaster
+from .master.highs import quiet_highs, run_with_limit, set_option
 from .primal_oracle import risk_on_segment
 
 MAX_ROWS = 2_000_000
@@ -218,11 +218,11 @@ def _master_solution(master, flat):
                           beta=0.0, objective=flat.objective)
 
 
-def solve_full_lp(Psi, tau, lam, solver="appsi_highs", solver_options=None, block_size=2000, method=None,
+def solve_full_lp(Psi, tau, lam, solver="highs", solver_options=None, block_size=2000, method=None,
                   reduction=None):
     """Solve the full LP; return ``(master, solution, seconds_update, seconds_solve)``.
 
-    With the HiGHS backend (``solver`` in :data:`~mrc_pyomo.master.BULK_HIGHS_SOLVERS`) the explicit dual LP
+    With the HiGHS backend (``solver="highs"``) the explicit dual LP
     is solved by ``method`` (``"simplex"`` or ``"ipm"``; ``None``: :func:`choose_method`), ``solver_options``
     applied after the method's own options; ``master.full_lp_method`` says which method ran (``"pyomo"`` on
     the other path, where the primal LP is solved through the master's Pyomo model).  Raises ``ValueError``
@@ -244,7 +244,7 @@ def _solve(Psi, tau, lam, solver, solver_options, block_size, method, reduction=
     start = time.perf_counter()
     remaining = lambda: None if time_limit is None else time_limit - (time.perf_counter() - start)  # noqa: E731
     master = _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction)
-    if solver not in BULK_HIGHS_SOLVERS:
+    if solver != BUILTIN_SOLVER:
         seconds_update = time.perf_counter() - start
         start = time.perf_counter()
         solution = master.solve()
@@ -304,7 +304,7 @@ def _refine(master, dual, solver_options):
     return None if flat is None else _master_solution(master, flat)
 
 
-def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="appsi_highs", solver_options=None, method=None,
+def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="highs", solver_options=None, method=None,
                 reduction=None, time_limit=None):
     """Solve the full LP and certify its answer: a :class:`~mrc_pyomo.ccg.FitResult` (no history).
 

@@ -116,7 +116,7 @@ def test_a_time_limit_is_not_left_on_the_master():
         clf.fit(*random_problem(3000, 30, 10, seed=12))
     assert clf.status_ == "time_limit"
     master = clf.master_
-    assert master._highs.highs.getOptionValue("time_limit")[1] == np.inf
+    assert master.backend.highs.getOptionValue("time_limit")[1] == np.inf
     master.refine()
     with pytest.raises(MasterSolveError, match="[Tt]ime limit"):
         master.solve(time_limit=0.0)   # no time left: HiGHS stops at once
@@ -134,14 +134,15 @@ def test_subgradient_history_ends_at_upper(max_iter):
     assert clf.history_.lower.iloc[-1] == clf.lower_ <= clf.upper_
 
 
-def test_pyomo_highs_checks_its_options_and_says_why_it_stopped():
-    # before: Pyomo's highs ignored a misspelt option; an iteration limit passed on Pyomo's advice about
+@pytest.mark.parametrize("solver", ["appsi_highs", "highs"])
+def test_highs_checks_its_options_and_says_why_it_stopped(solver):
+    # before: Pyomo's HiGHS ignored a misspelt option; an iteration limit passed on Pyomo's advice about
     # load_solutions, which a user of the estimator cannot act on
     X, y = standard_problem()
     with pytest.raises(ValueError, match="HiGHS rejected the option no_such_option"):
-        MRCClassifier(solver="highs", solver_options={"no_such_option": 1}).fit(X, y)
-    with pytest.raises(MasterSolveError, match="maxIterations") as error:
-        MRCClassifier(solver="highs", solver_options={"simplex_iteration_limit": 1}).fit(X, y)
+        MRCClassifier(solver=solver, solver_options={"no_such_option": 1}).fit(X, y)
+    with pytest.raises(MasterSolveError, match="maxIterations|Iteration limit") as error:
+        MRCClassifier(solver=solver, solver_options={"simplex_iteration_limit": 1}).fit(X, y)
     assert "load_solutions" not in str(error.value)
 
 

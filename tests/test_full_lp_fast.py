@@ -97,9 +97,10 @@ def test_the_master_can_be_exported_and_pickled(tmp_path):
     X, y = random_problem(30, 3, 3, seed=5)
     clf = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)
     m = clf.master_.model
-    assert len(m.row) == 30 * 7
+    rows = clf.master_.pyomo_model.row_constraints()
+    assert len(rows) == 30 * 7 and all(row.model() is m for row in rows)
     assert m.nu.value == pytest.approx(clf.master_.solution.nu)
-    duals = np.array([-m.dual[m.row[key]] for key in m.row])
+    duals = np.array([-m.dual[row] for row in rows])
     assert np.allclose(duals, clf.master_.solution.alpha)
     path = clf.master_.write(tmp_path / "full.lp")
     assert path.stat().st_size > 0

@@ -1,4 +1,4 @@
-"""The default solver path: the restricted master held in a persistent ``highspy.Highs`` instance.
+"""The built-in backend (``solver="highs"``, the default): the master held in a persistent ``highspy.Highs``.
 
 Blocks of rows and columns are passed to HiGHS in bulk (``addRows`` / ``addCols`` from CSR / CSC arrays, a
 few tens of nanoseconds per nonzero) instead of through Pyomo expressions (microseconds per nonzero).  HiGHS
@@ -10,8 +10,13 @@ Column layout: column 0 is ``nu``; the feature at position ``p`` of ``J`` has ``
 many-class initialisation, when the master has it), then the rows of ``I`` in order.
 """
 
+import time
+
 import numpy as np
 import scipy.sparse as sp
+
+from ..formulation import right_hand_sides
+from .solution import MasterSolveError
 
 try:
     import highspy
@@ -176,3 +181,78 @@ class HighsMaster:
 
     def simplex_iterations(self):
         return self.highs.getInfo().simplex_iteration_count
+
+
+# HiGHS's feasibility tolerances after refine() (its defaults are 1e-7)
+REFINED_TOLERANCE = 1e-10
+
+
+class HighsBackend:
+    """The backend interface of :class:`~mrc_pyomo.master.restricted.RestrictedMaster` on a :class:`HighsMaster`:
+    each batch of rows or features is loaded in bulk from the master's arrays as it is added; no Pyomo component
+    is built.  ``seconds`` splits the last solve into ``solve`` (the time in HiGHS) alone: loading happens with
+    the changes (the loop's ``seconds_update``)."""
+
+    persistent = True
+
+    def __init__(self, objective_floor, options=None):
+        self.objective_floor = objective_floor
+        self.options = dict(options or {})
+        # the fixed row, if any, is ``objective >= 0`` as ``-objective <= 0``
+        self.lp = HighsMaster([(-1.0, 0.0)] if objective_floor else [], self.options)
+        self.seconds = {}
+
+    @property
+    def highs(self):
+        return self.lp.highs
+
+    def _fixed_coefficients(self, master, features):
+        """Coefficients of ``mu1`` and ``mu2`` of the features in the fixed rows, shape ``(fixed rows, q)`` each:
+        ``(tau - lambda)`` and ``-(tau + lambda)`` in the row ``objective >= 0``."""
+        t, l = master.tau.ravel()[features], master.lam.ravel()[features]
+        rows = 1 if self.objective_floor else 0
+        return np.tile(t - l, (rows, 1)), np.tile(-(t + l), (rows, 1))
+
+    def features_added(self, master, features, with_rows=True):
+        """Load the columns of new features, with their entries in the rows of I (``with_rows``) or none."""
+        t, l = master.tau.ravel()[features], master.lam.ravel()[features]
+        if with_rows:
+            block = master.block(master.samples, master.subsets, features)
+        else:
+            block = sp.csr_matrix((0, len(features)))
+        self.lp.add_features(-(t - l), t + l, block, *self._fixed_coefficients(master, features))
+
+    def load(self, master):
+        """Load the whole master into this (new) backend: its features, then its batches of rows."""
+        self.features_added(master, master.features, with_rows=False)
+        for block in master.pyomo_model.batches:
+            self.rows_added(master, block)
+
+    def rows_added(self, master, block):
+        self.lp.add_rows(master.block(block.samples, block.subsets, master.features),
+                         right_hand_sides(block.subsets))
+
+    def removing_rows(self, master, mask):
+        self.lp.delete_rows(np.flatnonzero(mask))
+
+    def set_option(self, name, value):
+        self.lp.set_option(name, value)
+        self.options[name] = value
+
+    def refine(self):
+        """Forget the basis, so that the next solve starts from scratch, at tolerances 1e-10 (unless set)."""
+        self.lp.highs.clearSolver()
+        for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+            if name not in self.options:
+                self.lp.set_option(name, REFINED_TOLERANCE)
+
+    def solve(self, master, time_limit=None, budget=None):
+        tic = time.perf_counter()
+        status, objective, mu_pos, mu_neg, nu, alpha, fixed = self.lp.solve(time_limit, budget)
+        self.seconds = {"solve": time.perf_counter() - tic}
+        if objective is None:
+            raise MasterSolveError(
+                f"HiGHS did not solve the restricted master ({master.n_rows} rows, {len(master.features)} "
+                f"features) to optimality: model status '{status}'")
+        beta = float(fixed[0]) if self.objective_floor else 0.0
+        return status, objective, mu_pos - mu_neg, nu, alpha, beta

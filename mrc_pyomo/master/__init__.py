@@ -1,0 +1,15 @@
+"""The restricted master ``P_{I,J}`` (paper, eq. 9): a Pyomo model of blocks and the backends that solve it.
+
+* :mod:`~mrc_pyomo.master.model`: the Pyomo model, one block per batch of rows (the record of I and J);
+* :mod:`~mrc_pyomo.master.restricted`: :class:`RestrictedMaster`, the interface the generation loop uses;
+* :mod:`~mrc_pyomo.master.highs`: the built-in HiGHS backend (``solver="highs"``), loaded in bulk;
+* :mod:`~mrc_pyomo.master.pyomo_backends`: Pyomo's persistent interfaces and Pyomo's other solvers;
+* :mod:`~mrc_pyomo.master.solution`: :class:`MasterSolution` and :class:`MasterSolveError`.
+"""
+
+from .highs import REFINED_TOLERANCE
+from .restricted import BUILTIN_SOLVER, RestrictedMaster, check_solver
+from .solution import MasterSolution, MasterSolveError
+
+__all__ = ["BUILTIN_SOLVER", "REFINED_TOLERANCE", "MasterSolution", "MasterSolveError", "RestrictedMaster",
+           "check_solver"]

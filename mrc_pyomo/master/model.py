@@ -1,0 +1,218 @@
+"""The restricted master ``P_{I,J}`` (paper, eq. 9) as a Pyomo model made of blocks: the one record of I and J.
+
+The model ``m = MasterModel(...).pyomo`` is::
+
+    m.features                     ordered Set of the pairs (class y, feature j) of J
+    m.mu_pos[y, j], m.mu_neg[y, j]  mu1, mu2 >= 0 (mu = mu1 - mu2)
+    m.nu                           free
+    m.objective                    min -(tau - lambda)_J . mu1 + (tau + lambda)_J . mu2 + nu
+    m.objective_floor              (optional) the same expression >= 0: valid since R* >= 0
+    m.batch_<b>                    one Block per batch of rows added together (b = 1, 2, ...), with
+        .samples, .subsets         NumPy arrays: the rows (i, C) of the batch still in I, in order
+        .rows, .row                the Set of keys ("x17", "C0_2") and the Constraint
+                                   row[key]: (1/|C|) sum_{y in C} Psi(x_i).(mu1 - mu2)_y - nu <= 1/|C| - 1
+    m.dual                         import Suffix: the duals of the last solve (<= 0 on the rows)
+
+``I`` is the concatenation of the batches' rows in the order the batches were added; ``J`` is
+:attr:`MasterModel.features` (flat ids ``y * D + j``).  Nothing else holds I or J: the backends hold the
+solver's copy of the LP, in this order.
+
+The Pyomo components are **materialised lazily** (:meth:`MasterModel.materialise`): building a Pyomo
+constraint costs microseconds per nonzero, so the built-in HiGHS backend, which loads each batch in bulk from
+its arrays, never builds them unless someone looks at the model; Pyomo's solvers build each batch once, when
+it is first handed over.  A batch built before features were added is rebuilt with their entries.
+"""
+
+import numpy as np
+import pyomo.environ as pyo
+from pyomo.core.expr.numeric_expr import LinearExpression
+
+from .. import formulation
+
+
+def _linear(m, keys, coefs, nu_coef=0.0):
+    """``sum_k coefs[k] (mu1 - mu2)[keys[k]] + nu_coef nu`` as a flat Pyomo LinearExpression."""
+    coefs = [float(c) for c in coefs]
+    linear_vars = [m.mu_pos[k] for k in keys] + [m.mu_neg[k] for k in keys]
+    linear_coefs = coefs + [-c for c in coefs]
+    if nu_coef:
+        linear_vars.append(m.nu)
+        linear_coefs.append(float(nu_coef))
+    return LinearExpression(constant=0.0, linear_coefs=linear_coefs, linear_vars=linear_vars)
+
+
+class MasterModel:
+    """``P_{I,J}`` as a Pyomo model of blocks (see the module docstring), changed batch by batch.
+
+    Parameters
+    ----------
+    n_samples, n_features : int
+        ``n`` and ``D``: sample ids ``>= n`` are class centroids (named ``centroid<y>``).
+    n_classes : int
+    objective_floor : bool
+        Add the row ``objective >= 0``.
+    """
+
+    def __init__(self, n_samples, n_features, n_classes, objective_floor=False):
+        self.n_samples, self.n_features, self.n_classes = n_samples, n_features, n_classes
+        self.objective_floor = objective_floor
+        self.features = np.zeros(0, dtype=np.int64)
+        self.batches = []
+        self._added = 0            # batches ever added: the next is m.batch_<added + 1>
+        self._built_features = 0   # how many features of J have Pyomo variables (and are in the objective)
+        self._rows = None          # cache of (samples, subsets) of I
+        m = pyo.ConcreteModel(name="MRC restricted master P_IJ")
+        m.features = pyo.Set(dimen=2, ordered=True, doc="(class index, feature index) pairs in J")
+        m.mu_pos = pyo.Var(m.features, domain=pyo.NonNegativeReals, doc="mu1: positive part of mu")
+        m.mu_neg = pyo.Var(m.features, domain=pyo.NonNegativeReals, doc="mu2: negative part of mu")
+        m.nu = pyo.Var(domain=pyo.Reals, doc="nu = varphi(mu) + 1 at an optimum")
+        m.objective = pyo.Objective(expr=m.nu, sense=pyo.minimize, doc="R: the worst-case error probability")
+        if objective_floor:
+            m.objective_floor = pyo.Constraint(expr=m.nu >= 0, doc="objective >= 0 (R* >= 0)")
+        m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
+        self.pyomo = m
+
+    # -- the record of I and J -------------------------------------------------------------------------
+    @property
+    def samples(self):
+        return self._concatenated()[0]
+
+    @property
+    def subsets(self):
+        return self._concatenated()[1]
+
+    def _concatenated(self):
+        if self._rows is None:
+            self._rows = (np.concatenate([np.zeros(0, dtype=np.int64)] + [b.samples for b in self.batches]),
+                          np.concatenate([np.zeros((0, self.n_classes), dtype=bool)]
+                                         + [b.subsets for b in self.batches]))
+        return self._rows
+
+    @property
+    def n_rows(self):
+        return sum(len(b.samples) for b in self.batches)
+
+    def add_features(self, features):
+        """Append flat feature ids to J (their variables are built by :meth:`materialise`)."""
+        self.features = np.concatenate([self.features, np.asarray(features, dtype=np.int64)])
+
+    def add_batch(self, samples, subsets):
+        """Append the rows ``(samples[r], subsets[r])`` to I as a new block; return it."""
+        self._added += 1
+        block = pyo.Block(doc=f"rows added in batch {self._added}")
+        self.pyomo.add_component(f"batch_{self._added}", block)
+        block.samples, block.subsets = np.asarray(samples, dtype=np.int64), np.asarray(subsets, dtype=bool)
+        block.built_features = None   # None: its constraints are not built; else len(J) when they were
+        self.batches.append(block)
+        self._rows = None
+        return block
+
+    def remove_rows(self, mask):
+        """Remove the rows of I where ``mask`` is true (their constraints too, if built); a batch left empty is
+        deleted from the model."""
+        mask = np.asarray(mask, dtype=bool)
+        first = 0
+        for block in list(self.batches):
+            local = mask[first:first + len(block.samples)]
+            first += len(block.samples)
+            if not local.any():
+                continue
+            if block.built_features is not None:
+                for key in self._keys(block.samples[local], block.subsets[local]):
+                    del block.row[key]
+                    block.rows.remove(key)
+            block.samples, block.subsets = block.samples[~local], block.subsets[~local]
+            if not len(block.samples):
+                self.batches.remove(block)
+                self.pyomo.del_component(block)
+        self._rows = None
+
+    # -- the Pyomo components --------------------------------------------------------------------------
+    def _keys(self, samples, subsets):
+        return [(formulation.sample_label(int(i), self.n_samples), formulation.subset_label(c))
+                for i, c in zip(samples, subsets)]
+
+    def feature_keys(self, features=None):
+        features = self.features if features is None else features
+        return [(int(y), int(j)) for y, j in zip(*np.divmod(features, self.n_features))]
+
+    def row_constraints(self, mask=None):
+        """The built ConstraintData of the rows of I (where ``mask`` is true), in the order of I."""
+        out, first = [], 0
+        for block in self.batches:
+            size = len(block.samples)
+            local = slice(None) if mask is None else np.asarray(mask[first:first + size], dtype=bool)
+            first += size
+            if block.built_features is None:
+                continue
+            keys = self._keys(block.samples[local], block.subsets[local])
+            out.extend(block.row[key] for key in keys)
+        return out
+
+    def stale_constraints(self):
+        """Built constraints that :meth:`materialise` will rebuild (J grew since they were built)."""
+        if self._built_features == len(self.features):
+            return []
+        stale = self.row_constraints(np.concatenate(
+            [np.full(len(b.samples), b.built_features is not None) for b in self.batches] or [np.zeros(0, bool)]))
+        if self.objective_floor:
+            stale.append(self.pyomo.objective_floor)
+        return stale
+
+    def materialise(self, block_fn, tau, lam):
+        """Build the Pyomo components not built yet; return ``(new_variables, built_constraints)``.
+
+        ``block_fn(samples, subsets, features)`` gives ``F`` of those rows and features (CSR, columns in the
+        order of ``features``).  New features get their variables, and the objective (and its floor) is set
+        again; batches are built, or rebuilt when J grew since they were.  ``built_constraints`` are those
+        created or rewritten (a persistent solver must be given them again).
+        """
+        m = self.pyomo
+        keys = self.feature_keys()
+        new_variables, built = [], []
+        if self._built_features < len(self.features):
+            for key in keys[self._built_features:]:
+                m.features.add(key)
+                new_variables += [m.mu_pos[key], m.mu_neg[key]]
+            t, l = tau.ravel()[self.features], lam.ravel()[self.features]
+            coefs = np.concatenate([-(t - l), t + l, [1.0]])
+            expr = lambda: LinearExpression(  # noqa: E731
+                constant=0.0, linear_coefs=[float(c) for c in coefs],
+                linear_vars=[m.mu_pos[k] for k in keys] + [m.mu_neg[k] for k in keys] + [m.nu])
+            m.objective.expr = expr()
+            if self.objective_floor:
+                m.objective_floor.set_value(expr() >= 0)
+                built.append(m.objective_floor)
+            self._built_features = len(self.features)
+        for block in self.batches:
+            if block.built_features == len(self.features):
+                continue
+            F = block_fn(block.samples, block.subsets, self.features)
+            rhs = formulation.right_hand_sides(block.subsets)
+            row_keys = self._keys(block.samples, block.subsets)
+            if block.built_features is None:
+                block.rows = pyo.Set(dimen=2, ordered=True, initialize=row_keys, doc="(sample, label subset) in I")
+                block.row = pyo.Constraint(block.rows, doc="(1/|C|) sum_{y in C} Psi(x).(mu1 - mu2)_y - nu "
+                                                           "<= 1/|C| - 1")
+            for r, key in enumerate(row_keys):
+                lo, hi = F.indptr[r], F.indptr[r + 1]
+                body = _linear(m, [keys[c] for c in F.indices[lo:hi]], F.data[lo:hi], nu_coef=-1.0)
+                block.row[key] = body <= float(rhs[r])
+                built.append(block.row[key])
+            block.built_features = len(self.features)
+        return new_variables, built
+
+    def load_solution(self, solution):
+        """Put a :class:`~mrc_pyomo.master.restricted.MasterSolution` into the built model: variable values and
+        the duals in Pyomo's sign (``-alpha`` on the rows, ``beta`` on the floor)."""
+        m = self.pyomo
+        mu = solution.mu.ravel()[self.features]
+        for key, value in zip(self.feature_keys(), mu):
+            m.mu_pos[key].value = max(value, 0.0)
+            m.mu_neg[key].value = max(-value, 0.0)
+        m.nu.value = solution.nu
+        m.dual.clear()
+        for constraint, a in zip(self.row_constraints(), solution.alpha):
+            m.dual[constraint] = -a
+        if self.objective_floor:
+            m.dual[m.objective_floor] = solution.beta

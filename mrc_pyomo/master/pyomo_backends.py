@@ -1,0 +1,199 @@
+"""Backends that solve the master's Pyomo model (:mod:`mrc_pyomo.master.model`) with Pyomo's solvers.
+
+* :class:`PersistentBackend`, for any ``SolverFactory(name)`` whose ``is_persistent()`` is true (``appsi_highs``,
+  ``highs``, ``gurobi_persistent``, ``appsi_gurobi``, ``cplex_persistent``, ...): the model is handed over once
+  (``set_instance``), then each change is passed on as it happens (variables and constraints added and
+  removed, the objective set again when J grows); the solver's automatic change detection is switched off,
+  so that a re-solve neither scans the model nor rebuilds it, and the solver warm starts where it can.
+* :class:`PyomoBackend`, for Pyomo's other solvers (``glpk``, ``cbc``, ...): the whole model is handed to
+  ``SolverFactory(name).solve`` at every solve (written to a file, for file-based solvers); the Pyomo
+  components themselves are built once per batch.
+
+Both read the duals from Pyomo's ``dual`` suffix, where a ``<=`` row of a minimisation has a dual ``<= 0``:
+``alpha = -dual`` (eq. 10's ``alpha >= 0``), and the floor ``objective >= 0`` has ``beta = dual >= 0``.
+"""
+
+import time
+
+import numpy as np
+import pyomo.environ as pyo
+
+from .solution import MasterSolveError
+
+
+def _solve_and_load(opt, m, name, persistent_classic):
+    """Run the solver; on an optimal termination load the solution and duals into ``m``."""
+    m.dual.clear()
+    try:
+        if persistent_classic:
+            results = opt.solve(load_solutions=False, save_results=False)
+        else:
+            # loaded below, once the termination condition says there is an optimal solution
+            results = opt.solve(m, load_solutions=False)
+    except Exception as exc:  # solvers raise many types; the message is what matters
+        raise MasterSolveError(f"solver {name!r} failed on the restricted master: {exc}") from exc
+    condition = results.solver.termination_condition
+    if condition != pyo.TerminationCondition.optimal:
+        raise MasterSolveError(f"solver {name!r} did not solve the restricted master to optimality: "
+                               f"termination condition '{condition}'")
+    if persistent_classic:
+        opt.load_vars()
+        opt.load_duals()
+    else:
+        m.solutions.load_from(results)
+    return str(condition)
+
+
+def read_solution(master_model, name, tau, lam):
+    """``(objective, mu_J, nu, alpha, beta)`` from the values and duals loaded into the model."""
+    m = master_model.pyomo
+    keys = master_model.feature_keys()
+    # a column without entries (an all-zero feature) may be left out of the solver's answer: it is 0
+    mu_pos = np.array([m.mu_pos[k].value or 0.0 for k in keys])
+    mu_neg = np.array([m.mu_neg[k].value or 0.0 for k in keys])
+    alpha = []
+    for constraint in master_model.row_constraints():
+        value = m.dual.get(constraint)
+        if value is None:
+            raise MasterSolveError(f"solver {name!r} returned no dual values for the master's rows")
+        alpha.append(-value)
+    beta = float(m.dual.get(m.objective_floor, 0.0)) if master_model.objective_floor else 0.0
+    nu = m.nu.value or 0.0
+    t, l = tau.ravel()[master_model.features], lam.ravel()[master_model.features]
+    objective = float(-(t - l) @ mu_pos + (t + l) @ mu_neg + nu)
+    return objective, mu_pos - mu_neg, nu, np.asarray(alpha, dtype=float), beta
+
+
+class PyomoBackend:
+    """Pyomo's non-persistent solvers: the model built in Pyomo (once per batch), handed over at every solve.
+
+    ``seconds`` splits the last solve into ``build`` (Pyomo components) and ``solve`` (everything inside
+    ``SolverFactory(name).solve``: writing the model, the solver itself and reading its answer back).
+    """
+
+    persistent = False
+
+    def __init__(self, solver, options=None):
+        self.solver = solver
+        self.options = dict(options or {})
+        self.seconds = {}
+
+    def features_added(self, master, features):
+        pass
+
+    def rows_added(self, master, block):
+        pass
+
+    def removing_rows(self, master, mask):
+        pass
+
+    def set_option(self, name, value):
+        self.options[name] = value
+
+    def refine(self):
+        pass   # every solve starts from scratch
+
+    def solve(self, master, time_limit=None, budget=None):
+        tic = time.perf_counter()
+        master.materialise()
+        build = time.perf_counter() - tic
+        opt = pyo.SolverFactory(self.solver)
+        for name, value in self.options.items():
+            opt.options[name] = value
+        status = _solve_and_load(opt, master.pyomo_model.pyomo, self.solver, persistent_classic=False)
+        self.seconds = {"build": build, "solve": time.perf_counter() - tic - build}
+        return (status, *read_solution(master.pyomo_model, self.solver, master.tau, master.lam))
+
+
+def _manual_updates(opt):
+    """Switch off a persistent solver's automatic change detection (APPSI's ``update_config``, the newer
+    interfaces' ``config.auto_updates``): every change is passed on explicitly."""
+    config = getattr(opt, "update_config", None)
+    if config is None:
+        config = getattr(getattr(opt, "config", None), "auto_updates", None)
+    if config is None:
+        return
+    for name in list(config.keys()):
+        if name != "treat_fixed_vars_as_params" and isinstance(config[name], bool):
+            config[name] = False
+
+
+class PersistentBackend:
+    """A Pyomo persistent solver, handed the model once and then each change (see the module docstring).
+
+    ``instances`` counts the times the model was handed over whole (``set_instance``): 1 after any number of
+    solves, unless :meth:`refine` asked for a fresh start.  ``seconds`` splits the last solve into ``build``
+    (Pyomo components), ``handover`` (passing them to the solver) and ``solve``.
+    """
+
+    persistent = True
+
+    def __init__(self, solver, options=None):
+        self.solver = solver
+        self.options = dict(options or {})
+        self.opt = None
+        self.instances = 0
+        self.seconds = {}
+        self._classic = None   # the older interface (add_constraint, one at a time), or APPSI's (lists)
+
+    def _new_solver(self):
+        opt = pyo.SolverFactory(self.solver)
+        for name, value in self.options.items():
+            opt.options[name] = value
+        self._classic = not hasattr(opt, "add_constraints")
+        return opt
+
+    def _remove(self, constraints):
+        if self.opt is None or not constraints:
+            return
+        if self._classic:
+            for constraint in constraints:
+                self.opt.remove_constraint(constraint)
+        else:
+            self.opt.remove_constraints(constraints)
+
+    def features_added(self, master, features):
+        # rows already handed over gain entries for the new features: they are rebuilt, so taken out first
+        self._remove(master.pyomo_model.stale_constraints())
+
+    def rows_added(self, master, block):
+        pass   # built and handed over at the next solve
+
+    def removing_rows(self, master, mask):
+        self._remove(master.pyomo_model.row_constraints(mask))
+
+    def set_option(self, name, value):
+        self.options[name] = value
+        if self.opt is not None:
+            self.opt.options[name] = value
+
+    def refine(self):
+        self.opt = None   # the next solve hands the model over to a fresh solver instance
+
+    def solve(self, master, time_limit=None, budget=None):
+        tic = time.perf_counter()
+        new_variables, built = master.materialise()
+        build = time.perf_counter() - tic
+        m = master.pyomo_model.pyomo
+        if self.opt is None:
+            self.opt = self._new_solver()
+            self.opt.set_instance(m)
+            _manual_updates(self.opt)
+            self.instances += 1
+        elif self._classic:
+            for variable in new_variables:
+                self.opt.add_var(variable)
+            if new_variables:
+                self.opt.set_objective(m.objective)
+            for constraint in built:
+                self.opt.add_constraint(constraint)
+        else:
+            if new_variables:
+                self.opt.add_variables(new_variables)
+                self.opt.set_objective(m.objective)
+            if built:
+                self.opt.add_constraints(built)
+        handover = time.perf_counter() - tic - build
+        status = _solve_and_load(self.opt, m, self.solver, persistent_classic=self._classic)
+        self.seconds = {"build": build, "handover": handover, "solve": time.perf_counter() - tic - build - handover}
+        return (status, *read_solution(master.pyomo_model, self.solver, master.tau, master.lam))

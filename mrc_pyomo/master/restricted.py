@@ -1,0 +1,289 @@
+"""The restricted master ``P_{I,J}`` (paper, eq. 9) with its dual ``D_{I,J}`` (eq. 10): the interface the loop uses.
+
+A :class:`RestrictedMaster` is its Pyomo model of blocks (:class:`~mrc_pyomo.master.model.MasterModel`, the one
+record of the rows ``I`` and features ``J``) and a backend that holds the solver's copy of that LP, told of
+every change as it is made:
+
+* ``solver="highs"`` (default): the built-in HiGHS backend (:class:`~mrc_pyomo.master.highs.HighsBackend`),
+  loading each batch of rows or features in bulk from NumPy arrays and warm-starting each re-solve;
+* a Pyomo persistent solver (``SolverFactory(name).is_persistent()``, e.g. ``"appsi_highs"``,
+  ``"gurobi_persistent"``): the model handed over once, then changed incrementally
+  (:class:`~mrc_pyomo.master.pyomo_backends.PersistentBackend`);
+* any other Pyomo solver name (``"glpk"``, ``"cbc"``, ...): the model handed over at each solve
+  (:class:`~mrc_pyomo.master.pyomo_backends.PyomoBackend`).
+
+On every backend :attr:`RestrictedMaster.model` is the Pyomo model of the master last changed, with the last
+solution's values and duals loaded: it can be inspected, written with :meth:`RestrictedMaster.write`, or
+solved by any Pyomo solver.
+
+The backend interface (Coluna's idea: the loop is written against a small interface to the master)::
+
+    features_added(master, features)   J has grown by these flat ids (already in master.features)
+    rows_added(master, block)          I has grown by the batch ``block`` (already in master.samples)
+    removing_rows(master, mask)        the rows of I at ``mask`` are about to be removed
+    set_option(name, value), refine()  a solver option; forget warm-start information
+    solve(master, time_limit, budget)  -> (status, objective, mu_J, nu, alpha, beta), one sign convention:
+                                       alpha >= 0 (eq. 10), beta >= 0; MasterSolveError if not optimal
+    seconds                            the last solve's time split (build / handover / solve)
+"""
+
+import numpy as np
+import pyomo.environ as pyo
+import scipy.sparse as sp
+
+from .. import formulation
+from .highs import HighsBackend, check_options
+from .model import MasterModel
+from .pyomo_backends import PersistentBackend, PyomoBackend
+from .solution import MasterSolution, MasterSolveError
+
+# the solver name of the built-in backend (SPEC "Solver names")
+BUILTIN_SOLVER = "highs"
+# Pyomo solver names that run HiGHS: their options are checked against HiGHS's own list
+HIGHS_SOLVERS = ("highs", "appsi_highs")
+
+
+def check_solver(solver):
+    """Raise a clear error if ``solver`` is not ``"highs"`` or a usable Pyomo LP solver name."""
+    if not isinstance(solver, str) or not solver:
+        raise ValueError(f"solver must be 'highs' or a Pyomo solver name, got {solver!r}")
+    if solver == BUILTIN_SOLVER:
+        try:
+            import highspy  # noqa: F401
+        except ImportError as exc:
+            raise RuntimeError(f"solver {solver!r} needs the package highspy: pip install highspy") from exc
+        return
+    opt = pyo.SolverFactory(solver)
+    if type(opt).__name__ == "UnknownSolver":
+        raise ValueError(f"unknown solver {solver!r}: not a Pyomo solver name (see pyomo help --solvers)")
+    if not opt.available(exception_flag=False):
+        raise RuntimeError(f"solver {solver!r} is known to Pyomo but not available on this machine "
+                           "(is it installed and on the PATH, with a licence if it needs one?)")
+
+
+def is_persistent(solver):
+    """Whether Pyomo's ``SolverFactory(solver)`` is a persistent interface."""
+    opt = pyo.SolverFactory(solver)
+    return bool(getattr(opt, "is_persistent", lambda: False)())
+
+
+def make_backend(solver, objective_floor, options):
+    """The backend of ``solver`` (see the module docstring)."""
+    if solver == BUILTIN_SOLVER:
+        return HighsBackend(objective_floor, options)
+    return (PersistentBackend if is_persistent(solver) else PyomoBackend)(solver, options)
+
+
+def _pair_keys(samples, subsets):
+    """One fixed-width key per (sample, subset) pair, comparable with ``np.isin``: the bytes of the sample id
+    followed by the packed subset."""
+    packed = np.concatenate([np.asarray(samples, dtype="<i8").view(np.uint8).reshape(-1, 8),
+                             np.packbits(np.asarray(subsets, dtype=bool), axis=1)], axis=1)
+    return np.ascontiguousarray(packed).view(f"V{packed.shape[1]}").ravel()
+
+
+class RestrictedMaster:
+    """``P_{I,J}``: rows ``I`` and features ``J`` of the MRC LP, added and removed in blocks.
+
+    Parameters
+    ----------
+    Psi : ndarray or CSR matrix, shape (n, D)
+        Feature map of the training samples.
+    tau, lam : ndarray, shape (K, D)
+        Mean and confidence vectors.
+    centroids : ndarray, shape (K, D), optional
+        Extra points whose rows may enter ``I``, with sample ids ``n, ..., n + K - 1``.
+    objective_floor : bool
+        Add the row ``objective >= 0`` (valid: ``R* >= 0``) that bounds the many-class initial master.
+    solver : str
+        ``"highs"`` (the built-in backend) or any Pyomo LP solver name.
+    solver_options : dict, optional
+        Options passed to the solver.
+    """
+
+    def __init__(self, Psi, tau, lam, centroids=None, objective_floor=False, solver=BUILTIN_SOLVER,
+                 solver_options=None):
+        check_solver(solver)
+        self.Psi = Psi
+        self.tau, self.lam = tau, lam
+        self.n_classes, self.n_features = tau.shape
+        self.n_samples = Psi.shape[0]
+        self.centroids = np.zeros((0, self.n_features)) if centroids is None else np.asarray(centroids)
+        self.objective_floor = objective_floor
+        self.solver = solver
+        self.solver_options = dict(solver_options or {})
+        if solver in HIGHS_SOLVERS:
+            check_options(self.solver_options)
+        self.pyomo_model = MasterModel(self.n_samples, self.n_features, self.n_classes, objective_floor)
+        self.backend = make_backend(solver, objective_floor, self.solver_options)
+        self.solution = None
+        self.solver_status = None
+        self._stored_ids = None     # after compact(): the training ids whose rows Psi still holds
+
+    # -- the record of I and J ---------------------------------------------------------------------------
+    @property
+    def samples(self):
+        return self.pyomo_model.samples
+
+    @property
+    def subsets(self):
+        return self.pyomo_model.subsets
+
+    @property
+    def features(self):
+        return self.pyomo_model.features
+
+    @property
+    def n_rows(self):
+        return self.pyomo_model.n_rows
+
+    @property
+    def bulk(self):
+        """True on the built-in HiGHS backend (the master loaded in bulk, time limits inside a solve)."""
+        return isinstance(self.backend, HighsBackend)
+
+    # -- data access ------------------------------------------------------------------------------------
+    def points(self, ids, columns=None):
+        """``Psi[ids][:, columns]`` where ids ``>= n`` are centroids (dense or CSR, following ``Psi``)."""
+        ids = np.asarray(ids, dtype=np.int64)
+        train = ids < self.n_samples
+        local = ids[train]
+        if self._stored_ids is not None:
+            local = np.minimum(np.searchsorted(self._stored_ids, local), len(self._stored_ids) - 1)
+            if not np.array_equal(self._stored_ids[local], ids[train]):
+                raise ValueError("this compacted master only holds the samples of its rows")
+        extra = self.centroids[ids[~train] - self.n_samples]
+        if columns is not None:
+            columns = np.asarray(columns, dtype=np.int64)
+            extra = extra[:, columns]
+        if sp.issparse(self.Psi):
+            rows = self.Psi[local]
+            rows = rows if columns is None else rows[:, columns]
+            if train.all():
+                return rows
+            stacked = sp.vstack([rows, sp.csr_matrix(extra)], format="csr")
+            return stacked[np.argsort(np.concatenate([np.flatnonzero(train), np.flatnonzero(~train)]))]
+        rows = self.Psi[local] if columns is None else self.Psi[np.ix_(local, columns)]
+        if train.all():
+            return rows
+        out = np.empty((len(ids), rows.shape[1]))
+        out[train], out[~train] = rows, extra
+        return out
+
+    def block(self, samples, subsets, features):
+        """``F`` restricted to the given rows and features (CSR)."""
+        return formulation.constraint_block(self.points, samples, subsets, features, self.n_features)
+
+    def contains_rows(self, samples, subsets):
+        """Mask: which (sample, subset) pairs are rows of ``I`` already."""
+        if not len(samples) or not self.n_rows:
+            return np.zeros(len(samples), dtype=bool)
+        return np.isin(_pair_keys(samples, subsets), _pair_keys(self.samples, self.subsets))
+
+    # -- updates ----------------------------------------------------------------------------------------
+    def add_features(self, features):
+        """Add the features (flat ids) to ``J``: two columns each, with their entries in every row of ``I``."""
+        features = np.asarray(features, dtype=np.int64)
+        if not len(features):
+            return
+        self.pyomo_model.add_features(features)
+        self.backend.features_added(self, features)
+        self.solution = None
+
+    def add_rows(self, samples, subsets):
+        """Add the rows ``(samples[r], subsets[r])`` to ``I`` as one batch (pairs already in ``I`` and repeats
+        within the batch are skipped); return how many were added."""
+        samples = np.asarray(samples, dtype=np.int64)
+        subsets = np.asarray(subsets, dtype=bool).reshape(len(samples), self.n_classes)
+        keys = _pair_keys(samples, subsets)
+        first = np.sort(np.unique(keys, return_index=True)[1])
+        keep = first[~np.isin(keys[first], _pair_keys(self.samples, self.subsets))] if self.n_rows else first
+        if not len(keep):
+            return 0
+        block = self.pyomo_model.add_batch(samples[keep], subsets[keep])
+        self.backend.rows_added(self, block)
+        self.solution = None
+        return len(keep)
+
+    def remove_rows(self, mask):
+        """Remove the rows of ``I`` where ``mask`` is true; return how many."""
+        mask = np.asarray(mask, dtype=bool)
+        if not mask.any():
+            return 0
+        self.backend.removing_rows(self, mask)
+        self.pyomo_model.remove_rows(mask)
+        self.solution = None
+        return int(mask.sum())
+
+    # -- solving ----------------------------------------------------------------------------------------
+    def set_solver_option(self, name, value):
+        """Set a solver option for the next solves (e.g. from a callback: a time limit for later masters)."""
+        self.backend.set_option(name, value)
+        self.solver_options[name] = value
+
+    def refine(self):
+        """Make the next solve start from scratch (on HiGHS, at tolerances 1e-10).
+
+        A warm-started simplex can stop on a basis it calls optimal that an exact check of the solution (the
+        loop's certificate) refutes; a cold solve usually does not.
+        """
+        self.backend.refine()
+        self.solution = None
+
+    def materialise(self):
+        """Build the Pyomo components the model lacks (:meth:`MasterModel.materialise`)."""
+        return self.pyomo_model.materialise(self.block, self.tau, self.lam)
+
+    def solve(self, time_limit=None, budget=None):
+        """Solve ``P_{I,J}``; return and store the :class:`MasterSolution`.  Raises :class:`MasterSolveError`.
+
+        On the HiGHS backend, ``time_limit`` (seconds) bounds this solve (no limit is left on the master) and
+        ``budget`` the warm-started simplex before the interior point method takes over
+        (:meth:`~mrc_pyomo.master.highs.HighsMaster.solve`); other backends ignore both.
+        """
+        status, objective, mu_J, nu, alpha, beta = self.backend.solve(self, time_limit, budget)
+        self.solver_status = status
+        mu = np.zeros(self.n_classes * self.n_features)
+        mu[self.features] = mu_J
+        self.solution = MasterSolution(mu=mu.reshape(self.n_classes, self.n_features), nu=float(nu),
+                                       alpha=np.asarray(alpha, dtype=float), beta=float(beta),
+                                       objective=float(objective))
+        return self.solution
+
+    # -- the Pyomo model --------------------------------------------------------------------------------
+    @property
+    def model(self):
+        """The Pyomo model of the current master (built now where it is not), with the last solution's values
+        and duals loaded."""
+        self.materialise()
+        if self.solution is not None and self.bulk:
+            self.pyomo_model.load_solution(self.solution)
+        return self.pyomo_model.pyomo
+
+    def write(self, path):
+        """Write the current master to ``path`` (``.lp`` or ``.mps``), with readable symbolic names."""
+        self.model.write(str(path), io_options={"symbolic_solver_labels": True})
+        return path
+
+    # -- after fitting ----------------------------------------------------------------------------------
+    def compact(self):
+        """Keep only the rows of ``Psi`` that ``I`` uses, so that a fitted estimator does not hold the data.
+
+        Sample ids, and so the names in the model, are unchanged.
+        """
+        ids = self.samples[self.samples < self.n_samples]
+        ids = np.unique(ids) if self._stored_ids is None else self._stored_ids[np.isin(self._stored_ids, ids)]
+        self.Psi = self.points(ids)
+        self._stored_ids = ids
+        return self
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["backend"] = None  # a solver instance cannot be pickled: a new one is loaded on unpickling
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.backend = make_backend(self.solver, self.objective_floor, self.solver_options)
+        if self.bulk:
+            self.backend.load(self)
