@@ -11,6 +11,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
 from . import MRCClassifier
+from .ccg import time_split
 
 
 def main(argv=None):
@@ -34,8 +35,7 @@ def main(argv=None):
     print(f"\nminimax risk R* in [{clf.lower_:.6f}, {clf.upper_:.6f}] (certified in NumPy); the rule's "
           f"worst-case error probability R(mu) = {clf.upper_:.6f}")
     print(f"test error = {1 - clf.score(X_test, y_test):.4f}")
-    print(f"fit: {seconds:.2f} s, {clf.n_iter_} iterations; oracles {h.seconds_oracle.sum():.2f} s, "
-          f"model updates {h.seconds_update.sum():.2f} s, solver {h.seconds_solve.sum():.2f} s")
+    print(f"fit: {seconds:.2f} s, {clf.n_iter_} iterations; {time_split(h)}")
 
 
 if __name__ == "__main__":

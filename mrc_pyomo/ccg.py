@@ -67,7 +67,7 @@ STALL_FLOOR = 1.0
 HISTORY_COLUMNS = [
     "iteration", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation", "max_dual_violation",
     "n_rows", "n_features", "rows_added", "rows_removed", "features_added", "seconds_oracle", "seconds_update",
-    "seconds_solve", "seconds_elapsed", "solver_status",
+    "seconds_build", "seconds_handover", "seconds_solve", "seconds_elapsed", "solver_status",
 ]
 
 
@@ -327,7 +327,11 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
     Returns a :class:`FitResult` whose ``history`` has one record per master solved (keys
     :data:`HISTORY_COLUMNS`).  Record ``k`` describes master ``k``: ``rows_added`` / ``rows_removed`` /
     ``features_added`` are the changes that made it from master ``k - 1`` (the initial blocks for ``k = 1``),
-    ``seconds_update`` the time to apply them, ``seconds_solve`` the solver's time, ``R_master`` its value
+    ``seconds_update`` the time to apply them (on the built-in HiGHS backend: computing the blocks and loading
+    them into HiGHS), ``seconds_build`` the time to build the Pyomo components they need (Pyomo's solvers
+    only), ``seconds_handover`` the time to hand them to the solver (a persistent solver's ``set_instance`` or
+    incremental calls; writing and reading the files of a file-based solver), ``seconds_solve`` the solver's
+    own time, ``R_master`` its value
     ``R^k`` (as the solver reports it), ``R_mu`` the exact ``R(mu^k)``, ``lower`` / ``upper`` the certified
     interval after its check, the violations and ``seconds_oracle`` those of the check, ``solver_status`` what
     the solver said.  ``log``, if given, is called with each record; ``callback``, if given, with an
@@ -387,7 +391,8 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
                 raise
             history.append({**known, "phase": "ccg", "R_master": np.nan, "R_mu": np.nan, "lower": lower,
                             "upper": best.risk, "max_primal_violation": np.nan, "max_dual_violation": np.nan,
-                            "seconds_oracle": 0.0, "seconds_solve": time.perf_counter() - tic,
+                            "seconds_oracle": 0.0, "seconds_build": 0.0, "seconds_handover": 0.0,
+                            "seconds_solve": time.perf_counter() - tic,
                             "seconds_elapsed": time.perf_counter() - start, "solver_status": str(error)})
             if log is not None:
                 log(history[-1])
@@ -395,7 +400,9 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
             status = "time_limit" if timed_out else "solver_error"
             break
         solution = new_solution
-        seconds_solve = time.perf_counter() - tic
+        split = master.backend.seconds
+        seconds_build, seconds_handover = split.get("build", 0.0), split.get("handover", 0.0)
+        seconds_solve = time.perf_counter() - tic - seconds_build - seconds_handover
 
         tic = time.perf_counter()
         check = check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best, lower,
@@ -407,7 +414,8 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
             **known, "phase": "features" if regime == "nm" and k <= INIT_FEATURE_ROUNDS else "ccg",
             "R_master": solution.objective, "R_mu": check.risk, "lower": lower, "upper": best.risk,
             "max_primal_violation": check.max_primal_violation, "max_dual_violation": check.max_dual_violation,
-            "seconds_oracle": seconds_oracle, "seconds_solve": seconds_solve,
+            "seconds_oracle": seconds_oracle, "seconds_build": seconds_build, "seconds_handover": seconds_handover,
+            "seconds_solve": seconds_solve,
             "seconds_elapsed": time.perf_counter() - start, "solver_status": master.solver_status,
         }
         history.append(record)
@@ -456,9 +464,20 @@ def format_record(record):
         return f"{record['iteration']:5d}  solver failed: {record['solver_status']}"
     return ("{iteration:5d} {R_master:12.8f} {R_mu:12.8f} {lower:12.8f} {upper:12.8f} {gap:9.2e} "
             "{max_primal_violation:10.2e} {max_dual_violation:10.2e} {n_rows:7d} {n_features:7d} {rows_added:+6d} "
-            "{rows_removed:6d} {features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} "
-            "{seconds_solve:7.2f}").format(gap=record["upper"] - record["lower"], **record)
+            "{rows_removed:6d} {features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} {model:7.2f} "
+            "{seconds_solve:7.2f}").format(gap=record["upper"] - record["lower"],
+                                           model=record["seconds_build"] + record["seconds_handover"], **record)
+
+
+def time_split(history):
+    """The time split of a fit's records (a ``history_`` DataFrame), as one phrase: oracles, model updates,
+    building the Pyomo model and handing it to the solver (Pyomo's solvers only), the solver."""
+    text = f"oracles {history.seconds_oracle.sum():.2f} s, model updates {history.seconds_update.sum():.2f} s, "
+    build, handover = history.seconds_build.sum(), history.seconds_handover.sum()
+    if build or handover:
+        text += f"Pyomo model built {build:.2f} s and handed over {handover:.2f} s, "
+    return text + f"solver {history.seconds_solve.sum():.2f} s"
 
 
 LOG_HEADER = ("  it.    R_master         R(mu)        lower        upper       gap   primal_v     dual_v    rows  "
-              "feats  +rows  -rows  +feat  oracle  update   solve")
+              "feats  +rows  -rows  +feat  oracle  update   model   solve")

@@ -83,7 +83,7 @@ def _solver_options(items):
 
 def _fit(args):
     from . import MRCClassifier, RandomFourierFeatures
-    from .ccg import LOG_HEADER, format_record
+    from .ccg import LOG_HEADER, format_record, time_split
 
     X, y = read_data(args.data, args.label, args.labels, args.format)
     phi = args.phi
@@ -110,8 +110,7 @@ def _fit(args):
           f"{clf.upper_ - clf.lower_:.2e}; R(mu) = {clf.upper_:.8f} is the rule's certified worst-case error), "
           f"training error {1 - clf.score(X, y):.4f}, {clf.n_iter_} iterations")
     if args.method == "ccg" and len(h):
-        print(f"{h.seconds_elapsed.iloc[-1]:.2f} s: oracles {h.seconds_oracle.sum():.2f} s, model updates "
-              f"{h.seconds_update.sum():.2f} s, solver {h.seconds_solve.sum():.2f} s")
+        print(f"{h.seconds_elapsed.iloc[-1]:.2f} s: {time_split(h)}")
     if args.save:
         with open(args.save, "wb") as f:
             pickle.dump(clf, f)

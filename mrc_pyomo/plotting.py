@@ -44,6 +44,7 @@ def plot_history(history, axes=None):
     ax = axes[2]
     bottom = np.zeros(len(it))
     for column, label in [("seconds_oracle", "oracles"), ("seconds_update", "model updates"),
+                          ("seconds_build", "Pyomo model built"), ("seconds_handover", "handed to the solver"),
                           ("seconds_solve", "solver")]:
         ax.bar(it, history[column], bottom=bottom, label=label)
         bottom += history[column].to_numpy()

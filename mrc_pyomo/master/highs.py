@@ -190,8 +190,8 @@ REFINED_TOLERANCE = 1e-10
 class HighsBackend:
     """The backend interface of :class:`~mrc_pyomo.master.restricted.RestrictedMaster` on a :class:`HighsMaster`:
     each batch of rows or features is loaded in bulk from the master's arrays as it is added; no Pyomo component
-    is built.  ``seconds`` splits the last solve into ``solve`` (the time in HiGHS) alone: loading happens with
-    the changes (the loop's ``seconds_update``)."""
+    is built.  ``seconds`` of the last solve: nothing to build or hand over (loading happens with the changes, in
+    the loop's ``seconds_update``), ``solve`` the time in HiGHS."""
 
     persistent = True
 
@@ -249,7 +249,7 @@ class HighsBackend:
     def solve(self, master, time_limit=None, budget=None):
         tic = time.perf_counter()
         status, objective, mu_pos, mu_neg, nu, alpha, fixed = self.lp.solve(time_limit, budget)
-        self.seconds = {"solve": time.perf_counter() - tic}
+        self.seconds = {"build": 0.0, "handover": 0.0, "solve": time.perf_counter() - tic}
         if objective is None:
             raise MasterSolveError(
                 f"HiGHS did not solve the restricted master ({master.n_rows} rows, {len(master.features)} "

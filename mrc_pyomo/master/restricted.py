@@ -30,6 +30,7 @@ The backend interface (Coluna's idea: the loop is written against a small interf
 import numpy as np
 import pyomo.environ as pyo
 import scipy.sparse as sp
+from pyomo.solvers.plugins.solvers.persistent_solver import PersistentSolver
 
 from .. import formulation
 from .highs import HighsBackend, check_options
@@ -62,8 +63,12 @@ def check_solver(solver):
 
 
 def is_persistent(solver):
-    """Whether Pyomo's ``SolverFactory(solver)`` is a persistent interface."""
+    """Whether Pyomo's ``SolverFactory(solver)`` is a persistent interface: APPSI's and the newer interfaces
+    say so with ``is_persistent()``; the older ones (``gurobi_persistent``, ``cplex_persistent``, ...) are
+    subclasses of Pyomo's ``PersistentSolver``."""
     opt = pyo.SolverFactory(solver)
+    if isinstance(opt, PersistentSolver):
+        return True
     return bool(getattr(opt, "is_persistent", lambda: False)())
 
 
