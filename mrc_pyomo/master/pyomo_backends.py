@@ -17,6 +17,7 @@ import time
 
 import numpy as np
 import pyomo.environ as pyo
+from pyomo.common.gc_manager import PauseGC
 
 from .solution import MasterSolveError
 
@@ -152,6 +153,10 @@ class PersistentBackend:
     def _remove(self, constraints):
         if self.opt is None or not constraints:
             return
+        with PauseGC():
+            self._remove_now(constraints)
+
+    def _remove_now(self, constraints):
         if self._classic:
             for constraint in constraints:
                 self.opt.remove_constraint(constraint)
@@ -181,6 +186,15 @@ class PersistentBackend:
         new_variables, built = master.materialise()
         build = time.perf_counter() - tic
         m = master.pyomo_model.pyomo
+        with PauseGC():
+            self._hand_over(m, new_variables, built)
+        handover = time.perf_counter() - tic - build
+        status, _ = _solve_and_load(self.opt, m, self.solver, persistent_classic=self._classic)
+        self.seconds = {"build": build, "handover": handover, "solve": time.perf_counter() - tic - build - handover}
+        return (status, *read_solution(master.pyomo_model, self.solver, master.tau, master.lam))
+
+    def _hand_over(self, m, new_variables, built):
+        """The whole model to a new solver instance, or the new variables and constraints to the current one."""
         if self.opt is None:
             self.opt = self._new_solver()
             self.opt.set_instance(m)
@@ -199,7 +213,3 @@ class PersistentBackend:
                 self.opt.set_objective(m.objective)
             if built:
                 self.opt.add_constraints(built)
-        handover = time.perf_counter() - tic - build
-        status, _ = _solve_and_load(self.opt, m, self.solver, persistent_classic=self._classic)
-        self.seconds = {"build": build, "handover": handover, "solve": time.perf_counter() - tic - build - handover}
-        return (status, *read_solution(master.pyomo_model, self.solver, master.tau, master.lam))

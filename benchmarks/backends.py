@@ -1,0 +1,59 @@
+"""Each backend of the master on the same fits: R*, fit time and its split, one process, solvers in turn.
+
+    python -m benchmarks.backends [--cases wine satellite] [--solvers highs appsi_highs glpk ...] [--repeat R]
+
+Cases: scikit-learn's wine (178 x 13, 3 classes) and satellite (6,435 x 36, 6 classes, standardised, from
+``../shared/data``), linear features, default parameters (``eps_1 = 1e-3``).  Per fit: the solver, the backend
+(built-in HiGHS, a Pyomo persistent interface, or a Pyomo solver handed the model at each solve), the certified
+interval, the iterations, the fit time and its split from ``history_``: oracles, model updates, building the
+Pyomo model, handing it to the solver, the solver itself; then the fit time over the built-in backend's.  A
+solver that is not installed, or whose size-limited licence refuses the master, is reported and skipped.
+"""
+
+import argparse
+import time
+import warnings
+
+from sklearn.datasets import load_wine
+from sklearn.exceptions import ConvergenceWarning
+
+from benchmarks.cases import _tabular
+from mrc_pyomo import MRCClassifier
+
+CASES = {"wine": lambda: load_wine(return_X_y=True), "satellite": lambda: _tabular("satellite", False, 0, False)[:2]}
+SOLVERS = ["highs", "appsi_highs", "gurobi_persistent", "appsi_gurobi", "cplex_persistent", "glpk", "cbc"]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cases", nargs="+", default=list(CASES), choices=sorted(CASES))
+    parser.add_argument("--solvers", nargs="+", default=SOLVERS)
+    parser.add_argument("--repeat", type=int, default=1)
+    args = parser.parse_args(argv)
+    warnings.simplefilter("ignore", ConvergenceWarning)
+    print("case       solver             backend            R (upper)    gap       it.   fit s  oracle  update"
+          "   build handover   solve  x built-in")
+    for case in args.cases:
+        X, y = CASES[case]()
+        reference = None
+        for _ in range(args.repeat):
+            for solver in args.solvers:
+                start = time.perf_counter()
+                try:
+                    clf = MRCClassifier(solver=solver).fit(X, y)
+                except Exception as error:  # not installed, or a size-limited licence
+                    print(f"{case:10s} {solver:18s} failed: {str(error).splitlines()[0][:90]}")
+                    continue
+                seconds = time.perf_counter() - start
+                reference = seconds if solver == "highs" else reference
+                h = clf.history_
+                split = [h[c].sum() for c in ("seconds_oracle", "seconds_update", "seconds_build",
+                                              "seconds_handover", "seconds_solve")]
+                ratio = f"{seconds / reference:9.2f}" if reference else "        -"
+                print(f"{case:10s} {solver:18s} {type(clf.master_.backend).__name__:18s} {clf.upper_:.6f} "
+                      f"{clf.upper_ - clf.lower_:9.2e} {clf.n_iter_:5d} {seconds:7.2f} "
+                      + " ".join(f"{v:7.2f}" for v in split) + f" {ratio}  {clf.status_}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
