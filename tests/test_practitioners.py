@@ -1,5 +1,6 @@
 """For optimisation practitioners and teachers: callback, solver failures, plots, CLI, examples, docs."""
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from sklearn.datasets import dump_svmlight_file, load_breast_cancer
 from sklearn.exceptions import ConvergenceWarning
 
+import mrc_pyomo
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.cli import main as cli_main
@@ -144,6 +146,15 @@ def test_cli_svmlight_and_labels_file(data_files, capsys):
 
 @pytest.mark.parametrize("args,message", [
     (["fit", "missing.csv"], "no such file"),
+    (["fit", "{d}/header_only.csv"], "has a header but no samples"),
+    (["fit", "{d}/bc.csv", "--label", "diagnosis", "--save", "{d}/no/such/dir/m.pkl"], "no such directory"),
+    (["fit", "{d}/bc.csv", "--label", "diagnosis", "--history", "{d}"], "is a directory"),
+    (["fit", "{d}/bc.csv", "--label", "diagnosis", "--export-master", "{d}/m.txt"], "must end in .lp or .mps"),
+    (["fit", "{d}/bc.csv", "--label", "diagnosis", "--method", "subgradient", "--export-master", "{d}/m.lp"],
+     "solves no LP"),
+    (["predict", "{d}/m.pkl", "{d}/reordered.csv"], "another order than the model's"),
+    (["predict", "{d}/m.pkl", "{d}/dropped.csv"], "missing ['mean radius']"),
+    (["predict", "{d}/m.pkl", "{d}/bc.csv", "--label", "diagnosis", "--output", "{d}/no/p.csv"], "no such directory"),
     (["fit", "{d}/bc.csv"], "no column 'label'"),
     (["fit", "{d}/bc.csv", "--label", "diagnosis", "--solver", "nope"], "unknown solver"),
     (["fit", "{d}/bc.csv", "--label", "diagnosis", "--lambda0", "-1"], "lambda0"),
@@ -151,12 +162,65 @@ def test_cli_svmlight_and_labels_file(data_files, capsys):
     (["predict", "{d}/bc.csv", "{d}/bc.csv"], "not a model"),
 ])
 def test_cli_errors_are_one_line(data_files, args, message):
-    args = [a.format(d=data_files) for a in args]
+    """Each error is one line on stderr, before any fit starts (nothing on stdout: no Pyomo warning either)."""
+    d = data_files
+    pd.read_csv(d / "bc.csv").iloc[:0].to_csv(d / "header_only.csv", index=False)
+    features = pd.read_csv(d / "features.csv")
+    features[features.columns[::-1]].to_csv(d / "reordered.csv", index=False)
+    features.drop(columns="mean radius").to_csv(d / "dropped.csv", index=False)
+    if args[0] == "predict" and "m.pkl" in args[1]:
+        assert cli_main(["fit", str(d / "bc.csv"), "--label", "diagnosis", "--quiet", "--save", str(d / "m.pkl")]) == 0
+    args = [a.format(d=d) for a in args]
     result = subprocess.run([sys.executable, "-m", "mrc_pyomo.cli", *args], capture_output=True, text=True)
     assert result.returncode == 1
-    assert "Traceback" not in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("mrc-pyomo: error:") and message in lines[0]
+
+
+def test_cli_separator_version_and_subgradient(data_files, capsys):
+    d = data_files
+    pd.read_csv(d / "bc.csv").to_csv(d / "bc_semicolon.csv", index=False, sep=";")
+    assert cli_main(["fit", str(d / "bc_semicolon.csv"), "--sep", ";", "--label", "diagnosis", "--quiet",
+                     "--save", str(d / "m.pkl")]) == 0
+    assert cli_main(["predict", str(d / "m.pkl"), str(d / "bc_semicolon.csv"), "--sep", ";",
+                     "--label", "diagnosis"]) == 0
+    assert cli_main(["fit", str(d / "bc.csv"), "--label", "diagnosis", "--method", "subgradient",
+                     "--max-iter", "50"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("R* in [") == 2 and "solver none (MRC-SUB)" in out and "50 iterations" in out
+    with pytest.raises(SystemExit) as exit_:
+        cli_main(["--version"])
+    assert exit_.value.code == 0 and capsys.readouterr().out.strip() == f"mrc-pyomo {mrc_pyomo.__version__}"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_cli_progress_display(terminal):
+    """On a terminal one line rewritten per master (iteration, certified interval, active sets, time);
+    elsewhere the iteration log, a plain line per master."""
+    from mrc_pyomo.ccg import LOG_HEADER
+    from mrc_pyomo.cli import Progress
+    stream = _Terminal() if terminal else io.StringIO()
+    progress = Progress(stream)
+    X, y = random_problem(200, 5, 3, seed=3)
+    progress.begin()
+    clf = MRCClassifier(callback=progress).fit(X, y)
+    progress.end()
+    text = stream.getvalue()
+    if terminal:
+        updates = text.split("\r\033[K")[1:]
+        assert len(updates) == clf.n_iter_ and text.endswith("\n") and "\n" not in text[:-1]
+        last = clf.history_.iloc[-1]
+        assert updates[-1].startswith(f"iteration {clf.n_iter_}: R* in [{last.lower:.6f}, {last.upper:.6f}]")
+        assert f"{last.n_rows} rows, {last.n_features} features" in updates[-1] and updates[-1].endswith(" s\n")
+    else:
+        lines = text.splitlines()
+        assert lines[0] == LOG_HEADER and len(lines) == clf.n_iter_ + 1 and "\r" not in text
 
 
 def test_cli_help():

@@ -27,8 +27,11 @@ The backend interface (Coluna's idea: the loop is written against a small interf
     seconds                            the last solve's time split (build / handover / solve)
 """
 
+import io
+
 import numpy as np
 import pyomo.environ as pyo
+from pyomo.common.log import LoggingIntercept
 import scipy.sparse as sp
 from pyomo.solvers.plugins.solvers.persistent_solver import PersistentSolver
 
@@ -54,7 +57,8 @@ def check_solver(solver):
         except ImportError as exc:
             raise RuntimeError(f"solver {solver!r} needs the package highspy: pip install highspy") from exc
         return
-    opt = pyo.SolverFactory(solver)
+    with LoggingIntercept(io.StringIO(), "pyomo"):   # Pyomo's own warning and traceback: the error says it
+        opt = pyo.SolverFactory(solver)
     if type(opt).__name__ == "UnknownSolver":
         raise ValueError(f"unknown solver {solver!r}: not a Pyomo solver name (see pyomo help --solvers)")
     if not opt.available(exception_flag=False):
