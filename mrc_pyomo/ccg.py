@@ -1,10 +1,10 @@
 """MRC-CCG: the constraint and column generation loop (paper, Algorithm 1), with a certified stopping rule.
 
-Each iteration ``k`` solves the restricted master ``P_{I,J}`` (eq. 9) for ``(mu^k, nu^k)``, its dual (eq. 10)
+Each iteration ``k`` solves the restricted master ``P_{I,J}`` (eq. 7) for ``(mu^k, nu^k)``, its dual (eq. 8)
 for ``alpha^k`` and the value ``R^k``; then, in NumPy, without trusting the solver's value or status:
 
 * CONSTR (:mod:`mrc_pyomo.primal_oracle`) finds, for every sample, its most violated row, with violation
-  ``psi(x_i) + 1 - nu^k``, and the exact ``R(mu^k)`` (eq. 4);
+  ``psi(x_i) + 1 - nu^k``, and the exact ``R(mu^k)`` (eq. 3);
 * FEAT (:mod:`mrc_pyomo.dual_oracle`) computes ``g = F_I^T alpha^k`` and the dual violations of every feature;
 * the certificate (:mod:`mrc_pyomo.certificate`) turns ``alpha^k`` and ``g`` into a lower bound on ``R*``.
 

@@ -4,9 +4,9 @@ Neither end is taken from the LP solver: both are evaluated in NumPy from the or
 solver's tolerances cannot turn into a silently wrong answer.
 
 **Upper end.**  ``R(mu) >= R*`` for every ``mu``; :func:`mrc_pyomo.primal_oracle.worst_case_risk` evaluates
-``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (eq. 4) exactly, one pass over the samples.
+``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (eq. 3) exactly, one pass over the samples.
 
-**Lower end (Lagrangian duality).**  Let ``alpha >= 0`` be weights on rows ``r = (i, C)`` of the LP (eq. 5)
+**Lower end (Lagrangian duality).**  Let ``alpha >= 0`` be weights on rows ``r = (i, C)`` of the LP (eq. 4)
 with ``sum(alpha) = 1``, ``g = F^T alpha`` and ``b_r = 1/|C| - 1``.  Every row satisfies
 ``F_r mu - b_r <= varphi(mu) + 1``, hence ``varphi(mu) + 1 >= g.mu - b.alpha`` and, for every ``mu``::
 

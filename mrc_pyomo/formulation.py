@@ -1,6 +1,6 @@
 """The MRC linear program, solver-agnostic: its coefficient blocks and the names of its rows.
 
-The 0-1 MRC LP (paper, eq. 5, problem P) over a subset ``I`` of rows and ``J`` of features (eq. 9)::
+The 0-1 MRC LP (paper, eq. 4, problem P) over a subset ``I`` of rows and ``J`` of features (eq. 7)::
 
     min   -(tau - lambda)_J . mu1 + (tau + lambda)_J . mu2 + nu
     s.t.  F_{I,J} (mu1 - mu2) - nu 1 <= b_I,        mu1, mu2 >= 0,  nu free,

@@ -1,4 +1,4 @@
-"""``method="lp"``: the full MRC LP (paper, eq. 5) over all ``n (2^K - 1)`` rows and ``K D`` features.
+"""``method="lp"``: the full MRC LP (paper, eq. 4) over all ``n (2^K - 1)`` rows and ``K D`` features.
 
 It is the reference the generation loop is checked against, and the direct method for problems of moderate
 size.  Its answer is certified like every other fit (:mod:`mrc_pyomo.certificate`): ``upper = R(mu)`` of the

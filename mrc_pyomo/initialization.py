@@ -1,6 +1,6 @@
 """Initial rows and features of MRC-CCG (paper, Section "Initialization").
 
-The centroid of class ``k`` in feature space, ``xhat_k = tau^k / p_k`` (eq. 12, ``p_k`` the proportion of
+The centroid of class ``k`` in feature space, ``xhat_k = tau^k / p_k`` (eq. 13, ``p_k`` the proportion of
 class ``k``), is the mean of ``Psi(x_i)`` over the samples of class ``k``.  Its row ``(xhat_k, C)`` is the
 average of the rows ``(x_i, C)`` of those samples, hence implied by the full LP: adding it never changes the
 optimum.  The distribution with weights ``p`` on the pairs ``(xhat_k, k)`` has expectation ``tau``, so the LP

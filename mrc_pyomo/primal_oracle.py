@@ -2,15 +2,15 @@
 
 For coefficients ``mu`` (shape ``(K, D)``) and a sample ``x`` with class scores ``v_y = Psi(x) . mu_y``::
 
-    psi(x) = max over non-empty C of (sum_{y in C} v_y - 1) / |C|                   (paper, eq. 10)
+    psi(x) = max over non-empty C of (sum_{y in C} v_y - 1) / |C|                   (paper, eq. 9)
 
 For a fixed size ``k`` the best ``C`` holds the ``k`` largest scores, so ``psi`` is the largest prefix mean
 ``(v_(1) + ... + v_(k) - 1) / k`` of the scores sorted in decreasing order: ``O(K log K)`` per sample.
-The row ``(i, C)`` of the LP (eq. 3) reads ``(1/|C|) sum_{y in C} Psi(x_i).mu_y - nu <= 1/|C| - 1``; its
+The row ``(i, C)`` of the LP (eq. 5) reads ``(1/|C|) sum_{y in C} Psi(x_i).mu_y - nu <= 1/|C| - 1``; its
 violation is ``(sum_{y in C} v_iy - 1) / |C| + 1 - nu``, and the most violated row of sample ``i`` has
 violation ``psi(x_i) + 1 - nu``.  ``varphi(mu) = max_i psi(x_i)`` and the worst-case error probability is
 
-    R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|                                  (paper, eq. 4)
+    R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|                                  (paper, eq. 3)
 
 Pure NumPy / SciPy: no solver is involved.
 """
@@ -53,7 +53,7 @@ def psi_values(scores, blocked=None):
 
 
 def risk(mu, varphi, tau, lam):
-    """``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (paper, eq. 4) given ``varphi(mu) = max_i psi(x_i)``."""
+    """``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (paper, eq. 3) given ``varphi(mu) = max_i psi(x_i)``."""
     return 1.0 - float(np.sum(tau * mu)) + float(varphi) + float(np.sum(lam * np.abs(mu)))
 
 
@@ -65,7 +65,7 @@ def worst_case_risk(Psi, mu, tau, lam, blocked=None):
 def risk_on_segment(Psi, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
     """``(mu, R(mu))`` minimising ``R`` on the segment ``mu = (1 - t) mu_a + t mu_b``, ``t in [0, 1]``.
 
-    ``R`` is convex (eq. 4), so it is unimodal along the segment: a golden-section search on ``t``, from the
+    ``R`` is convex (eq. 3), so it is unimodal along the segment: a golden-section search on ``t``, from the
     two score matrices (the scores are linear in ``t``), with both ends kept as candidates.
     """
     scores_a, scores_b = class_scores(Psi, mu_a), class_scores(Psi, mu_b)

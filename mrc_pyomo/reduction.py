@@ -1,4 +1,4 @@
-"""An exact reduction of the MRC LP (eq. 5): features no sample of their class ever has, and the labels they
+"""An exact reduction of the MRC LP (eq. 4): features no sample of their class ever has, and the labels they
 rule out.
 
 A feature ``(y, j)`` whose column ``[y_i = y] Psi_ij`` is identically zero (a word never seen in class ``y``,
@@ -11,7 +11,7 @@ fixed feature of ``y`` has ``Psi_ij != 0``.  Then
 
     R* = min over mu' (no fixed feature) of R'(mu'),     R'(mu') = 1 - tau.mu' + varphi'(mu') + lambda.|mu'|
 
-where ``varphi'`` is ``varphi`` (eq. 4) with every blocked label left out of the subsets of its sample: the LP
+where ``varphi'`` is ``varphi`` (eq. 3) with every blocked label left out of the subsets of its sample: the LP
 without the rows ``(i, C)`` that hold a label blocked for ``i`` and without the fixed features.  Proof: the
 reduced LP drops rows and variables with zero cost, and a feasible point of the full LP with the fixed
 features set to 0 satisfies every row that is kept, so ``min R' <= R*``; conversely :func:`complete` turns
@@ -72,7 +72,7 @@ def _nonzero(Psi):
 
 
 def full_lp_rows(reduction, n_samples, n_classes):
-    """Rows of the full LP (eq. 5) after the reduction: ``sum_i (2^(K - |blocked_i|) - 1)``."""
+    """Rows of the full LP (eq. 4) after the reduction: ``sum_i (2^(K - |blocked_i|) - 1)``."""
     if reduction is None:
         return n_samples * (2.0**n_classes - 1)
     return float(np.sum(2.0 ** (n_classes - reduction.blocked.sum(axis=1)) - 1))

@@ -3,7 +3,7 @@
 The minimax risk is invariant under a positive rescaling of the columns of ``Psi``.  With ``Psi' = Psi D``
 the estimates (eq. 2) scale as ``tau' = tau D`` and ``lambda' = lambda D`` (a standard deviation scales
 linearly), and ``mu' = D^{-1} mu`` gives the same scores ``Psi' mu'_y = Psi mu_y``; so ``tau'.mu' = tau.mu``,
-``lambda'.|mu'| = lambda.|mu|``, ``varphi'(mu') = varphi(mu)`` and ``R'(mu') = R(mu)`` (eq. 4).  The LP of
+``lambda'.|mu'| = lambda.|mu|``, ``varphi'(mu') = varphi(mu)`` and ``R'(mu') = R(mu)`` (eq. 3).  The LP of
 ``Psi'`` is the LP of ``Psi`` with its columns ``mu1``, ``mu2`` rescaled: the same optimum, ``mu* = D mu'*``.
 
 The scale chosen, ``d_j = 1 / rms_j`` with ``rms_j = sqrt(mean_i Psi_ij^2)`` (``d_j = 1`` for an all-zero

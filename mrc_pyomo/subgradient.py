@@ -1,6 +1,6 @@
 """MRC-SUB: the accelerated subgradient method of the MRC literature (paper's baseline [MazRomGrun:23]).
 
-It minimises ``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (eq. 4) directly, with Nesterov's
+It minimises ``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (eq. 3) directly, with Nesterov's
 extrapolation for non-smooth problems (Tao et al., 2019), as MRCpy's ``nesterov_optimization_mrc``::
 
     y_k     = w_k + theta_k (1/theta_{k-1} - 1) (w_k - w_{k-1})

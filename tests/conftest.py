@@ -55,7 +55,7 @@ def load_dataset(name, n=None, seed=0):
 
 
 def reference_R_star(Psi, y_idx, n_classes, lambda0):
-    """R* of the full LP (paper, eq. 5), independently of the library.
+    """R* of the full LP (paper, eq. 4), independently of the library.
 
     ``Phi(x_i, y_i)`` is formed explicitly, ``tau`` and ``lambda`` are its mean and ``lambda0`` times its
     standard deviation, every row ``(i, C)`` of ``F`` is enumerated, and scipy's HiGHS solves the LP.  The

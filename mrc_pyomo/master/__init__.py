@@ -1,4 +1,4 @@
-"""The restricted master ``P_{I,J}`` (paper, eq. 9): a Pyomo model of blocks and the backends that solve it.
+"""The restricted master ``P_{I,J}`` (paper, eq. 7): a Pyomo model of blocks and the backends that solve it.
 
 * :mod:`~mrc_pyomo.master.model`: the Pyomo model, one block per batch of rows (the record of I and J);
 * :mod:`~mrc_pyomo.master.restricted`: :class:`RestrictedMaster`, the interface the generation loop uses;

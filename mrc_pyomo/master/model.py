@@ -1,4 +1,4 @@
-"""The restricted master ``P_{I,J}`` (paper, eq. 9) as a Pyomo model made of blocks: the one record of I and J.
+"""The restricted master ``P_{I,J}`` (paper, eq. 7) as a Pyomo model made of blocks: the one record of I and J.
 
 The model ``m = MasterModel(...).pyomo`` is::
 

@@ -10,7 +10,7 @@
   components themselves are built once per batch.
 
 Both read the duals from Pyomo's ``dual`` suffix, where a ``<=`` row of a minimisation has a dual ``<= 0``:
-``alpha = -dual`` (eq. 10's ``alpha >= 0``), and the floor ``objective >= 0`` has ``beta = dual >= 0``.
+``alpha = -dual`` (eq. 8's ``alpha >= 0``), and the floor ``objective >= 0`` has ``beta = dual >= 0``.
 """
 
 import time

@@ -1,4 +1,4 @@
-"""The restricted master ``P_{I,J}`` (paper, eq. 9) with its dual ``D_{I,J}`` (eq. 10): the interface the loop uses.
+"""The restricted master ``P_{I,J}`` (paper, eq. 7) with its dual ``D_{I,J}`` (eq. 8): the interface the loop uses.
 
 A :class:`RestrictedMaster` is its Pyomo model of blocks (:class:`~mrc_pyomo.master.model.MasterModel`, the one
 record of the rows ``I`` and features ``J``) and a backend that holds the solver's copy of that LP, told of
@@ -23,7 +23,7 @@ The backend interface (Coluna's idea: the loop is written against a small interf
     removing_rows(master, mask)        the rows of I at ``mask`` are about to be removed
     set_option(name, value), refine()  a solver option; forget warm-start information
     solve(master, time_limit, budget)  -> (status, objective, mu_J, nu, alpha, beta), one sign convention:
-                                       alpha >= 0 (eq. 10), beta >= 0; MasterSolveError if not optimal
+                                       alpha >= 0 (eq. 8), beta >= 0; MasterSolveError if not optimal
     seconds                            the last solve's time split (build / handover / solve)
 """
 

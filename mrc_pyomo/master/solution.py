@@ -1,4 +1,4 @@
-"""What a backend returns: the solution of ``P_{I,J}`` (eq. 9) with the duals of ``D_{I,J}`` (eq. 10), or an error."""
+"""What a backend returns: the solution of ``P_{I,J}`` (eq. 7) with the duals of ``D_{I,J}`` (eq. 8), or an error."""
 
 from dataclasses import dataclass
 
