@@ -1,55 +1,105 @@
-"""Plots of a fitted MRC's generation loop (needs matplotlib: ``pip install mrc_pyomo[plot]``)."""
+"""Plots of a fitted MRC's iterations (needs matplotlib: ``pip install mrc_pyomo[plot]``)."""
 
 import numpy as np
 
+TIME_PARTS = [("seconds_oracle", "oracles"), ("seconds_update", "model updates"),
+              ("seconds_build", "Pyomo model built"), ("seconds_handover", "handed to the solver"),
+              ("seconds_solve", "solver")]
 
-def plot_history(history, axes=None):
-    """Three panels along the iterations of ``history`` (an ``MRCClassifier``'s ``history_``, or the classifier).
 
-    1. the master's value ``R^k`` and the certified ``R(mu^k)`` (clipped at 1, the trivial bound): they
-       meet at convergence and bracket ``R*`` in the large-n regime;
-    2. the active rows and features of each master;
-    3. the seconds spent per iteration in the oracles, the model updates and the solver.
+def plot_history(fitted, axes=None):
+    """Four panels along the iterations of a fit: an ``MRCClassifier`` (any ``method``) or its ``history_``.
 
-    Returns the matplotlib figure.
+    1. the certified gap ``upper - lower`` on a log scale, with ``eps_1`` when the classifier is given:
+       ``R*`` lies in ``[lower, upper]``, so this is how far the rule returned can be from the best; a gap
+       of exactly 0 is drawn as a triangle on the bottom edge (a log scale has no 0);
+    2. the certified interval ``[lower, upper]`` with the master's value ``R^k`` and ``R(mu^k)`` (MRC-CCG;
+       MRC-SUB: ``R`` at its extrapolated point); values of ``R(mu^k)`` above the panel are drawn as triangles
+       on the top edge and counted in the legend, never dropped;
+    3. the active rows and features of each master (MRC-CCG);
+    4. the seconds of each iteration: oracles, model updates, building and handing over the Pyomo model, the
+       solver (MRC-CCG); MRC-SUB: the seconds per step.
+
+    ``method="lp"`` has no iterations: given the classifier, panel 2 shows its certified interval alone.
+    Iterations are integers on every axis.  Returns the matplotlib figure.
     """
     try:
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("plot_history needs matplotlib: pip install matplotlib") from exc
-    history = getattr(history, "history_", history)
-    if len(history) == 0:
-        raise ValueError("the history is empty (method='lp' has no iterations)")
+    history = getattr(fitted, "history_", fitted)
+    eps_1 = getattr(fitted, "eps_1", None)
+    if len(history) == 0 and not hasattr(fitted, "upper_"):
+        raise ValueError("the history is empty (method='lp' has no iterations): pass the fitted classifier to "
+                         "plot its certified interval")
     if axes is None:
-        fig, axes = plt.subplots(1, 3, figsize=(14, 3.8))
+        fig, axes = plt.subplots(1, 4, figsize=(18, 3.8))
     else:
         fig = axes[0].figure
-    it = history["iteration"].to_numpy()
+    it = history["iteration"].to_numpy() if len(history) else np.zeros(0, dtype=int)
+    lower = history["lower"].to_numpy() if len(history) else np.array([fitted.lower_])
+    upper = history["upper"].to_numpy() if len(history) else np.array([fitted.upper_])
+    x = it if len(history) else np.array([0])
 
     ax = axes[0]
-    ax.plot(it, history["R_master"], "o-", label="$R^k$ (master)")
-    ax.plot(it, np.minimum(history["R_mu"], 1.0), "s--", label=r"$R(\mu^k)$ (certified)")
+    gap = upper - lower
+    positive = gap > 0
+    ax.semilogy(x[positive], gap[positive], "o-", label="certified gap upper - lower")
+    if (~positive).any():
+        ax.plot(x[~positive], np.zeros((~positive).sum()), "v", color="C3", clip_on=False,
+                transform=ax.get_xaxis_transform(), label=f"gap 0 ({(~positive).sum()} iterations)")
+    if eps_1:
+        ax.axhline(eps_1, color="gray", linestyle=":", label=f"eps_1 = {eps_1:g}")
     ax.set_xlabel("iteration")
-    ax.set_ylabel("worst-case error probability")
-    ax.set_ylim(0, 1.05)
-    ax.legend()
+    ax.set_ylabel("certified gap (log scale)")
+    ax.legend(fontsize="small")
 
     ax = axes[1]
-    ax.plot(it, history["n_rows"], "o-", label="rows in $I$")
-    ax.plot(it, history["n_features"], "s-", label="features in $J$")
+    ax.fill_between(x, lower, upper, alpha=0.25, step=None, label="certified interval (holds $R^*$)")
+    ax.plot(x, upper, "-", color="C0", label="upper = R(best rule)")
+    ax.plot(x, lower, "-", color="C2", label="lower (Lagrangian bound)")
+    top = 1.05 * max(float(np.max(upper)), 1e-12)
+    if "R_master" in history and len(history):
+        ax.plot(it, history["R_master"], ".", color="C1", label="$R^k$ (master)")
+    if "R_mu" in history and len(history):
+        r_mu = history["R_mu"].to_numpy()
+        inside = r_mu <= top
+        ax.plot(it[inside], r_mu[inside], "x", color="C4", label=r"$R(\mu^k)$")
+        if (~inside).any():
+            ax.plot(it[~inside], np.ones((~inside).sum()), "^", color="C4", clip_on=False,
+                    transform=ax.get_xaxis_transform(), label=rf"$R(\mu^k)$ > {top:.3g} ({(~inside).sum()})")
+    ax.set_ylim(min(0.0, float(np.min(lower))), top)
     ax.set_xlabel("iteration")
-    ax.set_ylabel("active set size")
-    ax.legend()
+    ax.set_ylabel("worst-case error probability")
+    ax.legend(fontsize="small")
 
     ax = axes[2]
-    bottom = np.zeros(len(it))
-    for column, label in [("seconds_oracle", "oracles"), ("seconds_update", "model updates"),
-                          ("seconds_build", "Pyomo model built"), ("seconds_handover", "handed to the solver"),
-                          ("seconds_solve", "solver")]:
-        ax.bar(it, history[column], bottom=bottom, label=label)
-        bottom += history[column].to_numpy()
+    if "n_rows" in history and len(history):
+        ax.plot(it, history["n_rows"], "o-", label="rows in $I$")
+        ax.plot(it, history["n_features"], "s-", label="features in $J$")
+        ax.legend(fontsize="small")
+    else:
+        ax.text(0.5, 0.5, "no master along the iterations\n(MRC-SUB solves no LP; the full LP is one)",
+                ha="center", va="center", transform=ax.transAxes)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("active set size")
+
+    ax = axes[3]
+    if "seconds_solve" in history and len(history):
+        bottom = np.zeros(len(it))
+        for column, label in TIME_PARTS:
+            if history[column].any():
+                ax.bar(it, history[column], bottom=bottom, label=label)
+                bottom += history[column].to_numpy()
+        ax.legend(fontsize="small")
+    elif len(history):
+        ax.plot(it, np.diff(np.concatenate([[0.0], history["seconds_elapsed"].to_numpy()])), ".",
+                label="seconds per step")
+        ax.legend(fontsize="small")
     ax.set_xlabel("iteration")
     ax.set_ylabel("seconds")
-    ax.legend()
+    for ax in axes:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()
     return fig

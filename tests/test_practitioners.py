@@ -2,6 +2,7 @@
 
 import io
 import subprocess
+import warnings
 import sys
 from pathlib import Path
 
@@ -85,19 +86,43 @@ def test_solver_options_reach_pyomo_solvers():
         MRCClassifier(solver="glpk", solver_options={"no-such-option": 1}).fit(X, y)
 
 
-def test_plot_history():
+@pytest.mark.parametrize("method", ["ccg", "lp", "subgradient"])
+def test_plot_history(method):
+    """Every method: the certified gap on a log scale (nothing clipped), the interval with R^k and R(mu^k),
+    integer iteration ticks."""
     import matplotlib
     matplotlib.use("Agg")
+    from matplotlib.ticker import MaxNLocator
     from mrc_pyomo.plotting import plot_history
     X, y = random_problem(80, 3, 3)
-    clf = MRCClassifier(n_max=10).fit(X, y)
+    clf = MRCClassifier(method=method, n_max=10, max_iter=200, eps_1=1e-6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)   # MRC-SUB may stop at max_iter
+        clf.fit(X, y)
     fig = plot_history(clf)
-    assert len(fig.axes) == 3
-    r_line = fig.axes[0].lines[0]
-    assert np.allclose(r_line.get_ydata(), clf.history_.R_master)
-    assert np.allclose(fig.axes[1].lines[0].get_ydata(), clf.history_.n_rows)
-    with pytest.raises(ValueError, match="empty"):
-        plot_history(MRCClassifier(method="lp").fit(X, y))
+    gap_ax, interval_ax, sets_ax, time_ax = fig.axes
+    assert gap_ax.get_yscale() == "log"
+    assert all(isinstance(ax.xaxis.get_major_locator(), MaxNLocator) for ax in fig.axes)
+    assert all(ax.xaxis.get_major_locator()._integer for ax in fig.axes)
+    h = clf.history_
+    if method == "lp":
+        assert len(h) == 0 and np.allclose(interval_ax.lines[0].get_ydata(), [clf.upper_])
+        with pytest.raises(ValueError, match="empty"):
+            plot_history(h)
+        return
+    gap = (h.upper - h.lower).to_numpy()
+    plotted = [line for line in gap_ax.lines if line.get_label().startswith("certified gap")][0]
+    zeros = [line for line in gap_ax.lines if line.get_label().startswith("gap 0")]
+    # every iteration is shown: positive gaps on the log axis, zero gaps as markers
+    assert len(plotted.get_ydata()) + sum(len(z.get_ydata()) for z in zeros) == len(h)
+    assert np.allclose(plotted.get_ydata(), gap[gap > 0])
+    r_mu = [line for line in interval_ax.lines if "R(\\mu^k)" in line.get_label()]
+    assert sum(len(line.get_ydata()) for line in r_mu) == len(h)   # above the panel: markers, not dropped
+    if method == "ccg":
+        r_master = [line for line in interval_ax.lines if "master" in line.get_label()][0]
+        assert np.allclose(r_master.get_ydata(), h.R_master)
+        assert np.allclose(sets_ax.lines[0].get_ydata(), h.n_rows)
+        assert "eps_1 = 1e-06" in [line.get_label() for line in gap_ax.lines]
 
 
 # -- command line ------------------------------------------------------------------------------------------
