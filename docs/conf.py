@@ -1,5 +1,11 @@
 """Sphinx configuration of the mrc_pyomo user guide (built in CI with warnings as errors)."""
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate import generate  # noqa: E402  (the tutorial's output and the benchmark pages, made at build time)
+
 project = "mrc_pyomo"
 author = "the mrc_pyomo developers"
 release = "0.1.0"
@@ -16,3 +22,7 @@ autodoc_default_options = {
 exclude_patterns = ["_build"]
 html_theme = "alabaster"
 nitpicky = False
+
+
+def setup(app):
+    app.connect("builder-inited", generate)

@@ -275,4 +275,9 @@ def test_docs_build_without_warnings(tmp_path):
     result = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
                              str(ROOT / "docs"), str(tmp_path / "html")], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert (tmp_path / "html" / "tutorial.html").exists()
+    # the tutorial shows the output and the figure of examples/tutorial.py, made by this build
+    tutorial = (tmp_path / "html" / "tutorial.html").read_text()
+    assert "iteration 1: master with" in tutorial and "tutorial.png" in tutorial and "primal_v" in tutorial
+    # the benchmark reports are pages of the site, their tables and figures included
+    full = (tmp_path / "html" / "_generated" / "benchmarks_full.html").read_text()
+    assert "Targets" in full and "<table" in full and "convergence_full.png" in full

@@ -1,0 +1,95 @@
+"""Pages the docs build generates before Sphinx reads the sources (called from ``conf.py``).
+
+* ``_generated/tutorial_output.txt`` and ``_generated/tutorial.png``: the output and the figure of
+  ``examples/tutorial.py``, run now, so the tutorial shows what the code prints today;
+* ``_generated/benchmarks_full.rst`` and ``_generated/benchmarks_quick.rst``: the benchmark harness's
+  reports (``benchmarks.md``, ``benchmarks_quick.md``, written by ``python -m benchmarks.report``) in
+  reStructuredText, tables and figures included, so they are pages of the site.
+"""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+OUT = DOCS / "_generated"
+
+
+def run_tutorial():
+    """Run the tutorial script; keep what it prints and its figure."""
+    OUT.mkdir(exist_ok=True)
+    result = subprocess.run([sys.executable, str(DOCS.parent / "examples" / "tutorial.py"), "--plot",
+                             str(OUT / "tutorial.png")], capture_output=True, text=True, check=True)
+    (OUT / "tutorial_output.txt").write_text(result.stdout)
+
+
+def _inline(text):
+    """Markdown inline text as reStructuredText: ``code`` for `code`, and the characters that mean markup in
+    reStructuredText (``*``, ``|``, a trailing ``_``) escaped outside code."""
+    parts = re.split(r"(`[^`]*`)", text)
+    out = []
+    for part in parts:
+        if part.startswith("`") and part.endswith("`") and len(part) > 1:
+            out.append(f"``{part[1:-1]}``" if part[1:-1].strip() else part)
+        else:
+            part = part.replace("\\", "\\\\").replace("*", r"\*").replace("|", r"\|")
+            out.append(re.sub(r"(\w)_(?=\W|$)", r"\1\\_", part))
+    return "".join(out)
+
+
+def _cells(line):
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def markdown_to_rst(text, title=None, image_prefix="../"):
+    """The subset of Markdown the benchmark report writes (headings, paragraphs, pipe tables, images) as
+    reStructuredText; pipe tables become ``list-table`` directives."""
+    lines, out, i = text.splitlines(), [], 0
+    underline = {1: "=", 2: "-", 3: "~"}
+    while i < len(lines):
+        line = lines[i]
+        heading = re.match(r"^(#{1,3}) (.*)$", line)
+        image = re.match(r"^!\[(.*)\]\((.*)\)\s*$", line)
+        if heading:
+            level, words = len(heading.group(1)), _inline(heading.group(2))
+            if level == 1 and title:
+                words = title
+            out += [words, underline[level] * len(words), ""]
+            i += 1
+        elif image:
+            out += [f".. figure:: {image_prefix}{image.group(2)}", "   :width: 100%", "",
+                    f"   {_inline(image.group(1))}", ""]
+            i += 1
+        elif line.startswith("|"):
+            rows = []
+            while i < len(lines) and lines[i].startswith("|"):
+                if not re.match(r"^\|\s*:?-{3,}", lines[i]):
+                    rows.append(_cells(lines[i]))
+                i += 1
+            out += [".. list-table::", "   :header-rows: 1", ""]
+            for row in rows:
+                out.append(f"   * - {_inline(row[0]) or ' '}")
+                out += [f"     - {_inline(cell) or ' '}" for cell in row[1:]]
+            out.append("")
+        else:
+            out.append(_inline(line))
+            i += 1
+    return "\n".join(out) + "\n"
+
+
+def convert_benchmarks():
+    """The harness's Markdown reports as pages (a page saying so when a report is missing)."""
+    OUT.mkdir(exist_ok=True)
+    for mode, title in (("full", "Benchmarks: full run"), ("quick", "Benchmarks: quick run")):
+        source = DOCS / ("benchmarks.md" if mode == "full" else "benchmarks_quick.md")
+        if source.exists():
+            text = markdown_to_rst(source.read_text(), title=title)
+        else:
+            text = f"{title}\n{'=' * len(title)}\n\nNo report yet: run ``python -m benchmarks.run``.\n"
+        (OUT / f"benchmarks_{mode}.rst").write_text(text)
+
+
+def generate(app=None):
+    run_tutorial()
+    convert_benchmarks()
