@@ -4,31 +4,15 @@ Each case is a function ``(quick) -> (X, y, params)``: the data (before the 80/2
 MRCClassifier parameters shared by the methods (feature map, lambda0, random_state).
 """
 
-import os
-from pathlib import Path
-
 import numpy as np
-import pandas as pd
 
-DATA_DIR = Path(os.environ.get("MRC_DATA_DIR", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
-
-
-def _read(name, nrows=None):
-    path = DATA_DIR / f"{name}.csv.gz"
-    if not path.exists():
-        raise FileNotFoundError(f"benchmark data {path} not found (set MRC_DATA_DIR)")
-    return pd.read_csv(path, nrows=nrows)
+from benchmarks.data import load, read, standardise
 
 
 def _tabular(name, quick, n_quick, fourier):
-    df = _read(name)
-    if quick and len(df) > n_quick:
-        df = df.sample(n=n_quick, random_state=0)
-    X = df.drop(columns="label").to_numpy(dtype=float)
-    std = X.std(axis=0)
-    X = (X - X.mean(axis=0)) / np.where(std > 0, std, 1.0)
+    X, y = load(name, n=n_quick if quick else None, seed=0)
     phi = {"phi": "fourier", "random_state": 0} if fourier else {"phi": "linear"}
-    return X, df["label"].to_numpy(), phi
+    return X, y, phi
 
 
 def pulsar(quick):
@@ -70,13 +54,11 @@ def digits_rff(quick):
     if quick:
         keep = np.random.default_rng(0).choice(len(y), size=300, replace=False)
         X, y = X[keep], y[keep]
-    std = X.std(axis=0)
-    X = (X - X.mean(axis=0)) / np.where(std > 0, std, 1.0)
-    return X, y, {"phi": "fourier", "random_state": 0}
+    return standardise(X), y, {"phi": "fourier", "random_state": 0}
 
 
 def mnist(quick, nrows=None):
-    df = _read("mnist", nrows=nrows or (5000 if quick else None))
+    df = read("mnist", nrows=nrows or (5000 if quick else None))
     X = df.drop(columns="label").to_numpy(dtype=float) / 255.0
     return X, df["label"].to_numpy(), {"phi": "linear"}
 
@@ -89,7 +71,7 @@ def mnist_8000(quick):
 def tweets(quick):
     """Android against the rest, TF-IDF of words and word pairs: sparse, > 10^5 columns (all samples)."""
     from sklearn.feature_extraction.text import TfidfVectorizer
-    df = _read("tweets")
+    df = read("tweets")
     if quick:
         df = df.sample(n=4000, random_state=0)
     text_column = [c for c in df.columns if c != "label"][0]

@@ -23,12 +23,13 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
 import mrc_pyomo.ccg as ccg
-from benchmarks.cases import _read, _tabular, many_classes
+from benchmarks.cases import _tabular, many_classes
+from benchmarks.data import read
 from mrc_pyomo import MRCClassifier
 
 
 def _mnist(n):
-    df = _read("mnist", nrows=n)
+    df = read("mnist", nrows=n)
     return df.drop(columns="label").to_numpy(float) / 255.0, df["label"].to_numpy(), {"phi": "linear"}
 
 

@@ -1,14 +1,12 @@
 import itertools
-from pathlib import Path
-import os
 
 import numpy as np
-import pandas as pd
 import pytest
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-DATA_DIR = Path(os.environ.get("MRC_DATA_DIR", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
+from benchmarks.data import load
+
 
 
 def random_problem(n, d, n_classes, sparse=False, seed=0, density=0.4):
@@ -43,15 +41,12 @@ def explicit_F(Psi, n_classes):
 
 
 def load_dataset(name, n=None, seed=0):
-    path = DATA_DIR / f"{name}.csv.gz"
-    if not path.exists():
-        pytest.skip(f"benchmark data {path} not available")
-    df = pd.read_csv(path)
-    if n is not None and n < len(df):
-        df = df.sample(n=n, random_state=seed)
-    X = df.drop(columns="label").to_numpy(dtype=float)
-    X = (X - X.mean(axis=0)) / np.where(X.std(axis=0) > 0, X.std(axis=0), 1.0)
-    return X, df["label"].to_numpy()
+    """A benchmark data set, read as the benchmarks read it (:mod:`benchmarks.data`); the test is skipped
+    where the data are not available."""
+    try:
+        return load(name, n=n, seed=seed)
+    except FileNotFoundError as error:
+        pytest.skip(str(error))
 
 
 def reference_R_star(Psi, y_idx, n_classes, lambda0):
