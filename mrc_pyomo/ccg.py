@@ -37,7 +37,7 @@ The loop only sequences the oracles and the master; each iteration leaves a reco
 """
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -47,6 +47,7 @@ from .initialization import class_centroids, initial_features, initial_rows
 from .master import MasterSolveError, RestrictedMaster
 from .primal_oracle import (class_scores, most_violated_subsets, risk, risk_on_segment, subset_values,
                             worst_case_risk)
+from .result import FitResult
 from .selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 
 # "auto" picks the large n and m regime when the LP has more than this many features m = K * D ...
@@ -114,19 +115,28 @@ def gap_tolerance(eps_1):
     return max(eps_1, GAP_FLOOR)
 
 
-@dataclass
-class FitResult:
-    """What a fit returns (MRC-CCG, the full LP, MRC-SUB): the last master (None for MRC-SUB), the best rule
-    ``mu``, the last master's value ``objective``, the certified interval ``[lower, upper]``
-    (``upper = R(mu)``), why it stopped, and the records."""
+@dataclass(frozen=True)
+class CCGConfig:
+    """The settings of MRC-CCG (Algorithm 1), as :class:`~mrc_pyomo.MRCClassifier` passes them.
 
-    master: RestrictedMaster
-    mu: np.ndarray
-    objective: float
-    lower: float
-    upper: float
-    status: str
-    history: list = field(default_factory=list)
+    ``regime``: ``"n"`` (all features, rows added and removed) or ``"nm"`` (rows and features added);
+    ``eps_1``: the certified gap at which the loop stops (and the threshold of the rows' violations);
+    ``eps_2``: the threshold of the features' dual violations; ``n_max`` / ``m_max``: the rows / features
+    added per iteration at most; ``max_iter``: masters at most; ``time_limit``: seconds (None: none);
+    ``solver`` / ``solver_options``: the master's backend (:mod:`mrc_pyomo.master`); ``fit_intercept``: the
+    first column of ``Psi`` is the constant 1 (an initial feature in the regime ``"nm"``).
+    """
+
+    regime: str = "n"
+    fit_intercept: bool = True
+    eps_1: float = 1e-3
+    eps_2: float = 1e-5
+    n_max: int = 400
+    m_max: int = 400
+    max_iter: int = 1000
+    time_limit: float = None
+    solver: str = "highs"
+    solver_options: dict = None
 
 
 @dataclass
@@ -244,11 +254,13 @@ class IterationState:
         return self.check.remove
 
 
-def check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best, lower,
-                   blocked=None):
-    """Run CONSTR, FEAT and the certificate on a master solution (one full pass over samples and features).
+def check_solution(master, solution, Psi, tau, lam, config, best, lower, blocked=None):
+    """Run CONSTR, FEAT and the certificate on a master solution (one full pass over samples and features):
+    the **check** step of the loop.
 
-    ``blocked``: the labels left out of each sample's subsets (:mod:`mrc_pyomo.reduction`), or None."""
+    ``config``: a :class:`CCGConfig` (regime, ``eps_1``, ``eps_2``, ``n_max``, ``m_max``); ``blocked``: the
+    labels left out of each sample's subsets (:mod:`mrc_pyomo.reduction`), or None."""
+    regime, eps_1, eps_2, n_max, m_max = config.regime, config.eps_1, config.eps_2, config.n_max, config.m_max
     mu, nu = solution.mu, solution.nu
     scores = class_scores(Psi, mu)
     psi, subsets = most_violated_subsets(scores, blocked)
@@ -319,23 +331,82 @@ def improve_on_segments(Psi, best, mu, tau, lam, blocked=None):
     return best
 
 
-def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3, eps_2=1e-5, n_max=400,
-            m_max=400, max_iter=1000, time_limit=None, solver="highs", solver_options=None, log=None,
-            callback=None, reduction=None):
-    """Run MRC-CCG on ``Psi`` (``(n, D)``) with class indices ``y_idx`` and estimates ``tau``, ``lam``.
+def initial_master(Psi, y_idx, tau, lam, config, reduction=None):
+    """The first master: the class-centroid rows and the initial features (:mod:`mrc_pyomo.initialization`),
+    without the rows and features a reduction leaves out.  Returns the master and its changes, as recorded."""
+    n, n_features = Psi.shape
+    n_classes = tau.shape[0]
+    samples, subsets, floor = initial_rows(n, n_classes)
+    features = initial_features(n_classes, n_features, config.regime, config.fit_intercept)
+    if reduction is not None:
+        kept = reduction.kept_rows(samples, subsets)
+        samples, subsets = samples[kept], subsets[kept]
+        features = features[~reduction.fixed.ravel()[features]]
+    master = RestrictedMaster(Psi, tau, lam, centroids=class_centroids(Psi, y_idx, n_classes),
+                              objective_floor=floor, solver=config.solver, solver_options=config.solver_options)
+    master.add_features(features)
+    master.add_rows(samples, subsets)
+    return master, ((master.samples, master.subsets), (samples[:0], subsets[:0]), features)
 
-    Returns a :class:`FitResult` whose ``history`` has one record per master solved (keys
-    :data:`HISTORY_COLUMNS`).  Record ``k`` describes master ``k``: ``rows_added`` / ``rows_removed`` /
-    ``features_added`` are the changes that made it from master ``k - 1`` (the initial blocks for ``k = 1``),
-    ``seconds_update`` the time to apply them (on the built-in HiGHS backend: computing the blocks and loading
-    them into HiGHS), ``seconds_build`` the time to build the Pyomo components they need (Pyomo's solvers
-    only), ``seconds_handover`` the time to hand them to the solver (a persistent solver's ``set_instance`` or
-    incremental calls; writing and reading the files of a file-based solver), ``seconds_solve`` the solver's
-    own time, ``R_master`` its value
-    ``R^k`` (as the solver reports it), ``R_mu`` the exact ``R(mu^k)``, ``lower`` / ``upper`` the certified
-    interval after its check, the violations and ``seconds_oracle`` those of the check, ``solver_status`` what
-    the solver said.  ``log``, if given, is called with each record; ``callback``, if given, with an
-    :class:`IterationState`, and a true return value stops the loop.
+
+def solve_master(master, history, first, remaining):
+    """The **solve** step: solve the master warm, with the stall budget of :func:`simplex_budget`; if the warm
+    start fails on a later master, once more from scratch.  ``remaining``: a function giving the seconds left
+    (None: no limit), which bounds the solve on the HiGHS backend except on the ``first`` master (without it
+    there is no master to return).  Raises :class:`MasterSolveError`."""
+    limit = lambda: None if first or not master.bulk else remaining()  # noqa: E731
+    budget = simplex_budget([record["seconds_solve"] for record in history])
+    try:
+        return master.solve(time_limit=limit(), budget=budget)
+    except MasterSolveError:
+        left = remaining()
+        if first or (left is not None and left <= 0):
+            raise
+        master.refine()  # a warm start gone wrong: once more from scratch
+        return master.solve(time_limit=limit())
+
+
+def update_master(master, check, phase):
+    """The **update** step: remove the rows the check found over-satisfied, add the rows and features it
+    picked (in the initial ``"features"`` phase of the regime ``"nm"``, the features only).  Returns the
+    changes as ``(rows added, rows removed, features added)``."""
+    removed = (master.samples[check.remove], master.subsets[check.remove])
+    master.remove_rows(check.remove)
+    new_rows = (check.new_samples, check.new_subsets)
+    if phase == "features" and len(check.new_features):
+        new_rows = (new_rows[0][:0], new_rows[1][:0])  # column generation on the initial rows first
+    master.add_rows(*new_rows)
+    master.add_features(check.new_features)
+    return new_rows, removed, check.new_features
+
+
+def iteration_record(known, phase, solution, check, lower, master, seconds_oracle, start):
+    """The **record** step: the record of a master (keys :data:`HISTORY_COLUMNS`), from what was known before
+    it was solved (``known``: its size, the changes that made it, ``seconds_update`` and the solve's time
+    split), its solution and its check."""
+    return {**known, "phase": phase, "R_master": solution.objective, "R_mu": check.risk, "lower": lower,
+            "upper": check.best.risk, "max_primal_violation": check.max_primal_violation,
+            "max_dual_violation": check.max_dual_violation, "seconds_oracle": seconds_oracle,
+            "seconds_elapsed": time.perf_counter() - start, "solver_status": master.solver_status}
+
+
+def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduction=None):
+    """Run MRC-CCG (Algorithm 1) on ``Psi`` (``(n, D)``) with class indices ``y_idx``, estimates ``tau``,
+    ``lam`` and the settings ``config`` (a :class:`CCGConfig`; None: the defaults).
+
+    The loop only sequences its steps: :func:`solve_master`, :func:`check_solution`, :func:`iteration_record`
+    and :func:`update_master`.  Returns a :class:`FitResult` whose ``history`` has one record per master
+    solved (keys :data:`HISTORY_COLUMNS`).  Record ``k`` describes master ``k``: ``rows_added`` /
+    ``rows_removed`` / ``features_added`` are the changes that made it from master ``k - 1`` (the initial
+    blocks for ``k = 1``), ``seconds_update`` the time to apply them (on the built-in HiGHS backend:
+    computing the blocks and loading them into HiGHS), ``seconds_build`` the time to build the Pyomo
+    components they need (Pyomo's solvers only), ``seconds_handover`` the time to hand them to the solver (a
+    persistent solver's ``set_instance`` or incremental calls; writing and reading the files of a file-based
+    solver), ``seconds_solve`` the solver's own time, ``R_master`` its value ``R^k`` (as the solver reports
+    it), ``R_mu`` the exact ``R(mu^k)``, ``lower`` / ``upper`` the certified interval after its check, the
+    violations and ``seconds_oracle`` those of the check, ``solver_status`` what the solver said.  ``log``,
+    if given, is called with each record; ``callback``, if given, with an :class:`IterationState`, and a
+    true return value stops the loop.
 
     With a :class:`~mrc_pyomo.reduction.Reduction` the loop solves the reduced LP (no fixed feature, no row
     with a blocked label; ``R*`` unchanged): ``mu`` has zeros on the fixed features and ``upper`` is ``R'(mu)``,
@@ -346,91 +417,58 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
     status is ``"solver_error"`` (or ``"time_limit"``).  A failure on the first master raises
     ``MasterSolveError``.
     """
+    config = CCGConfig() if config is None else config
     start = time.perf_counter()
-    n, n_features = Psi.shape
-    n_classes = tau.shape[0]
+    elapsed = lambda: time.perf_counter() - start  # noqa: E731
+    remaining = lambda: None if config.time_limit is None else config.time_limit - elapsed()  # noqa: E731
     blocked = None if reduction is None else reduction.blocked
-    samples, subsets, floor = initial_rows(n, n_classes)
-    features = initial_features(n_classes, n_features, regime, fit_intercept)
-    if reduction is not None:
-        kept = reduction.kept_rows(samples, subsets)
-        samples, subsets = samples[kept], subsets[kept]
-        features = features[~reduction.fixed.ravel()[features]]
+    master, added = initial_master(Psi, y_idx, tau, lam, config, reduction)
     best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam, blocked)
-    lower = 0.0
-    master = RestrictedMaster(Psi, tau, lam, centroids=class_centroids(Psi, y_idx, n_classes),
-                              objective_floor=floor, solver=solver, solver_options=solver_options)
-    master.add_features(features)
-    master.add_rows(samples, subsets)
-    added = ((master.samples, master.subsets), (samples[:0], subsets[:0]), features)
-    seconds_update = time.perf_counter() - start
-    history = []
-    status = "max_iter"
-    solution = None
-    refined = False
-    for k in range(1, max_iter + 1):
-        # what is known of master k before it is solved: its size and the changes that made it
+    lower, seconds_update = 0.0, elapsed()
+    history, status, solution, refined = [], "max_iter", None, False
+    for k in range(1, config.max_iter + 1):
+        phase = "features" if config.regime == "nm" and k <= INIT_FEATURE_ROUNDS else "ccg"
         known = {"iteration": k, "n_rows": master.n_rows, "n_features": len(master.features),
                  "rows_added": len(added[0][0]), "rows_removed": len(added[1][0]), "features_added": len(added[2]),
                  "seconds_update": seconds_update}
         tic = time.perf_counter()
-        # the first master is always solved to the end: without it there is no master to return
-        remaining = None if time_limit is None or solution is None else time_limit - (tic - start)
-        budget = simplex_budget([record["seconds_solve"] for record in history])
         try:
-            try:
-                new_solution = master.solve(time_limit=remaining if master.bulk else None, budget=budget)
-            except MasterSolveError:
-                if solution is None or (time_limit is not None and time.perf_counter() - start >= time_limit):
-                    raise
-                master.refine()  # a warm start gone wrong: once more from scratch
-                remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
-                new_solution = master.solve(time_limit=remaining if master.bulk else None)
+            new_solution = solve_master(master, history, solution is None, remaining)
         except MasterSolveError as error:
             if solution is None:
                 raise
-            history.append({**known, "phase": "ccg", "R_master": np.nan, "R_mu": np.nan, "lower": lower,
+            history.append({**known, "phase": phase, "R_master": np.nan, "R_mu": np.nan, "lower": lower,
                             "upper": best.risk, "max_primal_violation": np.nan, "max_dual_violation": np.nan,
                             "seconds_oracle": 0.0, "seconds_build": 0.0, "seconds_handover": 0.0,
-                            "seconds_solve": time.perf_counter() - tic,
-                            "seconds_elapsed": time.perf_counter() - start, "solver_status": str(error)})
+                            "seconds_solve": time.perf_counter() - tic, "seconds_elapsed": elapsed(),
+                            "solver_status": str(error)})
             if log is not None:
                 log(history[-1])
-            timed_out = time_limit is not None and time.perf_counter() - start >= time_limit
-            status = "time_limit" if timed_out else "solver_error"
+            left = remaining()
+            status = "time_limit" if left is not None and left <= 0 else "solver_error"
             break
         solution = new_solution
         split = master.backend.seconds
-        seconds_build, seconds_handover = split.get("build", 0.0), split.get("handover", 0.0)
-        seconds_solve = time.perf_counter() - tic - seconds_build - seconds_handover
+        known["seconds_build"], known["seconds_handover"] = split.get("build", 0.0), split.get("handover", 0.0)
+        known["seconds_solve"] = time.perf_counter() - tic - known["seconds_build"] - known["seconds_handover"]
 
         tic = time.perf_counter()
-        check = check_solution(master, solution, Psi, tau, lam, regime, eps_1, eps_2, n_max, m_max, best, lower,
-                               blocked)
+        check = check_solution(master, solution, Psi, tau, lam, config, best, lower, blocked)
         best, lower = check.best, check.lower
-        seconds_oracle = time.perf_counter() - tic
-
-        record = {
-            **known, "phase": "features" if regime == "nm" and k <= INIT_FEATURE_ROUNDS else "ccg",
-            "R_master": solution.objective, "R_mu": check.risk, "lower": lower, "upper": best.risk,
-            "max_primal_violation": check.max_primal_violation, "max_dual_violation": check.max_dual_violation,
-            "seconds_oracle": seconds_oracle, "seconds_build": seconds_build, "seconds_handover": seconds_handover,
-            "seconds_solve": seconds_solve,
-            "seconds_elapsed": time.perf_counter() - start, "solver_status": master.solver_status,
-        }
+        record = iteration_record(known, phase, solution, check, lower, master, time.perf_counter() - tic, start)
         history.append(record)
         if log is not None:
             log(record)
         if callback is not None and callback(IterationState(k, master, solution, check, record, *added)):
             status = "callback"
             break
-        if check.gap <= gap_tolerance(eps_1):
+        if check.gap <= gap_tolerance(config.eps_1):
             status = "converged"
             break
-        if time_limit is not None and time.perf_counter() - start >= time_limit:
+        if remaining() is not None and remaining() <= 0:
             status = "time_limit"
             break
-        if k == max_iter:
+        if k == config.max_iter:
             break
         stalled = not (len(check.new_samples) or len(check.new_features))
         if stalled and refined:
@@ -442,14 +480,7 @@ def fit_ccg(Psi, y_idx, tau, lam, *, regime="n", fit_intercept=True, eps_1=1e-3,
         if stalled:  # the gap is open and nothing is violated: the master's solution is not what it claims
             master.refine()
             refined = True
-        removed = (master.samples[check.remove], master.subsets[check.remove])
-        master.remove_rows(check.remove)
-        new_rows = (check.new_samples, check.new_subsets)
-        if record["phase"] == "features" and len(check.new_features):
-            new_rows = (new_rows[0][:0], new_rows[1][:0])  # column generation on the initial rows first
-        master.add_rows(*new_rows)
-        master.add_features(check.new_features)
-        added = (new_rows, removed, check.new_features)
+        added = update_master(master, check, phase)
         seconds_update = time.perf_counter() - tic
 
     if status != "converged" and solution is not None:

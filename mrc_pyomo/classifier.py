@@ -1,7 +1,7 @@
 """``MRCClassifier``: the scikit-learn estimator of 0-1 minimax risk classifiers.
 
 ``fit`` maps the data with ``Psi``, rescales its columns (:mod:`mrc_pyomo.scaling`: ``R`` is invariant),
-estimates ``tau`` and ``lambda`` (eq. 2), and solves the MRC LP (eq. 5) by MRC-CCG (``method="ccg"``,
+estimates ``tau`` and ``lambda`` (eq. 2), and solves the MRC LP (eq. 4) by MRC-CCG (``method="ccg"``,
 :mod:`mrc_pyomo.ccg`), in full (``method="lp"``, :mod:`mrc_pyomo.full_lp`) or by MRC-SUB
 (``method="subgradient"``).  ``mu``, ``tau`` and ``lambda`` are mapped back to the user's units.  The rule is
 ``h(x) = argmax_y Psi(x).mu_y`` with probabilities ``max(v_y - psi(x), 0)``.
@@ -213,17 +213,10 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _fit_scaled(self, Psi, y_idx, tau, lam, reduction):
-        """Run the chosen method on the rescaled ``Psi``; a :class:`~mrc_pyomo.ccg.FitResult`."""
+        """Run the chosen method on the rescaled ``Psi``; a :class:`~mrc_pyomo.result.FitResult`."""
         if self.method == "subgradient":
-            mu, upper, lower, history = fit_subgradient(
-                Psi, tau, lam, max_iter=self.max_iter, time_limit=self.time_limit,
-                log_every=100 if self.verbose else 0, gap=ccg.gap_tolerance(self.eps_1))
-            if upper - lower <= ccg.gap_tolerance(self.eps_1):
-                status = "converged"
-            else:
-                status = "max_iter" if len(history) == self.max_iter else "time_limit"
-            return ccg.FitResult(master=None, mu=mu, objective=upper, lower=lower, upper=upper,
-                                 status=status, history=history)
+            return fit_subgradient(Psi, tau, lam, max_iter=self.max_iter, time_limit=self.time_limit,
+                                   log_every=100 if self.verbose else 0, gap=ccg.gap_tolerance(self.eps_1))
         if self.method == "lp" or (self.method == "ccg" and self.regime_ == "full"):
             return fit_full_lp(Psi, tau, lam, eps_1=self.eps_1, solver=self.solver,
                                solver_options=self.solver_options, reduction=reduction,
@@ -232,11 +225,11 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         if self.verbose:
             print(ccg.LOG_HEADER)
             log = lambda record: print(ccg.format_record(record), flush=True)  # noqa: E731
-        return ccg.fit_ccg(
-            Psi, y_idx, tau, lam, regime=self.regime_, fit_intercept=self.fit_intercept, eps_1=self.eps_1,
-            eps_2=self.eps_2, n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter,
-            time_limit=self.time_limit, solver=self.solver, solver_options=self.solver_options, log=log,
-            callback=self.callback, reduction=reduction)
+        config = ccg.CCGConfig(
+            regime=self.regime_, fit_intercept=self.fit_intercept, eps_1=self.eps_1, eps_2=self.eps_2,
+            n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter, time_limit=self.time_limit,
+            solver=self.solver, solver_options=self.solver_options)
+        return ccg.fit_ccg(Psi, y_idx, tau, lam, config, log=log, callback=self.callback, reduction=reduction)
 
     def _scores(self, X):
         check_is_fitted(self)

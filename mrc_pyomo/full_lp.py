@@ -78,12 +78,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import formulation
-from .ccg import Best, FitResult, gap_tolerance
+from .ccg import Best, gap_tolerance
 from .certificate import lower_bound
 from .initialization import all_subsets
 from .master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolution, MasterSolveError, RestrictedMaster
 from .master.highs import quiet_highs, run_with_limit, set_option
 from .primal_oracle import risk_on_segment
+from .result import FitResult
 
 MAX_ROWS = 2_000_000
 MAX_NONZEROS = 100_000_000
@@ -306,7 +307,7 @@ def _refine(master, dual, solver_options):
 
 def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="highs", solver_options=None, method=None,
                 reduction=None, time_limit=None):
-    """Solve the full LP and certify its answer: a :class:`~mrc_pyomo.ccg.FitResult` (no history).
+    """Solve the full LP and certify its answer: a :class:`~mrc_pyomo.result.FitResult` (no history).
 
     The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
     ``"solver_error"``: the solver's "optimal" is not taken on trust.  On the HiGHS backend an open gap

@@ -23,6 +23,7 @@ import scipy.sparse as sp
 
 from .certificate import lagrangian_bound
 from .primal_oracle import class_scores, most_violated_subsets, risk
+from .result import FitResult
 
 HISTORY_COLUMNS = ["iteration", "R_mu", "lower", "upper", "seconds_elapsed"]
 
@@ -37,7 +38,8 @@ def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log_every=0
     """Run MRC-SUB for ``max_iter`` iterations, until ``time_limit`` seconds, or until the certified gap is at
     most ``gap`` (if given).
 
-    Returns ``(mu_best, upper, lower, history)`` with ``upper = R(mu_best)``; ``history`` has one record per
+    Returns a :class:`~mrc_pyomo.result.FitResult` (no master; ``objective = upper = R(mu)``) whose status is
+    ``"converged"`` (gap reached), ``"max_iter"`` or ``"time_limit"``, and whose ``history`` has one record per
     iteration (keys :data:`HISTORY_COLUMNS`): the exact ``R`` at the extrapolated point and the certified
     interval so far.
     """
@@ -77,4 +79,9 @@ def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log_every=0
     if value < best:
         best, best_mu = value, w
         history[-1]["upper"] = best  # the last step's point is part of the last iteration
-    return best_mu, best, lower, history
+    if gap is not None and best - lower <= gap:
+        status = "converged"
+    else:
+        status = "max_iter" if len(history) == max_iter else "time_limit"
+    return FitResult(master=None, mu=best_mu, objective=best, lower=lower, upper=best, status=status,
+                     history=history)
