@@ -1,12 +1,17 @@
 """Every backend of the master reaches the same R*: the built-in HiGHS, Pyomo's persistent interfaces (handed the
 model once, then each change) and Pyomo's other solvers (handed the model at each solve)."""
 
+import numpy as np
 import pyomo.environ as pyo
 import pytest
 from sklearn.datasets import load_wine
 
 from conftest import random_problem
-from mrc_pyomo import MRCClassifier
+from mrc_pyomo import MRCClassifier, RestrictedMaster
+from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.feature_maps import make_feature_map
+from mrc_pyomo.formulation import right_hand_sides
+from mrc_pyomo.initialization import all_subsets, class_centroids
 from mrc_pyomo.master.pyomo_backends import PersistentBackend, PyomoBackend
 
 PERSISTENT = ["appsi_highs", "gurobi_persistent", "appsi_gurobi", "cplex_persistent"]
@@ -88,3 +93,39 @@ def test_the_time_split_names_where_the_time_went(wine, solver):
         assert (h.seconds_build == 0).all() and (h.seconds_handover == 0).all()
     else:                      # every master has new rows to build in Pyomo and hand over
         assert (h.seconds_build > 0).all() and (h.seconds_handover > 0).all()
+
+
+@pytest.mark.parametrize("solver", ["appsi_highs", "gurobi_persistent", "glpk"])
+def test_a_row_bound_changes_on_every_backend(solver):
+    """Relaxing the binding rows of a solved master (upper = +inf), then restoring them: every backend solves
+    the same changed LPs as the built-in one, and the Pyomo model shows the bounds of the master solved."""
+    _needs(solver)
+    X, y = random_problem(40, 3, 3, seed=5)
+    Psi = make_feature_map("linear").fit(X).transform(X)
+    tau, lam = mean_and_confidence(Psi, y, 3, 0.05)
+    masters = {}
+    for name in ("highs", solver):
+        master = RestrictedMaster(Psi, tau, lam, centroids=class_centroids(Psi, y, 3), solver=name)
+        master.add_features(np.arange(3 * Psi.shape[1]))
+        master.add_rows(np.repeat(np.arange(40), 7), np.tile(all_subsets(3), (40, 1)))
+        masters[name] = master
+    binding = masters["highs"].solve().alpha > 1e-9
+    b = right_hand_sides(masters["highs"].subsets[binding])
+    values = {}
+    for name, master in masters.items():
+        first = master.solve().objective
+        master.set_row_upper(binding, np.inf)
+        relaxed = master.solve().objective
+        relaxed_rows = master.pyomo_model.row_constraints(binding)   # built on the Pyomo backends only
+        assert not any(c.active for c in relaxed_rows) and len(relaxed_rows) == (0 if name == "highs" else b.size)
+        master.set_row_upper(binding, b)
+        restored = master.solve().objective
+        assert np.allclose(master.pyomo_model.upper[binding], b)
+        assert all(c.active and c.upper == pytest.approx(v) for c, v in
+                   zip(master.pyomo_model.row_constraints(binding), b))
+        values[name] = (first, relaxed, restored)
+    first, relaxed, restored = values["highs"]
+    assert relaxed < first - 1e-6 and restored == pytest.approx(first, abs=1e-9)
+    assert values[solver] == pytest.approx(values["highs"], abs=1e-7)
+    if solver in PERSISTENT:
+        assert masters[solver].backend.instances == 1

@@ -15,7 +15,6 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from ..formulation import right_hand_sides
 from .solution import MasterSolveError
 
 try:
@@ -134,6 +133,12 @@ class HighsMaster:
         self.highs.addRows(r, np.full(r, -INF), np.asarray(rhs, dtype=float), total,
                            starts.astype(np.int32), idx, val)
 
+    def set_row_upper(self, positions, upper):
+        """Change the upper bounds of rows of I at the given positions (0-based in ``I``)."""
+        if len(positions):
+            index = np.asarray(positions, dtype=np.int32) + self.n_fixed_rows
+            self.highs.changeRowsBounds(len(index), index, np.full(len(index), -INF), np.asarray(upper, float))
+
     def delete_rows(self, positions):
         """Delete rows of ``I`` at the given positions (0-based in ``I``)."""
         if len(positions):
@@ -229,11 +234,17 @@ class HighsBackend:
             self.rows_added(master, block)
 
     def rows_added(self, master, block):
-        self.lp.add_rows(master.block(block.samples, block.subsets, master.features),
-                         right_hand_sides(block.subsets))
+        self.lp.add_rows(master.block(block.samples, block.subsets, master.features), block.upper)
 
     def removing_rows(self, master, mask):
         self.lp.delete_rows(np.flatnonzero(mask))
+
+    def row_bounds_changing(self, master, mask):
+        pass
+
+    def row_bounds_changed(self, master, mask):
+        positions = np.flatnonzero(mask)
+        self.lp.set_row_upper(positions, master.pyomo_model.upper[positions])
 
     def set_option(self, name, value):
         self.lp.set_option(name, value)

@@ -9,8 +9,9 @@ The model ``m = MasterModel(...).pyomo`` is::
     m.objective_floor              (optional) the same expression >= 0: valid since R* >= 0
     m.batch_<b>                    one Block per batch of rows added together (b = 1, 2, ...), with
         .samples, .subsets         NumPy arrays: the rows (i, C) of the batch still in I, in order
+        .upper                     their right-hand sides, b_(i,C) = 1/|C| - 1 unless changed
         .rows, .row                the Set of keys ("x17", "C0_2") and the Constraint
-                                   row[key]: (1/|C|) sum_{y in C} Psi(x_i).(mu1 - mu2)_y - nu <= 1/|C| - 1
+                                   row[key]: (1/|C|) sum_{y in C} Psi(x_i).(mu1 - mu2)_y - nu <= upper
     m.dual                         import Suffix: the duals of the last solve (<= 0 on the rows)
 
 ``I`` is the concatenation of the batches' rows in the order the batches were added; ``J`` is
@@ -38,6 +39,17 @@ def _row_body(pos, neg, nu, columns, values):
     columns, values = columns.tolist(), values.tolist()
     return LinearExpression(constant=0.0, linear_coefs=values + [-v for v in values] + [-1.0],
                             linear_vars=[pos[c] for c in columns] + [neg[c] for c in columns] + [nu])
+
+
+def _set_upper(constraint, value):
+    """``body <= value``; with ``value = +inf`` the row is relaxed: deactivated (no solver takes a row without
+    bounds)."""
+    if np.isinf(value):
+        constraint.set_value((None, constraint.body, 1e300))
+        constraint.deactivate()
+    else:
+        constraint.set_value((None, constraint.body, float(value)))
+        constraint.activate()
 
 
 class MasterModel:
@@ -91,6 +103,11 @@ class MasterModel:
     def n_rows(self):
         return sum(len(b.samples) for b in self.batches)
 
+    @property
+    def upper(self):
+        """The right-hand sides of the rows of I, in order."""
+        return np.concatenate([np.zeros(0)] + [b.upper for b in self.batches])
+
     def add_features(self, features):
         """Append flat feature ids to J (their variables are built by :meth:`materialise`)."""
         self.features = np.concatenate([self.features, np.asarray(features, dtype=np.int64)])
@@ -101,6 +118,7 @@ class MasterModel:
         block = pyo.Block(doc=f"rows added in batch {self._added}")
         self.pyomo.add_component(f"batch_{self._added}", block)
         block.samples, block.subsets = np.asarray(samples, dtype=np.int64), np.asarray(subsets, dtype=bool)
+        block.upper = formulation.right_hand_sides(block.subsets)
         block.built_features = None   # None: its constraints are not built; else len(J) when they were
         self.batches.append(block)
         self._rows = None
@@ -120,11 +138,32 @@ class MasterModel:
                 for key in self._keys(block.samples[local], block.subsets[local]):
                     del block.row[key]
                     block.rows.remove(key)
-            block.samples, block.subsets = block.samples[~local], block.subsets[~local]
+            keep = ~local
+            block.samples, block.subsets, block.upper = block.samples[keep], block.subsets[keep], block.upper[keep]
             if not len(block.samples):
                 self.batches.remove(block)
                 self.pyomo.del_component(block)
         self._rows = None
+
+    def set_row_upper(self, mask, upper):
+        """Set the right-hand sides of the rows of I where ``mask`` is true to ``upper`` (one value, or one per
+        row of the mask); built constraints keep their body and change their bound (``+inf``: deactivated, so
+        that solvers and writers leave the relaxed row out)."""
+        mask = np.asarray(mask, dtype=bool)
+        values = np.broadcast_to(np.asarray(upper, dtype=float), (int(mask.sum()),))
+        first, taken = 0, 0
+        for block in self.batches:
+            local = mask[first:first + len(block.samples)]
+            first += len(block.samples)
+            if not local.any():
+                continue
+            new = values[taken:taken + int(local.sum())]
+            taken += len(new)
+            block.upper = block.upper.copy()
+            block.upper[local] = new
+            if block.built_features is not None:
+                for key, value in zip(self._keys(block.samples[local], block.subsets[local]), new):
+                    _set_upper(block.row[key], value)
 
     # -- the Pyomo components --------------------------------------------------------------------------
     def _keys(self, samples, subsets):
@@ -192,7 +231,7 @@ class MasterModel:
             if block.built_features == len(self.features):
                 continue
             F = block_fn(block.samples, block.subsets, self.features)
-            rhs = formulation.right_hand_sides(block.subsets)
+            rhs = block.upper
             row_keys = self._keys(block.samples, block.subsets)
             if block.built_features is None:
                 block.rows = pyo.Set(dimen=2, ordered=True, initialize=row_keys, doc="(sample, label subset) in I")
@@ -200,7 +239,10 @@ class MasterModel:
                                                            "<= 1/|C| - 1")
             for r, key in enumerate(row_keys):
                 lo, hi = F.indptr[r], F.indptr[r + 1]
-                block.row[key] = _row_body(pos, neg, m.nu, F.indices[lo:hi], F.data[lo:hi]) <= float(rhs[r])
+                # a relaxed row (upper +inf) is built deactivated, its bound shown as 1e300
+                block.row[key] = _row_body(pos, neg, m.nu, F.indices[lo:hi], F.data[lo:hi]) <= min(rhs[r], 1e300)
+                if np.isinf(rhs[r]):
+                    block.row[key].deactivate()
                 built.append(block.row[key])
             block.built_features = len(self.features)
         return new_variables, built

@@ -17,6 +17,7 @@ import time
 
 import numpy as np
 import pyomo.environ as pyo
+from pyomo.common.collections import ComponentSet
 from pyomo.common.gc_manager import PauseGC
 
 from .solution import MasterSolveError
@@ -58,6 +59,8 @@ def read_solution(master_model, name, tau, lam):
     alpha = []
     for constraint in master_model.row_constraints():
         value = m.dual.get(constraint)
+        if value is None and not constraint.active:
+            value = 0.0   # a relaxed row (upper bound +inf, RestrictedMaster.set_row_upper): not in the LP solved
         if value is None:
             raise MasterSolveError(f"solver {name!r} returned no dual values for the master's rows")
         alpha.append(-value)
@@ -90,6 +93,12 @@ class PyomoBackend:
         pass
 
     def removing_rows(self, master, mask):
+        pass
+
+    def row_bounds_changing(self, master, mask):
+        pass
+
+    def row_bounds_changed(self, master, mask):
         pass
 
     def set_option(self, name, value):
@@ -141,6 +150,8 @@ class PersistentBackend:
         self.opt = None
         self.instances = 0
         self.seconds = {}
+        self._pending = []     # constraints to hand over again at the next solve (their bound changed)
+        self._handed = ComponentSet()   # the constraints the solver holds
         self._classic = None   # the older interface (add_constraint, one at a time), or APPSI's (lists)
 
     def _new_solver(self):
@@ -157,6 +168,9 @@ class PersistentBackend:
             self._remove_now(constraints)
 
     def _remove_now(self, constraints):
+        constraints = [c for c in constraints if c in self._handed]
+        for constraint in constraints:
+            self._handed.discard(constraint)
         if self._classic:
             for constraint in constraints:
                 self.opt.remove_constraint(constraint)
@@ -173,6 +187,16 @@ class PersistentBackend:
     def removing_rows(self, master, mask):
         self._remove(master.pyomo_model.row_constraints(mask))
 
+    def row_bounds_changing(self, master, mask):
+        # taken out of the solver's copy now, handed over again with their new bound at the next solve
+        changed = master.pyomo_model.row_constraints(mask)
+        self._remove(changed)
+        if self.opt is not None:
+            self._pending.extend(changed)
+
+    def row_bounds_changed(self, master, mask):
+        pass
+
     def set_option(self, name, value):
         self.options[name] = value
         if self.opt is not None:
@@ -180,10 +204,14 @@ class PersistentBackend:
 
     def refine(self):
         self.opt = None   # the next solve hands the model over to a fresh solver instance
+        self._pending = []
+        self._handed = ComponentSet()
 
     def solve(self, master, time_limit=None, budget=None):
         tic = time.perf_counter()
         new_variables, built = master.materialise()
+        fresh = ComponentSet(built)
+        built, self._pending = built + [c for c in self._pending if c not in fresh], []
         build = time.perf_counter() - tic
         m = master.pyomo_model.pyomo
         with PauseGC():
@@ -200,7 +228,11 @@ class PersistentBackend:
             self.opt.set_instance(m)
             _manual_updates(self.opt)
             self.instances += 1
-        elif self._classic:
+            self._handed.update(m.component_data_objects(pyo.Constraint, active=True))
+            return
+        built = [c for c in built if c.active]
+        self._handed.update(built)
+        if self._classic:
             for variable in new_variables:
                 self.opt.add_var(variable)
             if new_variables:

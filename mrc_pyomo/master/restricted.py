@@ -21,6 +21,8 @@ The backend interface (Coluna's idea: the loop is written against a small interf
     features_added(master, features)   J has grown by these flat ids (already in master.features)
     rows_added(master, block)          I has grown by the batch ``block`` (already in master.samples)
     removing_rows(master, mask)        the rows of I at ``mask`` are about to be removed
+    row_bounds_changing(master, mask)  the right-hand sides of the rows at ``mask`` are about to change
+    row_bounds_changed(master, mask)   ... and have changed (master.pyomo_model.upper)
     set_option(name, value), refine()  a solver option; forget warm-start information
     solve(master, time_limit, budget)  -> (status, objective, mu_J, nu, alpha, beta), one sign convention:
                                        alpha >= 0 (eq. 8), beta >= 0; MasterSolveError if not optimal
@@ -223,6 +225,19 @@ class RestrictedMaster:
         self.pyomo_model.remove_rows(mask)
         self.solution = None
         return int(mask.sum())
+
+    def set_row_upper(self, mask, upper):
+        """Change the right-hand side of the rows of ``I`` where ``mask`` is true to ``upper`` (one value or one
+        per selected row; ``b_(i,C) = 1/|C| - 1`` until changed).  For experiments on the master (e.g. from a
+        callback: relax a row with ``upper=np.inf`` instead of removing it); the certificate keeps using the
+        LP's own ``b``, so ``lower_`` stays a valid bound whatever the master's bounds."""
+        mask = np.asarray(mask, dtype=bool)
+        if not mask.any():
+            return
+        self.backend.row_bounds_changing(self, mask)
+        self.pyomo_model.set_row_upper(mask, upper)
+        self.backend.row_bounds_changed(self, mask)
+        self.solution = None
 
     # -- solving ----------------------------------------------------------------------------------------
     def set_solver_option(self, name, value):
