@@ -198,7 +198,6 @@ class HighsBackend:
     is built.  ``seconds`` of the last solve: nothing to build or hand over (loading happens with the changes, in
     the loop's ``seconds_update``), ``solve`` the time in HiGHS."""
 
-    persistent = True
 
     def __init__(self, objective_floor, options=None):
         self.objective_floor = objective_floor

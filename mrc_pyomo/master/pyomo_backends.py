@@ -79,7 +79,6 @@ class PyomoBackend:
     ``solve`` (the solver's own run, as Pyomo timed it; all of ``SolverFactory(name).solve`` if it did not).
     """
 
-    persistent = False
 
     def __init__(self, solver, options=None):
         self.solver = solver
@@ -142,7 +141,6 @@ class PersistentBackend:
     (Pyomo components), ``handover`` (passing them to the solver) and ``solve``.
     """
 
-    persistent = True
 
     def __init__(self, solver, options=None):
         self.solver = solver
