@@ -2,8 +2,9 @@
 
 A callback writes the master of iteration 2 and the last master to .lp and .mps files; HiGHS reads each file
 back and its optimal value is the master's R^k.  Names say what each row and column is:
-row(x17_C0_2) is sample 17 with label subset {0, 2}, row(centroid1_C1) a class-centroid row,
-mu_pos(2_5) / mu_neg(2_5) the positive / negative part of the coefficient of class 2, feature 5.
+batch_3.row(x17_C0_2) is sample 17 with label subset {0, 2}, added in the third batch of rows,
+batch_1.row(centroid1_C1) a class-centroid row, mu_pos(2_5) / mu_neg(2_5) the positive / negative part of the
+coefficient of class 2, feature 5.
 
     python examples/export.py [--fast] [--out DIR]
 """
@@ -51,7 +52,8 @@ def main():
     for iteration, (path, R_k) in sorted(written.items()):
         print(f"iteration {iteration}: {path.name}: R^k = {R_k:.10f}, HiGHS on the file: {solve_file(path):.10f}")
     lp_text = (out / "master_it2.lp").read_text().splitlines()
-    names = [line.rstrip(":") for line in lp_text if line.startswith("c_u_row(")]
+    names = [line.rstrip(":") for line in lp_text if line.startswith("c_u_batch_")]
+    assert names, "the .lp file has no named rows"
     print("some row names in the .lp file:", ", ".join(names[:3]), "...")
 
 
