@@ -13,21 +13,21 @@ and ``lower_`` the Lagrangian bound of the fit's dual weights; neither is the LP
 scikit-learn ``ConvergenceWarning`` that gives the gap, and returns the best certified rule found.
 """
 
-import numbers
+import warnings
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import HasMethods, Interval, InvalidParameterError, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-import warnings
-
 from . import ccg
 from .estimates import mean_and_confidence
-from .feature_maps import make_feature_map
+from .feature_maps import LinearFeatures, make_feature_map
 from .full_lp import fit_full_lp
 from .master import check_solver
 from .primal_oracle import class_probabilities, class_scores, most_violated_subsets, risk
@@ -35,15 +35,6 @@ from .reduction import complete, find_reduction, full_lp_rows
 from .scaling import center_columns, column_scales, scale_columns, uncenter
 from .subgradient import HISTORY_COLUMNS as SUBGRADIENT_COLUMNS
 from .subgradient import fit_subgradient
-
-
-def _check_number(name, value, low, integer=False, allow_none=False):
-    if value is None and allow_none:
-        return
-    kind = numbers.Integral if integer else numbers.Real
-    if isinstance(value, bool) or not isinstance(value, kind) or not value >= low or not np.isfinite(value):
-        what = "an integer" if integer else "a number"
-        raise ValueError(f"{name} must be {what} >= {low}, got {value!r}")
 
 
 class MRCClassifier(ClassifierMixin, BaseEstimator):
@@ -110,7 +101,38 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         history's last record says why).
     column_scale_ : ndarray of shape (D,)
         The internal scale ``d`` of the columns of ``Psi`` (:mod:`mrc_pyomo.scaling`).
+    coef_ : ndarray of shape (n_classes, n_features)
+        The linear map only (``phi="linear"``, ``Psi(x) = [1, x]`` or ``x``; ``n_features = n_features_in_``):
+        the weights of the original features in the user's units, ``mu_`` without its intercept column (a
+        read-only view of ``mu_``, not a copy).  The class scores are ``X @ coef_.T + intercept_``;
+        ``decision_function`` is their difference ``v_1 - v_0`` for two classes and the scores themselves
+        otherwise.  With any other ``phi`` (random
+        Fourier features, a transformer) the weights belong to the mapped features ``Psi(x)``, not to ``x``:
+        ``coef_`` and ``intercept_`` then raise ``AttributeError`` (``hasattr(clf, "coef_")`` is False) and the
+        scores are ``feature_map_.transform(X) @ mu_.T``.
+    intercept_ : ndarray of shape (n_classes,)
+        The linear map only: ``mu_[:, 0]``, the weights of the constant feature, with ``fit_intercept=True``;
+        zeros with ``fit_intercept=False``.
     """
+
+    _parameter_constraints = {
+        "phi": [StrOptions({"linear", "fourier"}), HasMethods(["fit", "transform"])],
+        "lambda0": [Interval(Real, 0, np.inf, closed="left")],
+        "fit_intercept": ["boolean"],
+        "method": [StrOptions({"ccg", "lp", "subgradient"})],
+        "solver": [str],
+        "eps_1": [Interval(Real, 0, np.inf, closed="left")],
+        "eps_2": [Interval(Real, 0, np.inf, closed="left")],
+        "n_max": [Interval(Integral, 1, None, closed="left")],
+        "m_max": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "regime": [StrOptions({"auto", "n", "nm"})],
+        "time_limit": [Interval(Real, 0, np.inf, closed="left"), None],
+        "solver_options": [dict, None],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+        "callback": [callable, None],
+    }
 
     def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="highs",
                  eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
@@ -138,26 +160,22 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     def _validate_params(self):
-        _check_number("lambda0", self.lambda0, 0)
-        _check_number("eps_1", self.eps_1, 0)
-        _check_number("eps_2", self.eps_2, 0)
-        _check_number("n_max", self.n_max, 1, integer=True)
-        _check_number("m_max", self.m_max, 1, integer=True)
-        _check_number("max_iter", self.max_iter, 1, integer=True)
-        _check_number("time_limit", self.time_limit, 0, allow_none=True)
-        if self.method not in ("ccg", "lp", "subgradient"):
-            raise ValueError(f"method must be 'ccg', 'lp' or 'subgradient', got {self.method!r}")
-        if self.regime not in ("auto", "n", "nm"):
-            raise ValueError(f"regime must be 'auto', 'n' or 'nm', got {self.regime!r}")
-        if self.callback is not None and not callable(self.callback):
-            raise ValueError(f"callback must be callable, got {self.callback!r}")
-        if self.solver_options is not None and not isinstance(self.solver_options, dict):
-            raise ValueError(f"solver_options must be a dict or None, got {self.solver_options!r}")
-        check_solver(self.solver)
+        """Check the parameters against ``_parameter_constraints`` (scikit-learn's ``InvalidParameterError``, a
+        ``ValueError``, naming the parameter); the numbers must not be booleans either."""
+        super()._validate_params()
+        for name in ("lambda0", "eps_1", "eps_2", "n_max", "m_max", "max_iter", "time_limit"):
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)):
+                raise InvalidParameterError(
+                    f"The {name!r} parameter of {type(self).__name__} must be a number, not a boolean. "
+                    f"Got {value!r} instead.")
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Learn the MRC from ``X`` (dense or scipy.sparse, shape ``(n, d)``) and labels ``y``."""
-        self._validate_params()
+        # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
+        # whether it is usable depends on the machine, not only on the name
+        check_solver(self.solver)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
@@ -230,6 +248,33 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
             n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter, time_limit=self.time_limit,
             solver=self.solver, solver_options=self.solver_options)
         return ccg.fit_ccg(Psi, y_idx, tau, lam, config, log=log, callback=self.callback, reduction=reduction)
+
+    def _linear_weights(self, name):
+        """``mu_`` of a fitted linear map; ``AttributeError`` naming the cause for any other map."""
+        check_is_fitted(self)
+        base = self.feature_map_.base_
+        if type(base) is not LinearFeatures:
+            raise AttributeError(
+                f"{name} is defined for the linear map only (phi='linear'): this classifier was fitted on the map "
+                f"{type(base).__name__}, whose weights mu_ belong to the mapped features "
+                f"feature_map_.transform(X), not to the columns of X")
+        return self.mu_
+
+    @property
+    def coef_(self):
+        # documented in the class docstring (Attributes); a docstring here would document it twice
+        mu = self._linear_weights("coef_")
+        coef = mu[:, 1:] if self.feature_map_.fit_intercept else mu[:, :]
+        coef.flags.writeable = False
+        return coef
+
+    @property
+    def intercept_(self):
+        # documented in the class docstring (Attributes)
+        mu = self._linear_weights("intercept_")
+        intercept = mu[:, 0] if self.feature_map_.fit_intercept else np.zeros(mu.shape[0])
+        intercept.flags.writeable = False
+        return intercept
 
     def _scores(self, X):
         check_is_fitted(self)

@@ -8,10 +8,11 @@ import pyomo.environ as pyo
 import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import check_estimator
 
 from conftest import random_problem
-from mrc_pyomo import MasterSolveError, MRCClassifier
+from mrc_pyomo import LinearFeatures, MasterSolveError, MRCClassifier
 from mrc_pyomo.ccg import HISTORY_COLUMNS
 from mrc_pyomo.primal_oracle import worst_case_risk
 
@@ -72,22 +73,98 @@ def test_bad_data(X, y, match):
         MRCClassifier().fit(X, y)
 
 
-@pytest.mark.parametrize("params,match", [
-    ({"phi": "polynomial"}, "unknown phi"),
-    ({"lambda0": -1.0}, "lambda0"),
-    ({"eps_1": -0.1}, "eps_1"),
-    ({"n_max": 0}, "n_max"),
-    ({"m_max": 2.5}, "m_max"),
-    ({"max_iter": 0}, "max_iter"),
-    ({"method": "simplex"}, "method must be"),
-    ({"regime": "big"}, "regime"),
-    ({"solver": "no_such_solver"}, "unknown solver"),
-    ({"solver_options": "fast"}, "solver_options"),
+@pytest.mark.parametrize("params,value", [
+    ({"phi": "polynomial"}, "'polynomial'"),
+    ({"phi": 3}, "3"),
+    ({"lambda0": -1.0}, "-1.0"),
+    ({"lambda0": np.inf}, "inf"),
+    ({"lambda0": True}, "True"),
+    ({"fit_intercept": "yes"}, "'yes'"),
+    ({"eps_1": -0.1}, "-0.1"),
+    ({"eps_2": np.nan}, "nan"),
+    ({"n_max": 0}, "0"),
+    ({"m_max": 2.5}, "2.5"),
+    ({"max_iter": 0}, "0"),
+    ({"max_iter": True}, "True"),
+    ({"method": "simplex"}, "'simplex'"),
+    ({"regime": "big"}, "'big'"),
+    ({"solver": 3}, "3"),
+    ({"time_limit": -1.0}, "-1.0"),
+    ({"solver_options": "fast"}, "'fast'"),
+    ({"callback": "stop"}, "'stop'"),
+    ({"random_state": "seed"}, "'seed'"),
 ])
-def test_bad_parameters(params, match):
+def test_bad_parameters(params, value):
+    """scikit-learn's parameter validation: the error (a ValueError) names the parameter and the value."""
     X, y = random_problem(20, 2, 2)
-    with pytest.raises(ValueError, match=match):
+    (name,) = params
+    with pytest.raises(InvalidParameterError, match=rf"The '{name}' parameter of MRCClassifier .* Got {value} "):
         MRCClassifier(**params).fit(X, y)
+    with pytest.raises(InvalidParameterError, match=f"'{name}'"):
+        MRCClassifier(**params)._validate_params()   # what the command line calls before it prints
+
+
+def test_unknown_solver_is_refused_by_name():
+    X, y = random_problem(20, 2, 2)
+    with pytest.raises(ValueError, match="unknown solver 'no_such_solver'"):
+        MRCClassifier(solver="no_such_solver").fit(X, y)
+    with pytest.raises(ValueError, match="solver must be 'highs' or a Pyomo solver name"):
+        MRCClassifier(solver="").fit(X, y)
+
+
+def test_valid_parameter_values_are_accepted():
+    from sklearn.preprocessing import StandardScaler
+    X, y = random_problem(30, 2, 2)
+    clf = MRCClassifier(phi=StandardScaler(), lambda0=0, fit_intercept=np.bool_(False), n_max=np.int64(5),
+                        time_limit=30, solver_options={}, random_state=np.random.RandomState(0), verbose=0,
+                        callback=lambda state: False).fit(X, y)
+    assert clf.status_ == "converged"
+
+
+@pytest.mark.parametrize("n_classes", [2, 4])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_coef_and_intercept_give_the_estimator_s_scores(n_classes, fit_intercept, sparse):
+    X, y = random_problem(120, 5, n_classes, sparse=sparse, seed=3)
+    units = np.array([1.0, 10.0, 0.1, 3.0, 1.0])   # the user's units, not the fit's internal ones
+    X = sp.csr_matrix(X @ sp.diags(units)) if sparse else X * units + 2.0
+    clf = MRCClassifier(fit_intercept=fit_intercept).fit(X, y)
+    assert clf.coef_.shape == (n_classes, 5) and clf.intercept_.shape == (n_classes,)
+    scores = np.asarray(X @ clf.coef_.T) + clf.intercept_
+    expected = scores[:, 1] - scores[:, 0] if n_classes == 2 else scores
+    assert np.allclose(clf.decision_function(X), expected, rtol=1e-12, atol=1e-12)
+    assert np.array_equal(clf.predict(X), clf.classes_[np.argmax(scores, axis=1)])
+    if fit_intercept:
+        assert np.array_equal(clf.intercept_, clf.mu_[:, 0]) and np.array_equal(clf.coef_, clf.mu_[:, 1:])
+    else:
+        assert np.array_equal(clf.intercept_, np.zeros(n_classes)) and np.array_equal(clf.coef_, clf.mu_)
+    # derived from mu_, not a second copy, and not writable through
+    assert np.shares_memory(clf.coef_, clf.mu_)
+    with pytest.raises(ValueError, match="read-only"):
+        clf.coef_[0, 0] = 1.0
+    with pytest.raises(AttributeError):
+        clf.coef_ = np.zeros((n_classes, 5))
+
+
+def test_coef_follows_the_fitted_map_not_a_later_set_params():
+    X, y = random_problem(60, 3, 3, seed=1)
+    clf = MRCClassifier(fit_intercept=True).fit(X, y)
+    clf.set_params(fit_intercept=False, phi="fourier")
+    assert clf.coef_.shape == (3, 3)
+    assert np.allclose(X @ clf.coef_.T + clf.intercept_, clf.decision_function(X))
+
+
+def test_coef_exists_for_the_linear_map_only():
+    from sklearn.preprocessing import StandardScaler
+    X, y = random_problem(60, 3, 3, seed=1)
+    assert not hasattr(MRCClassifier(), "coef_")   # not fitted
+    for phi in ["fourier", StandardScaler()]:
+        clf = MRCClassifier(phi=phi, random_state=0).fit(X, y)
+        assert not hasattr(clf, "coef_") and not hasattr(clf, "intercept_")
+        with pytest.raises(AttributeError, match=r"linear map only \(phi='linear'\)"):
+            clf.coef_
+    clf = MRCClassifier(phi=LinearFeatures()).fit(X, y)   # the identity map given as an object
+    assert np.allclose(X @ clf.coef_.T + clf.intercept_, clf.decision_function(X))
 
 
 def test_solver_not_installed():

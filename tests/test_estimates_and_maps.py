@@ -3,8 +3,12 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.kernel_approximation import RBFSampler
+from sklearn.utils._param_validation import InvalidParameterError
+from sklearn.utils.estimator_checks import check_estimator
 
 from conftest import random_problem
+from mrc_pyomo import MRCClassifier
 from mrc_pyomo.estimates import mean_and_confidence
 from mrc_pyomo.feature_maps import FeatureMap, RandomFourierFeatures, make_feature_map
 
@@ -51,6 +55,55 @@ def test_fourier_map_is_seeded_and_augments():
     assert sp.issparse(s) and np.allclose(s.toarray(), a)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("gamma", ["scale", 0.3])
+def test_fourier_features_are_scikit_learn_s_rbf_sampler(sparse, gamma):
+    """The features of ``RBFSampler(gamma, n_components, random_state)`` times ``sqrt(m / 2)``, after the
+    original columns; ``gamma="scale"`` is ``1 / (d X.var())`` over all entries, as RBFSampler's own "scale"."""
+    X, _ = random_problem(50, 4, 3, sparse=sparse, seed=7)
+    rff = RandomFourierFeatures(n_components=30, gamma=gamma, random_state=3).fit(X)
+    reference = RBFSampler(n_components=30, gamma=gamma, random_state=3).fit(X)
+    Z = rff.transform(X)
+    assert sp.issparse(Z) == sparse
+    Z = Z.toarray() if sparse else Z
+    Xd = X.toarray() if sparse else X
+    assert np.array_equal(Z[:, :4], Xd)
+    assert np.allclose(Z[:, 4:], np.sqrt(30 / 2) * reference.transform(X), rtol=1e-15, atol=1e-15)
+    assert np.array_equal(rff.sampler_.random_weights_, reference.random_weights_)
+    expected_gamma = 1.0 / (4 * Xd.var()) if gamma == "scale" else gamma
+    assert rff.gamma_ == pytest.approx(expected_gamma, rel=1e-12)
+    only = RandomFourierFeatures(n_components=30, gamma=gamma, include_original=False, random_state=3).fit(X)
+    W = only.transform(X)
+    assert np.array_equal(W.toarray() if sparse else W, Z[:, 4:])
+
+
+def test_fourier_features_are_the_previous_cosines_and_rbf_sampler_s_scale_gives_the_same_mrc():
+    """``cos(W x + b)`` with ``W`` then ``b`` drawn from the seed, as the hand-written map before RBFSampler;
+    an MRC on RBFSampler's own scale ``sqrt(2 / m) cos(W x + b)`` has the same minimax risk and rule."""
+    X, y = random_problem(80, 3, 3, seed=2)
+    rff = RandomFourierFeatures(n_components=25, include_original=False, random_state=5).fit(X)
+    rng = np.random.RandomState(5)
+    W = rng.normal(scale=np.sqrt(2.0 * rff.gamma_), size=(3, 25))
+    b = rng.uniform(0.0, 2.0 * np.pi, size=25)
+    assert np.allclose(rff.transform(X), np.cos(X @ W + b), rtol=0, atol=1e-14)
+
+    class SamplerScale(RandomFourierFeatures):
+        def transform(self, X):
+            return np.hstack([X, self.sampler_.transform(X)])
+
+    a = MRCClassifier(phi=RandomFourierFeatures(n_components=25, random_state=5), eps_1=1e-7).fit(X, y)
+    s = MRCClassifier(phi=SamplerScale(n_components=25, random_state=5), eps_1=1e-7).fit(X, y)
+    assert a.status_ == s.status_ == "converged"
+    assert a.upper_ == pytest.approx(s.upper_, abs=1e-6)
+    assert np.array_equal(a.predict(X), s.predict(X))
+
+
+def test_fourier_gamma_scale_of_constant_data_is_one():
+    X = np.full((10, 3), 2.0)
+    assert RandomFourierFeatures(n_components=5).fit(X).gamma_ == 1.0
+    assert RandomFourierFeatures(n_components=5).fit(sp.csr_matrix(X)).gamma_ == 1.0
+
+
 def test_fourier_kernel_approximation():
     """cos features approximate the Gaussian kernel: 2/m sum cos(w.x+b) cos(w.x'+b) ~ exp(-gamma |x-x'|^2)."""
     X, _ = random_problem(30, 3, 2, seed=3)
@@ -61,16 +114,30 @@ def test_fourier_kernel_approximation():
     assert np.abs(K_approx - np.exp(-0.2 * sq)).max() < 0.05
 
 
-def test_bad_phi_and_gamma():
+def test_fourier_map_is_a_scikit_learn_transformer():
+    check_estimator(RandomFourierFeatures(n_components=20))
+
+
+@pytest.mark.parametrize("params,name", [
+    ({"gamma": -1.0}, "gamma"),
+    ({"gamma": 0.0}, "gamma"),
+    ({"gamma": "auto"}, "gamma"),
+    ({"n_components": 0}, "n_components"),
+    ({"n_components": 2.5}, "n_components"),
+    ({"include_original": "yes"}, "include_original"),
+    ({"random_state": "seed"}, "random_state"),
+])
+def test_bad_fourier_parameters(params, name):
+    X, _ = random_problem(10, 2, 2)
+    with pytest.raises(InvalidParameterError, match=f"The '{name}' parameter of RandomFourierFeatures"):
+        RandomFourierFeatures(**params).fit(X)
+
+
+def test_bad_phi():
     with pytest.raises(ValueError, match="unknown phi"):
         make_feature_map("poly")
     with pytest.raises(ValueError, match="phi must be"):
         make_feature_map(3)
-    X, _ = random_problem(10, 2, 2)
-    with pytest.raises(ValueError, match="gamma"):
-        RandomFourierFeatures(gamma=-1.0).fit(X)
-    with pytest.raises(ValueError, match="n_components"):
-        RandomFourierFeatures(n_components=0).fit(X)
 
 
 def test_custom_transformer_is_cloned():
