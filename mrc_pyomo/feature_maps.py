@@ -10,20 +10,17 @@ The random Fourier features are drawn and computed by scikit-learn's
 ``include_original``.  The hand-written map it replaced computed ``cos(W x + b)`` from the same draws in the
 same order (``W ~ N(0, 2 gamma I)`` then ``b ~ U[0, 2 pi)``, one cosine with a random phase per feature, not
 cos/sin pairs) with the same ``gamma="scale"``; RBFSampler returns ``sqrt(2 / n_components) cos(W x + b)``.
-Measured (400 features, best of 5 ``transform`` calls, 2-core machine): the two agreed to 0.0 after that
-scale, and RBFSampler took 0.418 s against 0.439 s on dense 50000 x 50, 0.252 s against 0.263 s on dense
-20000 x 500 and 0.312 s against 0.497 s on CSR 20000 x 5000 at 1% density.  So the map is RBFSampler.
 
-Its constant scale ``sqrt(2 / m)`` is undone, so that ``Psi`` and ``mu_`` of a Fourier MRC are what they were
-(unit-amplitude cosines).  ``R``, the rule and its predictions are invariant under that scale in exact
-arithmetic (:mod:`mrc_pyomo.scaling`), and MRCs fitted on either scale agree on well-conditioned data; but on
-badly scaled data (columns of 1e5 next to 1e-5, so ``gamma`` ~ 1e-11 and nearly constant cosines) the
-certificate of the CCG loop was measured to depend on round-off: one derandomised example of
-``tests/test_property.py`` closed its gap to 2e-11 on the unit cosines and stalled at a gap of 0.10 on
-RBFSampler's scale (and shrunk neighbours of it stall on either).  Keeping the previous values keeps the
-previous results.  As built (the rescaling and the original columns included) the map agreed with the
-hand-written one to 1.1e-16 and took 0.461 s, 0.291 s and 0.572 s on the three inputs above against its
-0.477 s, 0.296 s and 0.556 s.
+That constant scale is undone, so that ``Psi`` and ``mu_`` of a Fourier MRC are what they were (unit-amplitude
+cosines).  ``R``, the rule and its predictions are invariant under it in exact arithmetic
+(:mod:`mrc_pyomo.scaling`), but on badly scaled data (columns of 1e5 next to 1e-5, so ``gamma`` ~ 1e-11 and
+nearly constant cosines) the CCG loop's certificate was seen to depend on round-off: one derandomised example
+of ``tests/test_property.py`` closed its gap to 2e-11 on the unit cosines and stalled at a gap of 0.10 on
+RBFSampler's scale.  Keeping the previous values keeps the previous results.
+
+Measured with ``python -m benchmarks.fourier_map`` (400 features, best of 5 transforms, previous map against
+this one): the same values to 1.1e-16; 0.436 s against 0.425 s (dense 50000 x 50), 0.256 s against 0.254 s
+(dense 20000 x 500), 0.511 s against 0.493 s (CSR 20000 x 5000, 1% dense).
 """
 
 from numbers import Integral, Real
