@@ -10,6 +10,7 @@ with the defaults, ``upper_ - R* <= eps_1``.  Derandomised, so that CI runs the 
 import warnings
 
 import numpy as np
+import pytest
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -76,3 +77,25 @@ def test_the_certified_interval_holds_R_star_and_closes(problem):
     assert default.status_ == "converged"
     assert default.lower_ - REFERENCE_TOL <= R_star <= default.upper_ + REFERENCE_TOL
     assert default.upper_ - R_star <= default.eps_1 + REFERENCE_TOL
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="known weakness, found while moving the Fourier map onto RBFSampler: on "
+                   "nearly constant random Fourier columns (gamma ~ 1e-11 from columns of 1e5 next to 1e-5) the "
+                   "loop stalls with a certified gap of about 0.1 (status solver_error) instead of closing it")
+def test_ill_conditioned_fourier_example_closes_its_gap():
+    """A shrunk Hypothesis example (7 samples, 5 classes, sparse, Fourier features, eps = 0): the certified gap
+    must close like on every other example; today it does not (strict xfail: fixing it turns this red)."""
+    X = sp.csr_matrix(np.array([
+        [-273587.5965569333, -1.2911570220309288e-05, -11.965334689762225, 0.003],
+        [-133708.3713596372, -5.241801331211053e-05, 0.0, 0.003],
+        [0.0, -1.9222759626396873e-05, 0.0, 0.003],
+        [0.0, -6.230671947103159e-05, 0.0, 0.003],
+        [0.0, -1.343067742694552e-05, 0.0, 0.0],
+        [290082.400136895, -1.3643112039573523e-05, 5.463735987074208, 0.003],
+        [0.0, -1.5272861154210145e-05, 0.0, 0.003]]))
+    y = np.array([0, 1, 2, 3, 4, 4, 4])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        clf = MRCClassifier(phi=RandomFourierFeatures(n_components=4, random_state=0), fit_intercept=False,
+                            lambda0=0.01, eps_1=0.0, eps_2=0.0, n_max=3, m_max=2, regime="n").fit(X, y)
+    assert clf.upper_ - clf.lower_ <= 1e-6
