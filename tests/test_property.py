@@ -79,9 +79,10 @@ def test_the_certified_interval_holds_R_star_and_closes(problem):
     assert default.upper_ - R_star <= default.eps_1 + REFERENCE_TOL
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="known weakness, found while moving the Fourier map onto RBFSampler: on "
-                   "nearly constant random Fourier columns (gamma ~ 1e-11 from columns of 1e5 next to 1e-5) the "
-                   "loop stalls with a certified gap of about 0.1 (status solver_error) instead of closing it")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="known weakness, found while moving the Fourier map onto RBFSampler: on nearly constant "
+                   "random Fourier columns (gamma ~ 1e-11 from columns of 1e5 next to 1e-5) the loop stalls with a "
+                   "certified gap of about 0.1 (status solver_error) instead of closing it")
 def test_ill_conditioned_fourier_example_closes_its_gap():
     """A shrunk Hypothesis example (7 samples, 5 classes, sparse, Fourier features, eps = 0): the certified gap
     must close like on every other example; today it does not (strict xfail: fixing it turns this red)."""
