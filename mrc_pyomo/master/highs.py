@@ -15,6 +15,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+from ..formulation import objective_coefficients
 from .solution import MasterSolveError
 
 try:
@@ -210,21 +211,17 @@ class HighsBackend:
     def highs(self):
         return self.lp.highs
 
-    def _fixed_coefficients(self, master, features):
-        """Coefficients of ``mu1`` and ``mu2`` of the features in the fixed rows, shape ``(fixed rows, q)`` each:
-        ``(tau - lambda)`` and ``-(tau + lambda)`` in the row ``objective >= 0``."""
-        t, l = master.tau.ravel()[features], master.lam.ravel()[features]
-        rows = 1 if self.objective_floor else 0
-        return np.tile(t - l, (rows, 1)), np.tile(-(t + l), (rows, 1))
-
     def features_added(self, master, features, with_rows=True):
-        """Load the columns of new features, with their entries in the rows of I (``with_rows``) or none."""
-        t, l = master.tau.ravel()[features], master.lam.ravel()[features]
+        """Load the columns of new features, with their entries in the rows of I (``with_rows``) or none.
+
+        In the fixed row ``-objective <= 0`` (the floor, if any) their coefficients are minus their costs."""
+        cost_pos, cost_neg = objective_coefficients(master.tau, master.lam, features)
         if with_rows:
             block = master.block(master.samples, master.subsets, features)
         else:
             block = sp.csr_matrix((0, len(features)))
-        self.lp.add_features(-(t - l), t + l, block, *self._fixed_coefficients(master, features))
+        rows = 1 if self.objective_floor else 0
+        self.lp.add_features(cost_pos, cost_neg, block, np.tile(-cost_pos, (rows, 1)), np.tile(-cost_neg, (rows, 1)))
 
     def load(self, master):
         """Load the whole master into this (new) backend: its features, then its batches of rows."""

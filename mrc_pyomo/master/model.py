@@ -124,16 +124,21 @@ class MasterModel:
         self._rows = None
         return block
 
+    def _by_batch(self, mask):
+        """``(block, local mask)`` for each batch holding rows of I where ``mask`` (over the rows of I, in order)
+        is true."""
+        mask = np.asarray(mask, dtype=bool)
+        first = 0
+        for block in list(self.batches):   # a copy: remove_rows deletes emptied batches on the way
+            local = mask[first:first + len(block.samples)]
+            first += len(block.samples)
+            if local.any():
+                yield block, local
+
     def remove_rows(self, mask):
         """Remove the rows of I where ``mask`` is true (their constraints too, if built); a batch left empty is
         deleted from the model."""
-        mask = np.asarray(mask, dtype=bool)
-        first = 0
-        for block in list(self.batches):
-            local = mask[first:first + len(block.samples)]
-            first += len(block.samples)
-            if not local.any():
-                continue
+        for block, local in self._by_batch(mask):
             if block.built_features is not None:
                 for key in self._keys(block.samples[local], block.subsets[local]):
                     del block.row[key]
@@ -151,12 +156,8 @@ class MasterModel:
         that solvers and writers leave the relaxed row out)."""
         mask = np.asarray(mask, dtype=bool)
         values = np.broadcast_to(np.asarray(upper, dtype=float), (int(mask.sum()),))
-        first, taken = 0, 0
-        for block in self.batches:
-            local = mask[first:first + len(block.samples)]
-            first += len(block.samples)
-            if not local.any():
-                continue
+        taken = 0
+        for block, local in self._by_batch(mask):
             new = values[taken:taken + int(local.sum())]
             taken += len(new)
             block.upper = block.upper.copy()
@@ -176,23 +177,16 @@ class MasterModel:
 
     def row_constraints(self, mask=None):
         """The built ConstraintData of the rows of I (where ``mask`` is true), in the order of I."""
-        out, first = [], 0
-        for block in self.batches:
-            size = len(block.samples)
-            local = slice(None) if mask is None else np.asarray(mask[first:first + size], dtype=bool)
-            first += size
-            if block.built_features is None:
-                continue
-            keys = self._keys(block.samples[local], block.subsets[local])
-            out.extend(block.row[key] for key in keys)
-        return out
+        if mask is None:
+            return [c for block in self.batches if block.built_features is not None for c in block.row.values()]
+        return [block.row[key] for block, local in self._by_batch(mask) if block.built_features is not None
+                for key in self._keys(block.samples[local], block.subsets[local])]
 
     def stale_constraints(self):
         """Built constraints that :meth:`materialise` will rebuild (J grew since they were built)."""
         if self._built_features == len(self.features):
             return []
-        stale = self.row_constraints(np.concatenate(
-            [np.full(len(b.samples), b.built_features is not None) for b in self.batches] or [np.zeros(0, bool)]))
+        stale = self.row_constraints()
         if self.objective_floor:
             stale.append(self.pyomo.objective_floor)
         return stale
@@ -216,8 +210,7 @@ class MasterModel:
             for key in keys[self._built_features:]:
                 m.features.add(key)
                 new_variables += [m.mu_pos[key], m.mu_neg[key]]
-            t, l = tau.ravel()[self.features], lam.ravel()[self.features]
-            coefs = np.concatenate([-(t - l), t + l, [1.0]])
+            coefs = np.concatenate([*formulation.objective_coefficients(tau, lam, self.features), [1.0]])
             expr = lambda: LinearExpression(  # noqa: E731
                 constant=0.0, linear_coefs=[float(c) for c in coefs],
                 linear_vars=[m.mu_pos[k] for k in keys] + [m.mu_neg[k] for k in keys] + [m.nu])

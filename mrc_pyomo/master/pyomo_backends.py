@@ -20,6 +20,7 @@ import pyomo.environ as pyo
 from pyomo.common.collections import ComponentSet
 from pyomo.common.gc_manager import PauseGC
 
+from ..formulation import objective_coefficients
 from .solution import MasterSolveError
 
 
@@ -66,8 +67,8 @@ def read_solution(master_model, name, tau, lam):
         alpha.append(-value)
     beta = float(m.dual.get(m.objective_floor, 0.0)) if master_model.objective_floor else 0.0
     nu = m.nu.value or 0.0
-    t, l = tau.ravel()[master_model.features], lam.ravel()[master_model.features]
-    objective = float(-(t - l) @ mu_pos + (t + l) @ mu_neg + nu)
+    cost_pos, cost_neg = objective_coefficients(tau, lam, master_model.features)
+    objective = float(cost_pos @ mu_pos + cost_neg @ mu_neg + nu)
     return objective, mu_pos - mu_neg, nu, np.asarray(alpha, dtype=float), beta
 
 

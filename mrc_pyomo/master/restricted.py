@@ -206,9 +206,8 @@ class RestrictedMaster:
         within the batch are skipped); return how many were added."""
         samples = np.asarray(samples, dtype=np.int64)
         subsets = np.asarray(subsets, dtype=bool).reshape(len(samples), self.n_classes)
-        keys = _pair_keys(samples, subsets)
-        first = np.sort(np.unique(keys, return_index=True)[1])
-        keep = first[~np.isin(keys[first], _pair_keys(self.samples, self.subsets))] if self.n_rows else first
+        first = np.sort(np.unique(_pair_keys(samples, subsets), return_index=True)[1])
+        keep = first[~self.contains_rows(samples[first], subsets[first])]
         if not len(keep):
             return 0
         block = self.pyomo_model.add_batch(samples[keep], subsets[keep])
