@@ -9,18 +9,15 @@ that the ratios are fair.
 """
 
 import argparse
-import json
 
 import numpy as np
 
+from benchmarks.report import read, run_key
+
 
 def records(path):
-    """The newest record of each run of a records file, keyed by (case, method, experiment, n, K)."""
-    out = {}
-    for line in open(path):
-        r = json.loads(line)
-        out[(r["case"], r["method"], r.get("experiment"), r.get("n"), r.get("K"))] = r
-    return out
+    """The newest record of each run of a records file, keyed by :func:`benchmarks.report.run_key`."""
+    return {run_key(r): r for r in read(path)}
 
 
 def main(argv=None):

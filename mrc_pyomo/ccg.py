@@ -421,6 +421,7 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
     start = time.perf_counter()
     elapsed = lambda: time.perf_counter() - start  # noqa: E731
     remaining = lambda: None if config.time_limit is None else config.time_limit - elapsed()  # noqa: E731
+    out_of_time = lambda: config.time_limit is not None and elapsed() >= config.time_limit  # noqa: E731
     blocked = None if reduction is None else reduction.blocked
     master, added = initial_master(Psi, y_idx, tau, lam, config, reduction)
     best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam, blocked)
@@ -444,8 +445,7 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
                             "solver_status": str(error)})
             if log is not None:
                 log(history[-1])
-            left = remaining()
-            status = "time_limit" if left is not None and left <= 0 else "solver_error"
+            status = "time_limit" if out_of_time() else "solver_error"
             break
         solution = new_solution
         split = master.backend.seconds
@@ -465,7 +465,7 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
         if check.gap <= gap_tolerance(config.eps_1):
             status = "converged"
             break
-        if remaining() is not None and remaining() <= 0:
+        if out_of_time():
             status = "time_limit"
             break
         if k == config.max_iter:
