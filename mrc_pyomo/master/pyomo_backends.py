@@ -19,35 +19,49 @@ import numpy as np
 import pyomo.environ as pyo
 from pyomo.common.collections import ComponentSet
 from pyomo.common.gc_manager import PauseGC
+from pyomo.contrib.appsi import base as appsi_base
 
 from ..formulation import objective_coefficients
 from .solution import MasterSolveError
 
 
-def _solve_and_load(opt, m, name, persistent_classic):
-    """Run the solver; on an optimal termination load the solution and duals into ``m``.  Return the status
-    and the seconds the solver itself ran where Pyomo measured them (a file-based solver's process: not the
-    writing of its input or the reading of its answer), else None."""
+def _solve_and_load(opt, m, name, interface):
+    """Run the solver and load the solution and duals into ``m``; ``MasterSolveError`` unless it is optimal.
+
+    ``interface``: ``"classic"`` (Pyomo's older persistent interface), ``"appsi"`` (APPSI's own ``solve``, under
+    the legacy wrapper ``SolverFactory`` returns: the wrapper would copy the whole solution keyed by name, or
+    warn when it loads a suboptimal one) or ``"model"`` (any other solver, handed the model).  Return the
+    status and the seconds the solver itself ran where Pyomo measured them (a file-based solver's process: not
+    the writing of its input or the reading of its answer), else None."""
     m.dual.clear()
     try:
-        if persistent_classic:
+        if interface == "classic":
             results = opt.solve(load_solutions=False, save_results=False)
+        elif interface == "appsi":
+            results = super(appsi_base.LegacySolverInterface, opt).solve(m)
         else:
-            # loaded below, once the termination condition says there is an optimal solution
             results = opt.solve(m, load_solutions=False)
     except Exception as exc:  # solvers raise many types; the message is what matters
         raise MasterSolveError(f"solver {name!r} failed on the restricted master: {exc}") from exc
-    condition = results.solver.termination_condition
-    if condition != pyo.TerminationCondition.optimal:
+    if interface == "appsi":
+        condition = results.termination_condition.name
+        optimal = results.termination_condition == appsi_base.TerminationCondition.optimal
+    else:
+        condition = str(results.solver.termination_condition)
+        optimal = results.solver.termination_condition == pyo.TerminationCondition.optimal
+    if not optimal:
         raise MasterSolveError(f"solver {name!r} did not solve the restricted master to optimality: "
                                f"termination condition '{condition}'")
-    if persistent_classic:
+    if interface == "classic":
         opt.load_vars()
         opt.load_duals()
+    elif interface == "appsi":
+        results.solution_loader.load_vars()
+        m.dual.update(results.solution_loader.get_duals())
     else:
         m.solutions.load_from(results)
-    seconds = getattr(results.solver, "time", None)
-    return str(condition), (float(seconds) if isinstance(seconds, (int, float)) else None)
+    seconds = getattr(getattr(results, "solver", None), "time", None)
+    return condition, (float(seconds) if isinstance(seconds, (int, float)) else None)
 
 
 def read_solution(master_model, name, tau, lam):
@@ -114,7 +128,7 @@ class PyomoBackend:
         opt = pyo.SolverFactory(self.solver)
         for name, value in self.options.items():
             opt.options[name] = value
-        status, solver_seconds = _solve_and_load(opt, master.pyomo_model.pyomo, self.solver, persistent_classic=False)
+        status, solver_seconds = _solve_and_load(opt, master.pyomo_model.pyomo, self.solver, "model")
         total = time.perf_counter() - tic - build
         solve = total if solver_seconds is None else min(solver_seconds, total)
         self.seconds = {"build": build, "handover": total - solve, "solve": solve}
@@ -151,13 +165,21 @@ class PersistentBackend:
         self.seconds = {}
         self._pending = []     # constraints to hand over again at the next solve (their bound changed)
         self._handed = ComponentSet()   # the constraints the solver holds
-        self._classic = None   # the older interface (add_constraint, one at a time), or APPSI's (lists)
+        # how the solver takes changes and answers: "classic" (Pyomo's older persistent interface: add_constraint,
+        # one at a time), "appsi" or "model" (the newer pyomo.contrib.solver interfaces); see _solve_and_load
+        self._interface = None
 
     def _new_solver(self):
         opt = pyo.SolverFactory(self.solver)
+        if isinstance(opt, appsi_base.PersistentBase):
+            # every variable is a component of the model: APPSI then neither looks for new variables in each
+            # constraint handed over nor drops the columns of variables no constraint uses any more
+            opt = pyo.SolverFactory(self.solver, only_child_vars=True)
+            opt.config.load_solution = False   # loaded by _solve_and_load once it is known to be optimal
         for name, value in self.options.items():
             opt.options[name] = value
-        self._classic = not hasattr(opt, "add_constraints")
+        self._interface = ("classic" if not hasattr(opt, "add_constraints") else
+                           "appsi" if isinstance(opt, appsi_base.LegacySolverInterface) else "model")
         return opt
 
     def _remove(self, constraints):
@@ -170,7 +192,7 @@ class PersistentBackend:
         constraints = [c for c in constraints if c in self._handed]
         for constraint in constraints:
             self._handed.discard(constraint)
-        if self._classic:
+        if self._interface == "classic":
             for constraint in constraints:
                 self.opt.remove_constraint(constraint)
         else:
@@ -216,7 +238,7 @@ class PersistentBackend:
         with PauseGC():
             self._hand_over(m, new_variables, built)
         handover = time.perf_counter() - tic - build
-        status, _ = _solve_and_load(self.opt, m, self.solver, persistent_classic=self._classic)
+        status, _ = _solve_and_load(self.opt, m, self.solver, self._interface)
         self.seconds = {"build": build, "handover": handover, "solve": time.perf_counter() - tic - build - handover}
         return (status, *read_solution(master.pyomo_model, self.solver, master.tau, master.lam))
 
@@ -231,7 +253,7 @@ class PersistentBackend:
             return
         built = [c for c in built if c.active]
         self._handed.update(built)
-        if self._classic:
+        if self._interface == "classic":
             for variable in new_variables:
                 self.opt.add_var(variable)
             if new_variables:
