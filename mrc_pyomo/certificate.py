@@ -29,16 +29,22 @@ training rows or the centroid rows of the initialisation (averages of training r
 **Features with** ``lambda_j = 0`` carry no penalty, so (*) needs ``g_j = tau_j`` exactly (``r_j`` is then
 taken as 0; otherwise the bound is ``-inf`` and only ``R* >= 0`` remains).  With ``lambda0 > 0`` such a
 feature ``(y, j)`` is one whose column ``[y_i = y] Psi_ij`` is identically zero (an all-zero column, a word
-never seen in class ``y``), so ``tau_j = 0``: the rows with positive weight that have a nonzero entry in such a
-feature are dropped from ``alpha`` (any ``alpha`` is allowed), which makes ``g_j = 0`` exactly.  With
-``lambda0 = 0`` every feature is of this kind and ``g = tau`` can only hold to round-off: ``g_j = tau_j`` is
-accepted within :data:`mrc_pyomo.dual_oracle.ROUND_OFF` relative, so such a certificate holds to round-off, not exactly.
+never seen in class ``y``), so ``tau_j = 0``.  An LP solver meets these equality constraints only to its
+tolerance (about 1e-10), far above round-off; so ``alpha`` is first moved, on its support, by the least-squares
+step that makes ``g_j = tau_j`` for these features and keeps ``sum(alpha) = 1`` (:func:`project_free_features`;
+any ``alpha >= 0`` gives a valid bound, and this one stays next to the solver's).  If that step would make a
+weight negative, the rows with positive weight that have a nonzero entry in such a feature are dropped
+from ``alpha`` instead, which makes ``g_j = 0`` exactly (a weaker bound).  With ``lambda0 = 0`` every feature
+is of this kind and ``g = tau`` can only hold to round-off: ``g_j = tau_j`` is accepted within
+:data:`mrc_pyomo.dual_oracle.ROUND_OFF` relative, so such a certificate holds to round-off, not exactly.
 """
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.linalg import lsqr
 
 from .dual_oracle import dual_correlations, relative_feature_violations
+from .formulation import constraint_block
 
 
 def lagrangian_bound(g, minus_b_alpha, tau, lam, rho):
@@ -56,6 +62,24 @@ def rows_touching(points, samples, subsets, features):
     return ((hits > 0) & subsets).any(axis=1)
 
 
+def project_free_features(points, samples, subsets, alpha, tau, lam):
+    """``alpha`` (summing to 1) moved on its support by the least-squares step to ``F_Z^T alpha = tau_Z`` and
+    ``sum(alpha) = 1``, where ``Z`` are the features with ``lambda_j = 0`` that its rows touch; ``None`` if a
+    weight would become negative (then the step is no valid weighting)."""
+    support = np.flatnonzero(alpha > 0)
+    free = np.flatnonzero(lam.ravel() <= 0)
+    if not len(support) or not len(free):
+        return None
+    block = constraint_block(points, samples[support], subsets[support], free, tau.shape[1]).tocsc()
+    touched = np.flatnonzero(np.diff(block.indptr))
+    A = sp.vstack([block[:, touched].T, sp.csr_matrix(np.ones((1, len(support))))], format="csr")
+    target = np.concatenate([tau.ravel()[free[touched]], [1.0]])
+    step = lsqr(A, A @ alpha[support] - target, atol=0.0, btol=0.0, conlim=1e14, iter_lim=10 * A.shape[0] + 100)[0]
+    moved = alpha.copy()
+    moved[support] -= step
+    return moved if np.all(moved[support] >= 0) else None
+
+
 def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None):
     """``max(0, (*))`` for the rows ``(samples[r], subsets[r])`` weighted by ``alpha`` (clipped, normalised).
 
@@ -70,6 +94,12 @@ def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None):
         g = dual_correlations(points, samples, subsets, alpha)
     alpha, g = alpha / total, g / total
     unmatched = np.isinf(relative_feature_violations(g, tau, lam))
+    if unmatched.any():
+        moved = project_free_features(points, samples, subsets, alpha, tau, lam)
+        if moved is not None:
+            g_moved = dual_correlations(points, samples, subsets, moved)
+            if not np.isinf(relative_feature_violations(g_moved, tau, lam)).any():
+                alpha, g, unmatched = moved, g_moved, np.zeros_like(unmatched)
     if unmatched.any() and np.all(tau[unmatched] == 0):
         positive = np.flatnonzero(alpha > 0)
         drop = positive[rows_touching(points, samples[positive], subsets[positive], unmatched)]
