@@ -23,8 +23,9 @@ it, so scores ``v_iy <= varphi'(mu')`` on every blocked ``(i, y)`` leave ``varph
 becomes ``v_iy - M_y w_iy``; the smallest such ``M_y`` is computed in closed form, with a margin.
 
 Why it matters: without it every master may use these free variables (``|mu|`` swings to ``1e4`` on mnist,
-whose border pixels are never lit in some classes), and a certificate must drop every row that touches them
-(:mod:`mrc_pyomo.certificate`), so on sparse text the lower bound stayed at 0.
+whose border pixels are never lit in some classes), and a certificate must meet ``g_yj = 0`` exactly on every
+one of them (:mod:`mrc_pyomo.certificate`): on sparse text it had to drop every row that touches them, and
+the lower bound stayed at 0.
 """
 
 from dataclasses import dataclass
