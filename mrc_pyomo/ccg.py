@@ -284,7 +284,7 @@ def check_solution(master, solution, Psi, tau, lam, config, best, lower, blocked
 
     g = dual_correlations(master.points, master.samples, master.subsets, solution.alpha)
     lower = max(lower, lower_bound(master.points, master.samples, master.subsets, solution.alpha, tau, lam,
-                                   rho=best.risk, g=g))
+                                   rho=best.risk, g=g, target=best.risk - gap_tolerance(eps_1)))
     gap_open = best.risk - lower > gap_tolerance(eps_1)
 
     picked = np.zeros(0, dtype=np.int64)

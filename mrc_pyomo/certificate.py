@@ -29,14 +29,23 @@ training rows or the centroid rows of the initialisation (averages of training r
 **Features with** ``lambda_j = 0`` carry no penalty, so (*) needs ``g_j = tau_j`` exactly (``r_j`` is then
 taken as 0; otherwise the bound is ``-inf`` and only ``R* >= 0`` remains).  With ``lambda0 > 0`` such a
 feature ``(y, j)`` is one whose column ``[y_i = y] Psi_ij`` is identically zero (an all-zero column, a word
-never seen in class ``y``), so ``tau_j = 0``.  An LP solver meets these equality constraints only to its
-tolerance (about 1e-10), far above round-off; so ``alpha`` is first moved, on its support, by the least-squares
-step that makes ``g_j = tau_j`` for these features and keeps ``sum(alpha) = 1`` (:func:`project_free_features`;
-any ``alpha >= 0`` gives a valid bound, and this one stays next to the solver's).  If that step would make a
-weight negative, the rows with positive weight that have a nonzero entry in such a feature are dropped
-from ``alpha`` instead, which makes ``g_j = 0`` exactly (a weaker bound).  With ``lambda0 = 0`` every feature
-is of this kind and ``g = tau`` can only hold to round-off: ``g_j = tau_j`` is accepted within
-:data:`mrc_pyomo.dual_oracle.ROUND_OFF` relative, so such a certificate holds to round-off, not exactly.
+never seen in class ``y``), so ``tau_j = 0``.  With ``lambda0 = 0`` every feature is of this kind.
+
+**Repairing the solver's duals.**  An LP solver meets the dual constraints only to its tolerances: HiGHS's
+duals leave ``g_j - tau_j`` off by 1e-11 to 1e-10 even where ``mu1_j`` is basic (reduced cost reported 0).
+For ``lambda_j > 0`` that costs ``rho`` times about ``1e-10 / lambda_j`` in (*); for ``lambda_j = 0`` it makes
+(*) ``-inf``.  So ``alpha`` is first moved on its support (:func:`repair_alpha`) by the least-squares step that
+puts ``g_j`` back on its dual constraint, ``g_j = tau_j + clip(g_j - tau_j, -lambda_j, lambda_j)``, for the
+features with ``lambda_j = 0`` and those with ``r_j > 1``, and keeps ``sum(alpha) = 1`` (a few rounds: rows the
+step makes negative leave the support, features it pushes over ``r_j = 1`` are added).  Any ``alpha >= 0`` gives a valid
+bound: the moved one is used if no weight became negative, and the better of the two bounds is kept.  The
+repair runs when a ``lambda_j = 0`` feature is unmatched, and otherwise only when it can decide the loop's
+stop (``-b.alpha`` reaches the bound needed, (*) does not).  If it fails for an unmatched ``lambda_j = 0``
+feature, the older, cruder step is taken: the rows with positive weight that have a
+nonzero entry in such a feature (``tau_j = 0``) are dropped from ``alpha``, which makes ``g_j = 0`` exactly
+(a far weaker bound: every such row's weight is lost).  ``g_j = tau_j`` for ``lambda_j = 0`` can only hold to
+round-off: it is accepted within :data:`mrc_pyomo.dual_oracle.ROUND_OFF` relative, so such a certificate
+holds to round-off, not exactly.
 """
 
 import numpy as np
@@ -45,6 +54,10 @@ from scipy.sparse.linalg import lsqr
 
 from .dual_oracle import dual_correlations, relative_feature_violations
 from .formulation import constraint_block
+
+# steps of repair_alpha at most: each drops the rows the previous one made negative, or adds the features it
+# pushed over their dual constraint
+REPAIR_ROUNDS = 5
 
 
 def lagrangian_bound(g, minus_b_alpha, tau, lam, rho):
@@ -62,29 +75,47 @@ def rows_touching(points, samples, subsets, features):
     return ((hits > 0) & subsets).any(axis=1)
 
 
-def project_free_features(points, samples, subsets, alpha, tau, lam):
-    """``alpha`` (summing to 1) moved on its support by the least-squares step to ``F_Z^T alpha = tau_Z`` and
-    ``sum(alpha) = 1``, where ``Z`` are the features with ``lambda_j = 0`` that its rows touch; ``None`` if a
-    weight would become negative (then the step is no valid weighting)."""
+def repair_alpha(points, samples, subsets, alpha, g, tau, lam):
+    """``alpha`` (``>= 0``, summing to 1, with ``g = F^T alpha``) moved on its support by the least-squares step
+    to ``F_Z^T alpha' = tau_Z + clip(g_Z - tau_Z, -lambda_Z, lambda_Z)`` and ``sum(alpha') = 1``, ``Z`` the
+    features with ``lambda_j = 0`` and those with ``r_j > 1``.  Rows the step would make negative leave the
+    support, features it pushes over ``r_j = 1`` join ``Z``, and the step is taken again (at most
+    :data:`REPAIR_ROUNDS` steps); ``None`` if no step gave weights ``>= 0``."""
     support = np.flatnonzero(alpha > 0)
-    free = np.flatnonzero(lam.ravel() <= 0)
-    if not len(support) or not len(free):
-        return None
-    block = constraint_block(points, samples[support], subsets[support], free, tau.shape[1]).tocsc()
-    touched = np.flatnonzero(np.diff(block.indptr))
-    A = sp.vstack([block[:, touched].T, sp.csr_matrix(np.ones((1, len(support))))], format="csr")
-    target = np.concatenate([tau.ravel()[free[touched]], [1.0]])
-    step = lsqr(A, A @ alpha[support] - target, atol=0.0, btol=0.0, conlim=1e14, iter_lim=10 * A.shape[0] + 100)[0]
-    moved = alpha.copy()
-    moved[support] -= step
-    return moved if np.all(moved[support] >= 0) else None
+    D = tau.shape[1]
+    target = (tau + np.clip(g - tau, -lam, lam)).ravel()
+    chosen = (lam.ravel() <= 0) | (relative_feature_violations(g, tau, lam).ravel() > 1.0)
+    best = None
+    for _ in range(REPAIR_ROUNDS):
+        features = np.flatnonzero(chosen)
+        if not len(support) or not len(features):
+            break
+        block = constraint_block(points, samples[support], subsets[support], features, D).tocsc()
+        touched = np.flatnonzero(np.diff(block.indptr))
+        A = sp.vstack([block[:, touched].T, sp.csr_matrix(np.ones((1, len(support))))], format="csr")
+        residual = np.concatenate([target[features[touched]], [1.0]]) - A @ alpha[support]
+        step = lsqr(A, residual, atol=0.0, btol=0.0, conlim=1e14, iter_lim=10 * A.shape[0] + 100)[0]
+        weights = alpha[support] + step
+        if np.any(weights < 0):
+            support = support[weights > 0]
+            continue
+        best = np.zeros_like(alpha)
+        best[support] = weights
+        pushed = relative_feature_violations(dual_correlations(points, samples, subsets, best), tau, lam).ravel() > 1
+        if not (pushed & ~chosen).any():
+            break
+        chosen |= pushed
+    return best
 
 
-def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None):
+def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None, target=None):
     """``max(0, (*))`` for the rows ``(samples[r], subsets[r])`` weighted by ``alpha`` (clipped, normalised).
 
     ``points(ids, columns)`` returns rows of ``Psi`` (see :class:`~mrc_pyomo.master.RestrictedMaster`);
     ``g``, if given, is ``F_I^T alpha`` for the unnormalised ``alpha`` (the dual oracle computes it anyway).
+    ``alpha`` is repaired (:func:`repair_alpha`) when a feature with ``lambda_j = 0`` is unmatched, or when
+    ``target`` (the bound the caller needs) is given and only the dual residuals keep (*) below it
+    (``-b.alpha >= target``).
     """
     alpha = np.maximum(np.asarray(alpha, dtype=float), 0.0)
     total = alpha.sum()
@@ -93,14 +124,16 @@ def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None):
     if g is None:
         g = dual_correlations(points, samples, subsets, alpha)
     alpha, g = alpha / total, g / total
-    unmatched = np.isinf(relative_feature_violations(g, tau, lam))
-    if unmatched.any():
-        moved = project_free_features(points, samples, subsets, alpha, tau, lam)
+    minus_b = 1.0 - 1.0 / subsets.sum(axis=1)
+    minus_b_alpha = float(alpha @ minus_b)
+    bound = lagrangian_bound(g, minus_b_alpha, tau, lam, rho)
+    if bound == -np.inf or (target is not None and bound < target <= minus_b_alpha):
+        moved = repair_alpha(points, samples, subsets, alpha, g, tau, lam)
         if moved is not None:
-            g_moved = dual_correlations(points, samples, subsets, moved)
-            if not np.isinf(relative_feature_violations(g_moved, tau, lam)).any():
-                alpha, g, unmatched = moved, g_moved, np.zeros_like(unmatched)
-    if unmatched.any() and np.all(tau[unmatched] == 0):
+            bound = max(bound, lagrangian_bound(dual_correlations(points, samples, subsets, moved),
+                                                float(moved @ minus_b), tau, lam, rho))
+    unmatched = np.isinf(relative_feature_violations(g, tau, lam))
+    if bound == -np.inf and unmatched.any() and np.all(tau[unmatched] == 0):
         positive = np.flatnonzero(alpha > 0)
         drop = positive[rows_touching(points, samples[positive], subsets[positive], unmatched)]
         alpha = alpha.copy()
@@ -110,5 +143,5 @@ def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None):
             return 0.0
         alpha /= total
         g = dual_correlations(points, samples, subsets, alpha)
-    minus_b_alpha = float(alpha @ (1.0 - 1.0 / subsets.sum(axis=1)))
-    return max(0.0, lagrangian_bound(g, minus_b_alpha, tau, lam, rho))
+        bound = lagrangian_bound(g, float(alpha @ minus_b), tau, lam, rho)
+    return max(0.0, bound)

@@ -196,9 +196,10 @@ def test_a_solver_whose_duals_are_inexact_is_reported_not_trusted():
 def test_certificate_moves_alpha_onto_the_equalities_of_features_with_lambda_zero():
     """A feature never nonzero in its class (tau = lambda = 0) asks g = 0 exactly of the dual; a solver meets it
     to its tolerance only.  Weights perturbed by 1e-9 (relative) still certify R* to 1e-7: the certificate moves
-    them onto g = 0 by least squares (before: it dropped every row touching the feature, a far weaker bound)."""
-    from mrc_pyomo.certificate import lower_bound, project_free_features
-    from mrc_pyomo.dual_oracle import ROUND_OFF, dual_correlations
+    them back onto the dual constraints by least squares (before: it dropped every row touching the feature,
+    a far weaker bound)."""
+    from mrc_pyomo.certificate import lower_bound, repair_alpha
+    from mrc_pyomo.dual_oracle import ROUND_OFF, dual_correlations, relative_feature_violations
     X, y = random_problem(60, 3, 3, seed=4)
     X[y == 0, 1] = 0.0
     clf = MRCClassifier(eps_1=0.0, lambda0=0.1).fit(X, y)
@@ -206,15 +207,18 @@ def test_certificate_moves_alpha_onto_the_equalities_of_features_with_lambda_zer
     tau, lam, alpha = master.tau, master.lam, master.solution.alpha
     free = lam <= 0
     assert free.any() and np.all(tau[free] == 0)
-    exact = lower_bound(master.points, master.samples, master.subsets, alpha, tau, lam, rho=clf.upper_)
+    rows = master.points, master.samples, master.subsets
+    exact = lower_bound(*rows, alpha, tau, lam, rho=clf.upper_)
     assert exact == pytest.approx(clf.upper_, abs=1e-7)
     rng = np.random.default_rng(0)
     noisy = alpha * (1.0 + 1e-9 * rng.standard_normal(len(alpha)))
-    g = dual_correlations(master.points, master.samples, master.subsets, noisy / noisy.sum())
+    noisy /= noisy.sum()
+    g = dual_correlations(*rows, noisy)
     assert np.abs(g[free]).max() > ROUND_OFF   # the perturbation breaks g = 0 beyond round-off ...
-    moved = project_free_features(master.points, master.samples, master.subsets, noisy / noisy.sum(), tau, lam)
-    g = dual_correlations(master.points, master.samples, master.subsets, moved)
+    moved = repair_alpha(*rows, noisy, g, tau, lam)
+    g = dual_correlations(*rows, moved)
     assert np.all(moved >= 0) and moved.sum() == pytest.approx(1.0, abs=1e-14)
     assert np.abs(g[free]).max() <= ROUND_OFF   # ... and the step restores it
-    bound = lower_bound(master.points, master.samples, master.subsets, noisy, tau, lam, rho=clf.upper_)
+    assert relative_feature_violations(g, tau, lam).max() <= 1.0 + 1e-9   # and keeps the others on theirs
+    bound = lower_bound(*rows, noisy, tau, lam, rho=clf.upper_)
     assert bound == pytest.approx(clf.upper_, abs=1e-7)

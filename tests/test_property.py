@@ -82,7 +82,8 @@ def test_ill_conditioned_fourier_example_closes_its_gap():
     """A shrunk Hypothesis example (7 samples, 5 classes, sparse, Fourier features, eps = 0).  Class 2 has one
     sample, zero in two columns: its features there have tau = lambda = 0, so the dual asks g = 0 exactly, which
     HiGHS meets to 5e-11 only.  Before: the certificate dropped every row touching them and stalled at a
-    certified gap of 0.096 (status solver_error); now alpha is moved onto g = 0 by least squares first."""
+    certified gap of 0.096 (status solver_error); now alpha is moved back onto its dual constraints by least
+    squares first (those of the features with lambda > 0 too, whose residuals left a gap of 6e-9)."""
     X = sp.csr_matrix(np.array([
         [-273587.5965569333, -1.2911570220309288e-05, -11.965334689762225, 0.003],
         [-133708.3713596372, -5.241801331211053e-05, 0.0, 0.003],
@@ -99,3 +100,4 @@ def test_ill_conditioned_fourier_example_closes_its_gap():
     R_star = reference_R_star(clf.feature_map_.transform(X), y, 5, 0.01)
     assert clf.lower_ - REFERENCE_TOL <= R_star <= clf.upper_ + REFERENCE_TOL
     assert clf.upper_ - clf.lower_ <= 1e-6
+    assert clf.status_ == "converged"
