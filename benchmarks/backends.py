@@ -6,7 +6,8 @@ Cases: scikit-learn's wine (178 x 13, 3 classes) and satellite (6,435 x 36, 6 cl
 ``../shared/data``), linear features, default parameters (``eps_1 = 1e-3``).  Per fit: the solver, the backend
 (built-in HiGHS, a Pyomo persistent interface, or a Pyomo solver handed the model at each solve), the certified
 interval, the iterations, the fit time and its split from ``history_``: oracles, model updates, building the
-Pyomo model, handing it to the solver, the solver itself; then the fit time over the built-in backend's.  A
+Pyomo model, handing it to the solver, the solver itself; then the fit time over the built-in backend's.  After
+the built-in backend's fit: the rows the loop added and their terms in a Pyomo model (:func:`count_terms`).  A
 solver that is not installed, or whose size-limited licence refuses the master, is reported and skipped.
 """
 
@@ -24,6 +25,16 @@ CASES = {"wine": lambda: load_wine(return_X_y=True), "satellite": lambda: _tabul
 SOLVERS = ["highs", "appsi_highs", "gurobi_persistent", "appsi_gurobi", "cplex_persistent", "glpk", "cbc"]
 
 
+def count_terms(counts):
+    """A ``callback`` adding to ``counts`` the rows each master added and their terms in a Pyomo model: two per
+    nonzero of ``F`` (``mu1`` and ``mu2``) and ``nu``, what a Pyomo backend builds and hands over."""
+    def callback(state):
+        samples, subsets = state.rows_added
+        counts["rows"] += len(samples)
+        counts["terms"] += 2 * state.master.block(samples, subsets, state.master.features).nnz + len(samples)
+    return callback
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", nargs="+", default=list(CASES), choices=sorted(CASES))
@@ -38,9 +49,10 @@ def main(argv=None):
         reference = None
         for _ in range(args.repeat):
             for solver in args.solvers:
+                counts = {"rows": 0, "terms": 0}
                 start = time.perf_counter()
                 try:
-                    clf = MRCClassifier(solver=solver).fit(X, y)
+                    clf = MRCClassifier(solver=solver, callback=count_terms(counts)).fit(X, y)
                 except Exception as error:  # not installed, or a size-limited licence
                     print(f"{case:10s} {solver:18s} failed: {str(error).splitlines()[0][:90]}")
                     continue
@@ -53,6 +65,10 @@ def main(argv=None):
                 print(f"{case:10s} {solver:18s} {type(clf.master_.backend).__name__:18s} {clf.upper_:.6f} "
                       f"{clf.upper_ - clf.lower_:9.2e} {clf.n_iter_:5d} {seconds:7.2f} "
                       + " ".join(f"{v:7.2f}" for v in split) + f" {ratio}  {clf.status_}", flush=True)
+                if solver == "highs":
+                    print(f"{'':10s} {counts['rows']:,} rows added over {clf.n_iter_} masters for a final master of "
+                          f"{clf.master_.n_rows}: {counts['terms']:,} terms for a Pyomo backend to build and hand over",
+                          flush=True)
 
 
 if __name__ == "__main__":
