@@ -239,3 +239,15 @@ def test_run_plan_halves(tmp_path, monkeypatch):
     records = [json.loads(line) for line in (tmp_path / "full.jsonl").read_text().splitlines()]
     assert [r["experiment"] for r in records] == ["speed"] * 5 + ["anytime"] + ["scaling_n"] * 5 + ["scaling_K"] * 5
     assert records[5]["time_limit"] == 2.0 and records[5]["converged_seconds"] == 20.0
+
+
+def test_backends_counts_the_terms_a_pyomo_backend_would_take(capsys):
+    """benchmarks.backends on wine: each backend's line, and after the built-in one the rows the loop added, its
+    masters, the final master's rows and their terms (at least two per row: a nonzero and nu)."""
+    from benchmarks.backends import main
+    main(["--cases", "wine", "--solvers", "highs", "appsi_highs"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[1] for line in lines[1:4:2]] == ["highs", "appsi_highs"]
+    words = lines[2].replace(",", "").replace(":", "").split()
+    rows, masters, final, terms = int(words[0]), int(words[4]), int(words[11]), int(words[12])
+    assert rows > final > 0 and masters == int(lines[1].split()[5]) and terms > 2 * rows
