@@ -13,16 +13,15 @@ import argparse
 import tempfile
 from pathlib import Path
 
-import highspy
 from sklearn.datasets import load_iris
 from sklearn.preprocessing import StandardScaler
 
 from mrc_pyomo import MRCClassifier
+from mrc_pyomo.master.highs import quiet_highs
 
 
 def solve_file(path):
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = quiet_highs()   # a highspy.Highs that prints no banner (highspy >= 1.16 prints one when made)
     h.readModel(str(path))
     h.run()
     return h.getInfo().objective_function_value

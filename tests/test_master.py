@@ -1,6 +1,5 @@
 """The restricted master: its Pyomo model is the same LP as the bulk HiGHS instance, at every iteration."""
 
-import highspy
 import numpy as np
 import pyomo.environ as pyo
 import pytest
@@ -11,11 +10,11 @@ from mrc_pyomo import MRCClassifier, RestrictedMaster
 from mrc_pyomo.estimates import mean_and_confidence
 from mrc_pyomo.feature_maps import make_feature_map
 from mrc_pyomo.initialization import all_subsets, class_centroids
+from mrc_pyomo.master.highs import quiet_highs
 
 
 def _solve_file(path):
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = quiet_highs()
     h.readModel(str(path))
     h.run()
     assert h.modelStatusToString(h.getModelStatus()) == "Optimal"

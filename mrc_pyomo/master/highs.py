@@ -10,6 +10,10 @@ Column layout: column 0 is ``nu``; the feature at position ``p`` of ``J`` has ``
 many-class initialisation, when the master has it), then the rows of ``I`` in order.
 """
 
+import contextlib
+import ctypes
+import os
+import sys
 import time
 
 import numpy as np
@@ -55,12 +59,51 @@ def set_option(highs, name, value):
                          f"type or range)")
 
 
+def _flush_c_streams():
+    """Flush the C library's output buffers (``fflush(NULL)``), where the C library can be reached."""
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError, TypeError):   # no C library by that route (Windows): HiGHS flushes its log
+        pass
+
+
+@contextlib.contextmanager
+def stdout_to_devnull():
+    """While the block runs, whatever is written to file descriptor 1 (C code's ``stdout``) is discarded.
+
+    For the few microseconds of making a ``highspy.Highs``: from highspy 1.16 the constructor itself prints
+    HiGHS's banner ("Running HiGHS ... Copyright ...") on the process's stdout, before any option (``output_flag``)
+    can be set.  Python's own ``sys.stdout`` is flushed first, so nothing printed before is lost or reordered;
+    output of another thread in that instant would be discarded too.
+    """
+    try:
+        sys.stdout.flush()
+    except (AttributeError, ValueError, OSError):
+        pass
+    try:
+        saved = os.dup(1)
+    except OSError:   # no file descriptor 1 (a closed stdout): nothing to protect
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), 1)
+        yield
+    finally:
+        _flush_c_streams()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def quiet_highs(options=None):
-    """A new ``highspy.Highs`` instance with its log off and ``options`` set (:func:`set_option`)."""
+    """A new ``highspy.Highs`` instance that has printed nothing, its log off, and ``options`` set
+    (:func:`set_option`).  Only an option the caller passes (``output_flag``, ``log_to_console``) turns HiGHS's
+    log on."""
     if highspy is None:
         raise ImportError("the default solver needs the package highspy: pip install highspy")
-    highs = highspy.Highs()
-    highs.setOptionValue("output_flag", False)
+    with stdout_to_devnull():
+        highs = highspy.Highs()
+        highs.setOptionValue("output_flag", False)
     for name, value in (options or {}).items():
         set_option(highs, name, value)
     return highs
