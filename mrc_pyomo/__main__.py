@@ -28,7 +28,7 @@ def main(argv=None):
     print(f"digits: {X_train.shape[0]} training samples, {X_train.shape[1]} features, 10 classes")
 
     start = time.perf_counter()
-    clf = MRCClassifier(solver=args.solver, eps_1=args.eps_1, verbose=True).fit(X_train, y_train)
+    clf = MRCClassifier(solver=args.solver, eps_1=args.eps_1, verbose=2).fit(X_train, y_train)
     seconds = time.perf_counter() - start
 
     h = clf.history_

@@ -34,14 +34,14 @@ def _risk_and_subgradient_row(Psi, mu, tau, lam):
     return risk(mu, psi[i], tau, lam), i, subsets[i]
 
 
-def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log_every=0, gap=None):
+def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log=None, gap=None):
     """Run MRC-SUB for ``max_iter`` iterations, until ``time_limit`` seconds, or until the certified gap is at
     most ``gap`` (if given).
 
     Returns a :class:`~mrc_pyomo.result.FitResult` (no master; ``objective = upper = R(mu)``) whose status is
     ``"converged"`` (gap reached), ``"max_iter"`` or ``"time_limit"``, and whose ``history`` has one record per
     iteration (keys :data:`HISTORY_COLUMNS`): the exact ``R`` at the extrapolated point and the certified
-    interval so far.
+    interval so far; ``log``, if given, is called with each record as it is made.
     """
     start = time.perf_counter()
     w = np.zeros_like(tau)
@@ -70,9 +70,8 @@ def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log_every=0
         w_prev, w = w, y - g / (k + 1) ** 1.5
         elapsed = time.perf_counter() - start
         history.append({"iteration": k, "R_mu": value, "lower": lower, "upper": best, "seconds_elapsed": elapsed})
-        if log_every and k % log_every == 0:
-            print(f"{k:7d} R(y_k) = {value:.8f}  certified interval [{lower:.8f}, {best:.8f}]  {elapsed:8.1f} s",
-                  flush=True)
+        if log is not None:
+            log(history[-1])
         if (time_limit is not None and elapsed >= time_limit) or (gap is not None and best - lower <= gap):
             break
     value, _, _ = _risk_and_subgradient_row(Psi, w, tau, lam)

@@ -1,0 +1,154 @@
+"""What reaches stdout and stderr: nothing but the library's own output, at every ``verbose`` level and on every
+path (the built-in HiGHS backend, the full LP, Pyomo's solvers, MRC-SUB, the command line).  highspy 1.16
+prints a banner on stdout whenever a ``Highs`` is made; these tests capture the file descriptors, so C code's
+output is caught too."""
+
+import os
+import shutil
+import subprocess
+import sys
+import warnings
+
+import pandas as pd
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+
+from conftest import random_problem
+from mrc_pyomo import MRCClassifier
+from mrc_pyomo.ccg import LOG_HEADER
+from mrc_pyomo.progress import outcome
+
+PATHS = {
+    "highs, regime n": dict(),
+    "highs, regime nm": dict(regime="nm", m_max=3),
+    "full LP": dict(method="lp"),
+    "MRC-SUB": dict(method="subgradient", max_iter=150),
+    "appsi_highs": dict(solver="appsi_highs"),
+    "glpk": dict(solver="glpk"),
+}
+SOLVER_BANNERS = ("Running HiGHS", "Copyright", "licence", "GLPSOL", "GLPK Simplex")
+
+
+def _fit(params, verbose, sparse=False):
+    if params.get("solver") == "glpk" and shutil.which("glpsol") is None:
+        pytest.skip("glpk not installed")
+    X, y = random_problem(150, 4, 3, sparse=sparse, seed=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)   # MRC-SUB stops at max_iter
+        clf = MRCClassifier(verbose=verbose, **params).fit(X, y)
+    clf.predict(X), clf.predict_proba(X), clf.decision_function(X), clf.score(X, y)
+    return clf
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+@pytest.mark.parametrize("sparse", [False, True])
+def test_a_fit_and_predict_print_nothing_by_default(capfd, path, sparse):
+    _fit(PATHS[path], verbose=0, sparse=sparse)
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+def test_verbose_2_prints_the_iteration_log_and_nothing_else(capfd, path):
+    clf = _fit(PATHS[path], verbose=2)
+    out, err = capfd.readouterr()
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[-1] == outcome(clf.status_, clf.lower_, clf.upper_, clf.n_iter_)
+    h = clf.history_
+    if path == "full LP":
+        assert lines == [lines[-1]]
+    elif path == "MRC-SUB":   # a line per hundred steps
+        assert len(lines) == len(h) // 100 + 1 and lines[0].split()[0] == "100"
+    else:
+        assert lines[0] == LOG_HEADER and len(lines) == len(h) + 2
+        assert [int(line.split()[0]) for line in lines[1:-1]] == list(h.iteration)
+
+
+@pytest.mark.parametrize("path", ["highs, regime n", "MRC-SUB", "appsi_highs"])
+@pytest.mark.parametrize("verbose", [1, True])
+def test_verbose_1_is_a_live_line_on_stderr(capfd, path, verbose):
+    clf = _fit(PATHS[path], verbose=verbose)
+    out, err = capfd.readouterr()
+    assert out == ""
+    assert not any(banner in err for banner in SOLVER_BANNERS)
+    states = [s.strip() for s in err.replace("\n", "\r").split("\r") if s.strip()]
+    # tqdm rewrites one line: every state starts with the method's name and the iteration count
+    name = "MRC-SUB" if path == "MRC-SUB" else "MRC-CCG"
+    assert all(s.startswith(f"{name}: ") for s in states)
+    assert err.count("\n") == 1 and err.endswith("\n")
+    last = clf.history_.iloc[-1]
+    assert states[-1].startswith(f"{name}: {clf.n_iter_} it [")
+    final = f"{clf.status_}, R* in [{clf.lower_:.6f}, {clf.upper_:.6f}], gap {clf.upper_ - clf.lower_:.2e}"
+    if name == "MRC-CCG":   # and the size of the last master
+        final += f", {last.n_rows} rows, {last.n_features} features"
+    assert states[-1].endswith(final)
+
+
+def test_a_fit_that_fails_closes_its_display(capfd):
+    """A solver failure on the first master raises; the live line is ended, not left open."""
+    X, y = random_problem(60, 3, 3, seed=1)
+    with pytest.raises(Exception):
+        MRCClassifier(verbose=1, solver_options={"time_limit": 0.0}).fit(X, y)
+    out, err = capfd.readouterr()
+    assert out == "" and err.endswith("\n") and "Running HiGHS" not in err
+
+
+def test_solver_options_turn_the_solver_log_on(capfd):
+    """Only the user's solver_options show HiGHS's own log."""
+    X, y = random_problem(60, 3, 3, seed=1)
+    MRCClassifier(solver_options={"output_flag": True}).fit(X, y)
+    out, _ = capfd.readouterr()
+    assert "Model status" in out
+
+
+def _cli(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "mrc_pyomo.cli", *map(str, args)], capture_output=True,
+                          text=True, cwd=cwd)
+
+
+def test_each_command_writes_only_its_own_output(tmp_path):
+    """fit, predict (to stdout: the CSV and nothing else), --version and --help, in their own processes."""
+    X, y = random_problem(120, 3, 3, seed=2)
+    data = pd.DataFrame(X, columns=["a", "b", "c"]).assign(label=y)
+    data.to_csv(tmp_path / "d.csv", index=False)
+    fit = _cli("fit", "d.csv", "--save", "m.pkl", "--quiet", cwd=tmp_path)
+    assert fit.returncode == 0 and fit.stderr == ""
+    assert fit.stdout.splitlines()[0].startswith("converged: R* in [")
+    assert not any(banner in fit.stdout for banner in SOLVER_BANNERS)
+    logged = _cli("fit", "d.csv", cwd=tmp_path)   # not a terminal: the iteration log
+    assert logged.returncode == 0 and logged.stderr == "" and LOG_HEADER in logged.stdout
+    assert not any(banner in logged.stdout for banner in SOLVER_BANNERS)
+    predict = _cli("predict", "m.pkl", "d.csv", "--proba", cwd=tmp_path)
+    assert predict.returncode == 0
+    lines = predict.stdout.splitlines()
+    assert lines[0] == "prediction,p_0,p_1,p_2" and len(lines) == 1 + len(y)
+    assert all(len(line.split(",")) == 4 for line in lines[1:])
+    assert predict.stderr.strip().startswith("error on the given labels:")   # the file has a label column
+    for args in (["--version"], ["fit", "--help"], ["predict", "--help"]):
+        result = _cli(*args, cwd=tmp_path)
+        assert result.returncode == 0 and result.stderr == ""
+        assert not any(banner in result.stdout for banner in SOLVER_BANNERS)
+
+
+def test_a_highs_that_prints_when_made_is_silenced(capfd, monkeypatch):
+    """Whatever highspy version is installed: a ``Highs`` whose constructor writes to file descriptor 1 (as
+    highspy 1.16's banner does, from C++) prints nothing through the library, and the library's own output
+    around it keeps its order."""
+    import highspy
+    import mrc_pyomo.master.highs as backend
+
+    class Loud(highspy.Highs):
+        def __init__(self):
+            super().__init__()
+            os.write(1, b"Running HiGHS 9.9.9: Copyright (c)\n")
+
+    monkeypatch.setattr(backend.highspy, "Highs", Loud)
+    print("before", flush=True)
+    backend.quiet_highs()
+    print("after", flush=True)
+    X, y = random_problem(60, 3, 3, seed=1)
+    MRCClassifier().fit(X, y)
+    MRCClassifier(method="lp").fit(X, y)
+    out, err = capfd.readouterr()
+    assert out == "before\nafter\n" and err == ""
