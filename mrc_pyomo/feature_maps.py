@@ -125,7 +125,7 @@ class FeatureMap(TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         check_is_fitted(self)
-        Z = self.base_.transform(X)
+        Z = check_map_output(self.base_.transform(X), self.base_)
         if sp.issparse(Z):
             Z = sp.csr_matrix(Z, dtype=np.float64)
             if self.fit_intercept:
@@ -137,10 +137,21 @@ class FeatureMap(TransformerMixin, BaseEstimator):
             raise ValueError(f"the feature map must return a 2-d array, got shape {Z.shape}")
         if self.fit_intercept:
             Z = np.hstack([np.ones((Z.shape[0], 1)), Z])
-        Z = np.ascontiguousarray(Z)
-        if not np.all(np.isfinite(Z)):
-            raise ValueError("the feature map produced NaN or infinite values")
-        return Z
+        return np.ascontiguousarray(Z)
+
+
+def check_map_output(Z, feature_map):
+    """``Z``, the output of ``feature_map.transform``, if it is real and finite; else ``ValueError`` saying what
+    is wrong with it (dense or scipy.sparse)."""
+    name = type(feature_map).__name__
+    values = Z.data if sp.issparse(Z) else np.asarray(Z)
+    if np.iscomplexobj(values):
+        raise ValueError(f"the feature map {name} returned complex values: Psi(x) must be real")
+    if not (np.issubdtype(values.dtype, np.number) or values.dtype == bool):
+        raise ValueError(f"the feature map {name} returned values of type {values.dtype}, not numbers")
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"the feature map {name} returned NaN or infinite values")
+    return Z
 
 
 def make_feature_map(phi, fit_intercept=True, random_state=None):

@@ -7,12 +7,16 @@ import pandas as pd
 import pyomo.environ as pyo
 import pytest
 import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.datasets import load_iris, load_wine
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer, StandardScaler
 from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import check_estimator
 
 from conftest import random_problem
-from mrc_pyomo import LinearFeatures, MasterSolveError, MRCClassifier
+from mrc_pyomo import LinearFeatures, MasterSolveError, MRCClassifier, RandomFourierFeatures
 from mrc_pyomo.ccg import HISTORY_COLUMNS
 from mrc_pyomo.primal_oracle import worst_case_risk
 
@@ -102,6 +106,43 @@ def test_bad_parameters(params, value):
         MRCClassifier(**params).fit(X, y)
     with pytest.raises(InvalidParameterError, match=f"'{name}'"):
         MRCClassifier(**params)._validate_params()   # what the command line calls before it prints
+
+
+@pytest.mark.parametrize("phi,name", [
+    (RandomFourierFeatures(n_components=0), "n_components"),       # was a ZeroDivisionError in scikit-learn
+    (RandomFourierFeatures(gamma=-1), "gamma"),                      # was an unbounded master, or complex Psi
+    (RandomFourierFeatures(gamma=0.0), "gamma"),
+    (RandomFourierFeatures(include_original="yes"), "include_original"),
+    (make_pipeline(StandardScaler(), RandomFourierFeatures(n_components=-3)), "n_components"),
+])
+@pytest.mark.parametrize("data", [load_iris, load_wine])
+def test_the_feature_map_s_parameters_are_checked_before_it_is_fitted(phi, name, data):
+    """A bad parameter of the user's map is a ValueError naming it, never an error from inside scikit-learn
+    or a master solve; the user's map is left as it was given."""
+    X, y = data(return_X_y=True)
+    given = clone(phi)
+    with pytest.raises(ValueError, match=rf"'{name}' parameter of"):
+        MRCClassifier(phi=phi).fit(X, y)
+    assert repr(phi.get_params()) == repr(given.get_params()) and not hasattr(phi, "sampler_")
+
+
+def _sparse(Z):
+    return sp.csr_matrix(Z)
+
+
+@pytest.mark.parametrize("func,match", [
+    (lambda Z: Z + 1j, "complex values"),
+    (lambda Z: _sparse(Z.toarray() + 1j) if sp.issparse(Z) else _sparse(Z + 1j), "complex values"),
+    (lambda Z: np.where(Z > 1, np.nan, Z), "NaN or infinite"),
+    (lambda Z: _sparse(np.where(np.abs(Z) > 1, np.inf, Z)), "NaN or infinite"),
+    (lambda Z: np.asarray(Z).astype(str), "not numbers"),
+])
+def test_a_feature_map_s_output_must_be_real_and_finite(func, match):
+    """Complex or non-finite output of any map, dense or sparse, is refused before the fit uses it (complex
+    values were cast to their real part with only a warning, and the fit "converged")."""
+    X, y = random_problem(60, 3, 3, seed=2)
+    with pytest.raises(ValueError, match=rf"the feature map FunctionTransformer returned .*{match}"):
+        MRCClassifier(phi=FunctionTransformer(func, accept_sparse=True)).fit(X, y)
 
 
 def test_unknown_solver_is_refused_by_name():
@@ -249,11 +290,7 @@ def test_general_solver_path_reaches_the_same_R(solver):
     assert clf.upper_ == pytest.approx(ref.upper_, abs=1e-6)
 
 
-def test_verbose_prints_the_iteration_log(capsys):
-    X, y = random_problem(50, 3, 3)
-    MRCClassifier(verbose=True).fit(X, y)
-    out = capsys.readouterr().out
-    assert "R_master" in out and "converged" in out
+# verbose: tests/test_output.py
 
 
 def test_time_limit_interrupts_a_long_run():
