@@ -20,6 +20,7 @@ import scipy.sparse as sp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from benchmarks.cases import _tabular  # noqa: E402
+from benchmarks.environment import versions  # noqa: E402
 from mrc_pyomo import formulation  # noqa: E402
 from mrc_pyomo.certificate import lower_bound  # noqa: E402
 from mrc_pyomo.estimates import mean_and_confidence  # noqa: E402
@@ -27,6 +28,7 @@ from mrc_pyomo.feature_maps import make_feature_map  # noqa: E402
 from mrc_pyomo.full_lp import MAX_NONZEROS, MAX_ROWS, full_lp_size  # noqa: E402
 from mrc_pyomo.initialization import all_subsets  # noqa: E402
 from mrc_pyomo.master import RestrictedMaster  # noqa: E402
+from mrc_pyomo.master.highs import quiet_highs  # noqa: E402
 from mrc_pyomo.primal_oracle import worst_case_risk  # noqa: E402
 from mrc_pyomo.scaling import column_scales, scale_columns  # noqa: E402
 
@@ -154,9 +156,7 @@ def run(case, configs):
         form, options = CONFIGS[name]
         t1 = time.perf_counter()
         lp = primal_lp(F, b, tau, lam) if form == "primal" else dual_lp(F, b, tau, lam)
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("time_limit", TIME_LIMIT)
+        h = quiet_highs({"time_limit": TIME_LIMIT})
         for k, v in options.items():
             h.setOptionValue(k, v)
         h.passModel(lp)
@@ -187,6 +187,7 @@ def run(case, configs):
             lower = lower_bound(master.points, samples, subsets, alpha, tau, lam, rho=upper)
             rec.update(upper=upper, lower=lower, gap=upper - lower, seconds_certificate=time.perf_counter() - t1,
                        alpha_min=float(alpha.min()), alpha_sum=float(alpha.sum()))
+        rec["versions"] = versions()
         print(json.dumps(rec), flush=True)
         with open(ROOT / "benchmarks" / "results" / "full_lp_forms.jsonl", "a") as f:
             f.write(json.dumps(rec) + "\n")

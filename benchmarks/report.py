@@ -8,12 +8,12 @@ issue "Stable generation" (:func:`target_rows`).
 """
 
 import json
-import os
-import platform
 import sys
 from pathlib import Path
 
 import numpy as np
+
+from benchmarks.environment import describe
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -47,16 +47,13 @@ def load(path):
     return newest(read(path))
 
 
-def versions():
-    import highspy
-    import numpy
-    import pyomo
-    import scipy
-    import sklearn
-    h = highspy.Highs()
-    return (f"{platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-            f"NumPy {numpy.__version__}, SciPy {scipy.__version__}, scikit-learn {sklearn.__version__}, "
-            f"Pyomo {pyomo.__version__}, HiGHS {h.version()}")
+def run_environment(records):
+    """The machine and versions the records ran with (stored in each record since issue 16; older records have
+    none), as a line; several environments are each listed."""
+    seen = list(dict.fromkeys(describe(r["versions"]) for r in records if r.get("versions")))
+    if not seen:
+        return "not recorded (records made before versions were stored)"
+    return "; ".join(seen)
 
 
 def slope(x, y):
@@ -512,7 +509,7 @@ def write_report(path, out=None):
     lines = [f"# Benchmarks ({mode} run)", "",
              f"Produced by `python -m benchmarks.run{' --quick' if mode == 'quick' else ''}` "
              f"(records in `benchmarks/results/{Path(path).name}`, report by `benchmarks/report.py`).", "",
-             f"Machine and versions: {versions()}.", "",
+             f"Machine and versions: {run_environment(records)}.", "",
              "Each case and method ran in its own process on 80% of the samples (stratified, seed 0); the test",
              "error is on the other 20%. R is the certified worst-case error `upper_` = R(mu) over the training",
              "samples, and its distance is to the best R any method found for the case; the certified gap is",

@@ -21,6 +21,7 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 
 from benchmarks.cases import CASES, many_classes
+from benchmarks.environment import versions
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.master import MasterSolveError
 
@@ -127,6 +128,7 @@ def main(argv=None):
         "test_error": float(np.mean(clf.predict(X_test) != y_test)), "iterations": int(clf.n_iter_),
         "status": clf.status_, "peak_mb": peak_rss_mb(), "data_mb": rss_data,
         "eps_1": args.eps_1 if args.method == "ccg" else None, "regime": getattr(clf, "regime_", None),
+        "versions": versions(),
     }
     if args.method == "ccg":
         record.update(seconds_oracle=float(h.seconds_oracle.sum()), seconds_update=float(h.seconds_update.sum()),

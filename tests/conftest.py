@@ -1,11 +1,65 @@
+import importlib.metadata
+import importlib.util
 import itertools
+import json
+import os
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from benchmarks.data import load
+import mrc_pyomo
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _check_the_installed_package():
+    """The tests exercise the installed package, not the source tree beside them: a package that installs
+    incompletely (a subpackage or a data file left out of the wheel) must fail them.  An editable install
+    (``pip install -e .``) is the source tree by the developer's choice."""
+    # an installed distribution, not the metadata a build leaves in the source tree (mrc_pyomo.egg-info)
+    installed = [d for d in importlib.metadata.distributions(name="mrc_pyomo")
+                 if not Path(str(d.locate_file(""))).resolve().is_relative_to(ROOT)]
+    if not installed:
+        pytest.exit('mrc_pyomo is not installed: pip install -c constraints.txt ".[test]"', returncode=4)
+    direct_url = json.loads(installed[0].read_text("direct_url.json") or "{}")
+    editable = direct_url.get("dir_info", {}).get("editable", False)
+    if Path(mrc_pyomo.__file__).resolve().is_relative_to(ROOT) and not editable:
+        pytest.exit(f"the tests imported mrc_pyomo from the source tree ({mrc_pyomo.__file__}), not the installed "
+                    "package: run 'pytest' from the project's root, not 'python -m pytest', which puts the "
+                    "current directory first on sys.path", returncode=4)
+
+
+def _import_the_benchmarks():
+    """The benchmark harness (``benchmarks/``, not part of the installed package), imported from the repository
+    without putting the repository on ``sys.path``, where it would hide the installed ``mrc_pyomo``."""
+    if "benchmarks" in sys.modules:
+        return
+    spec = importlib.util.spec_from_file_location("benchmarks", ROOT / "benchmarks" / "__init__.py",
+                                                  submodule_search_locations=[str(ROOT / "benchmarks")])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["benchmarks"] = module
+    spec.loader.exec_module(module)
+
+
+def harness_process(tmp_path):
+    """``(cwd, env)`` for a subprocess that runs ``python -m benchmarks...`` against the installed package: the
+    current directory of a ``python -m`` is first on its ``sys.path``, so it is a folder that holds only a link
+    to ``benchmarks/``, not the repository."""
+    folder = tmp_path / "harness"
+    folder.mkdir(exist_ok=True)
+    if not (folder / "benchmarks").exists():
+        (folder / "benchmarks").symlink_to(ROOT / "benchmarks", target_is_directory=True)
+    return folder, dict(os.environ, PYTHONPATH=str(folder))
+
+
+_check_the_installed_package()
+_import_the_benchmarks()
+
+from benchmarks.data import load  # noqa: E402
 
 
 

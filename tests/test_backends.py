@@ -18,9 +18,15 @@ PERSISTENT = ["appsi_highs", "gurobi_persistent", "appsi_gurobi", "cplex_persist
 OTHERS = ["glpk", "cbc"]
 
 
+COMMERCIAL = {"gurobi": "gurobipy", "cplex": "cplex"}
+
+
 def _needs(solver):
     if not pyo.SolverFactory(solver).available(exception_flag=False):
-        pytest.skip(f"{solver} is not available here")
+        package = next((p for name, p in COMMERCIAL.items() if name in solver), None)
+        how = (f"the package {package} is in the extra 'commercial': pip install \".[commercial]\"" if package
+               else "apt-get install glpk-utils coinor-cbc" if solver in OTHERS else "")
+        pytest.skip(f"{solver} is not available here ({how})" if how else f"{solver} is not available here")
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """The benchmark harness runs a case in its own process and turns records into a report."""
 
+import importlib.metadata
 import json
 import subprocess
 import sys
@@ -7,19 +8,27 @@ from pathlib import Path
 
 import pytest
 
+import mrc_pyomo
+from conftest import harness_process
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_run_case_and_report(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     records = []
+    cwd, env = harness_process(tmp_path)
     for method in ("ccg", "subgradient"):
         out = subprocess.run([sys.executable, "-m", "benchmarks.run_case", "many_classes", method, "--quick",
                               "--classes", "4", "--subgradient-iterations", "300"],
-                             capture_output=True, text=True, cwd=ROOT, timeout=300)
+                             capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
         assert out.returncode == 0, out.stderr[-2000:]
         record = json.loads(out.stdout.strip().splitlines()[-1])
         assert record["K"] == 4 and record["R"] > 0 and record["peak_mb"] > 0 and record["seconds"] > 0
+        # each record keeps the versions it ran with: the installed package's, not the source tree's
+        v = record["versions"]
+        assert {"python", "numpy", "scipy", "pandas", "pyomo", "highspy", "scikit-learn", "tqdm"} <= set(v)
+        assert v["highspy"] == importlib.metadata.version("highspy") and v["mrc_pyomo"] == mrc_pyomo.__version__
         record["experiment"] = "speed"
         records.append(record)
     assert records[0]["status"] == "converged" and records[0]["R"] <= records[1]["R"] + 1e-9
