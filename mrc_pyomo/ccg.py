@@ -487,28 +487,3 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
         best = improve_on_segments(Psi, best, solution.mu, tau, lam, blocked)
     return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower,
                      upper=best.risk, status=status, history=history)
-
-
-def format_record(record):
-    """One line of the iteration log (with the solver's message when it failed)."""
-    if record["R_master"] != record["R_master"]:  # NaN: the solver failed on this master
-        return f"{record['iteration']:5d}  solver failed: {record['solver_status']}"
-    return ("{iteration:5d} {R_master:12.8f} {R_mu:12.8f} {lower:12.8f} {upper:12.8f} {gap:9.2e} "
-            "{max_primal_violation:10.2e} {max_dual_violation:10.2e} {n_rows:7d} {n_features:7d} {rows_added:+6d} "
-            "{rows_removed:6d} {features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} {model:7.2f} "
-            "{seconds_solve:7.2f}").format(gap=record["upper"] - record["lower"],
-                                           model=record["seconds_build"] + record["seconds_handover"], **record)
-
-
-def time_split(history):
-    """The time split of a fit's records (a ``history_`` DataFrame), as one phrase: oracles, model updates,
-    building the Pyomo model and handing it to the solver (Pyomo's solvers only), the solver."""
-    text = f"oracles {history.seconds_oracle.sum():.2f} s, model updates {history.seconds_update.sum():.2f} s, "
-    build, handover = history.seconds_build.sum(), history.seconds_handover.sum()
-    if build or handover:
-        text += f"Pyomo model built {build:.2f} s and handed over {handover:.2f} s, "
-    return text + f"solver {history.seconds_solve.sum():.2f} s"
-
-
-LOG_HEADER = ("  it.    R_master         R(mu)        lower        upper       gap   primal_v     dual_v    rows  "
-              "feats  +rows  -rows  +feat  oracle  update   model   solve")

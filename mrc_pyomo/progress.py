@@ -16,10 +16,35 @@ raised.
 """
 
 import sys
+import threading
 
 from tqdm.auto import tqdm
 
-from .ccg import LOG_HEADER, format_record
+#: the first line of the iteration log of MRC-CCG, one column per key of :func:`format_record`'s line
+LOG_HEADER = ("  it.    R_master         R(mu)        lower        upper       gap   primal_v     dual_v    rows  "
+              "feats  +rows  -rows  +feat  oracle  update   model   solve")
+
+
+def format_record(record):
+    """One line of the iteration log (with the solver's message when it failed)."""
+    if record["R_master"] != record["R_master"]:  # NaN: the solver failed on this master
+        return f"{record['iteration']:5d}  solver failed: {record['solver_status']}"
+    return ("{iteration:5d} {R_master:12.8f} {R_mu:12.8f} {lower:12.8f} {upper:12.8f} {gap:9.2e} "
+            "{max_primal_violation:10.2e} {max_dual_violation:10.2e} {n_rows:7d} {n_features:7d} {rows_added:+6d} "
+            "{rows_removed:6d} {features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} {model:7.2f} "
+            "{seconds_solve:7.2f}").format(gap=record["upper"] - record["lower"],
+                                           model=record["seconds_build"] + record["seconds_handover"], **record)
+
+
+def time_split(history):
+    """The time split of a fit's records (a ``history_`` DataFrame), as one phrase: oracles, model updates,
+    building the Pyomo model and handing it to the solver (Pyomo's solvers only), the solver."""
+    text = f"oracles {history.seconds_oracle.sum():.2f} s, model updates {history.seconds_update.sum():.2f} s, "
+    build, handover = history.seconds_build.sum(), history.seconds_handover.sum()
+    if build or handover:
+        text += f"Pyomo model built {build:.2f} s and handed over {handover:.2f} s, "
+    return text + f"solver {history.seconds_solve.sum():.2f} s"
+
 
 #: MRC-SUB's log shows every this many steps (it takes thousands of small steps)
 SUBGRADIENT_LOG_EVERY = 100
@@ -68,12 +93,24 @@ class Silent:
 
 
 class LiveLine(Silent):
-    """``verbose=1``: one tqdm line, rewritten after each iteration (see the module docstring)."""
+    """``verbose=1``: one tqdm line, rewritten after each iteration (see the module docstring), and every
+    :data:`TICK` seconds in between by a daemon thread, so that the elapsed time keeps moving while a long
+    master solves: a slow fit is told from a hung one."""
+
+    #: seconds between two redraws of the line while nothing else changes it
+    TICK = 1.0
 
     def __init__(self, method):
         self.bar = tqdm(desc=_NAMES.get(method, method), unit="it", file=sys.stderr, dynamic_ncols=True,
                         bar_format="{desc}: {n_fmt} it [{elapsed}]{postfix}")
         self.record = None
+        self._stop = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, name="mrc_pyomo progress", daemon=True)
+        self._ticker.start()
+
+    def _tick(self):
+        while not self._stop.wait(self.TICK):
+            self.bar.refresh()   # tqdm's own lock orders it with update() and close()
 
     def __call__(self, record):
         self.record = record
@@ -83,6 +120,8 @@ class LiveLine(Silent):
     def close(self, status=None, lower=None, upper=None, n_iter=None):
         if self.bar.disable:   # closed already
             return
+        self._stop.set()
+        self._ticker.join()
         if status is not None:
             self.bar.set_postfix_str(f"{status}, {describe(lower, upper, self.record)}", refresh=False)
         self.bar.close()

@@ -15,8 +15,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.ccg import LOG_HEADER
-from mrc_pyomo.progress import outcome
+from mrc_pyomo.progress import LOG_HEADER, outcome
 
 PATHS = {
     "highs, regime n": dict(),
@@ -152,3 +151,19 @@ def test_a_highs_that_prints_when_made_is_silenced(capfd, monkeypatch):
     MRCClassifier(method="lp").fit(X, y)
     out, err = capfd.readouterr()
     assert out == "before\nafter\n" and err == ""
+
+
+def test_the_live_line_keeps_its_clock_moving_while_a_master_solves(capfd, monkeypatch):
+    """Between two iterations the line is redrawn every TICK seconds (the elapsed time moves), so a slow
+    fit is told from a hung one; closing stops the redraws."""
+    import time
+    from mrc_pyomo.progress import LiveLine
+    monkeypatch.setattr(LiveLine, "TICK", 0.02)
+    line = LiveLine("ccg")
+    line({"iteration": 1, "lower": 0.1, "upper": 0.5, "n_rows": 10, "n_features": 4})
+    time.sleep(0.5)   # a master solving
+    line.close("converged", 0.2, 0.2, 1)
+    _, err = capfd.readouterr()
+    states = [s for s in err.replace("\n", "\r").split("\r") if s.strip()]
+    assert len([s for s in states if "10 rows" in s]) >= 5 and not line._ticker.is_alive()
+    assert states[-1].startswith("MRC-CCG: 1 it [") and "converged, R* in [0.200000, 0.200000]" in states[-1]
