@@ -1,43 +1,206 @@
 """``mrc-pyomo``: fit and apply minimax risk classifiers from the command line.
 
-    mrc-pyomo fit data.csv --label class --save model.pkl --history history.csv --export-master master.lp
+    mrc-pyomo fit data.csv --label class --standardize --save model.pkl --history history.csv
     mrc-pyomo predict model.pkl new.csv --output predictions.csv
 
 Data: a CSV file with a header (the label column named by --label, default "label"; or labels in a
-separate file with --labels; the separator set by --sep, default ",") or a LIBSVM / svmlight file (.svm,
-.svmlight, .libsvm or --format svmlight; read as a sparse matrix).  A model fitted on a CSV file knows its
-feature columns: 'predict' checks that the new file has the same columns in the same order.
+separate file with --labels, one a line; the separator set by --sep, default ","; '\\t' or tab for a tab)
+or a LIBSVM / svmlight file (.svm, .svmlight, .libsvm or --format svmlight; read as a sparse matrix).
+Every feature value must be a finite number and every label present: the first empty, NaN or infinite
+value is reported with its line and column.  A model fitted on a CSV file knows its feature columns:
+'predict' checks that the new file has the same columns in the same order.
+
+Standardise (--standardize) features measured with a large offset relative to their spread (raw
+measurements): the worst-case error R of an MRC is invariant under a positive rescaling of a feature
+column, but not under a shift of it (examples/standardize.py: on scikit-learn's wine data, R = 0.311 and
+test accuracy 0.944 raw, R = 0.248 and accuracy 1.000 standardised).  The saved model then standardises the data it predicts (a scikit-learn
+Pipeline of a StandardScaler and the MRCClassifier); for sparse (svmlight) data the features are scaled,
+not centred (centring would make them dense).
+
+Progress: on a terminal a live line on stderr; otherwise (a pipe, a log file) the iteration log on stdout,
+a line per master; nothing with --quiet.
 """
 
 import argparse
+import io
 import os
 import pickle
 import sys
-import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from . import __version__
 
 SVMLIGHT_SUFFIXES = {".svm", ".svmlight", ".libsvm"}
 
+#: separators a CSV file read into a single column may have used instead (the hint of ``separator_hint``)
+OTHER_SEPARATORS = {";": "';'", "\t": "'\\t'", ",": "','", "|": "'|'"}
+
+STANDARDIZE_HELP = (
+    "standardise the features (scikit-learn's StandardScaler: centred, scaled to unit variance) before the "
+    "fit; the saved model applies the same standardisation in 'predict'.  Use it for features with a large "
+    "offset relative to their spread (raw measurements): R, the worst-case error, is invariant under a "
+    "positive rescaling of a feature column but not under a shift of it (wine data: test accuracy "
+    "0.944 raw, 1.000 standardised).  Sparse (svmlight) data are scaled only, not centred "
+    "(StandardScaler(with_mean=False)): centring would make them dense")
+
 
 class CommandError(Exception):
     """An error to report on one line."""
+
+
+def plural(count, word, words=None):
+    """``"1 class"``, ``"2 classes"``."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def plain(value):
+    """A label as the user wrote it: ``1``, ``'yes'``, not ``np.int64(1)``."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+def _short(name, width=40):
+    """A column name for a message: a header read into one column (the wrong --sep) is cut short."""
+    name = str(name)
+    return name if len(name) <= width else name[:width - 3] + "..."
+
+
+def separator_hint(columns, sep):
+    """For a CSV file read into a single column whose header holds another separator, the advice to pass it
+    (appended to every error about the file); otherwise ``""``."""
+    if len(columns) != 1:
+        return ""
+    header = str(columns[0])
+    for other, shown in OTHER_SEPARATORS.items():
+        if other != sep and other in header:
+            what = "a tab" if other == "\t" else shown
+            return f" (its header contains {what}: pass --sep {shown})"
+    return ""
+
+
+def record_line(path, record, is_record):
+    """The 1-based line of ``path`` that holds its ``record``-th record (0-based), the records being the
+    lines for which ``is_record(line)`` is true (a CSV file's header is its record 0)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        seen = -1
+        for number, line in enumerate(f, 1):
+            if is_record(line):
+                seen += 1
+                if seen == record:
+                    return number
+    return None
+
+
+def _csv_record(line):
+    return bool(line.strip())   # pandas skips blank lines
+
+
+def _svmlight_record(line):
+    return bool(line.split("#", 1)[0].strip())   # comments and blank lines are not samples
+
+
+def _missing(values):
+    """Where labels are missing: NaN (an empty CSV cell), None or blank text."""
+    values = np.asarray(values)
+    missing = np.asarray(pd.isna(values), dtype=bool)
+    if values.dtype == object:
+        missing |= np.array([isinstance(v, str) and not v.strip() for v in values], dtype=bool)
+    return missing
+
+
+def _not_finite_message(value):
+    return f"not a finite number ({value})"
+
+
+def check_finite_csv(path, X, y, hint, labels_checked=True):
+    """The first empty, NaN or infinite feature value, or missing label (``labels_checked``), of a CSV file,
+    with its line (the header is line 1) and column."""
+    bad = ~np.isfinite(X.to_numpy())
+    feature_rows = np.flatnonzero(bad.any(axis=1))
+    label_rows = np.flatnonzero(_missing(y)) if (labels_checked and y is not None) else np.array([], int)
+    if not feature_rows.size and not label_rows.size:
+        return
+    if feature_rows.size and (not label_rows.size or feature_rows[0] <= label_rows[0]):
+        row = int(feature_rows[0])
+        column = int(np.argmax(bad[row]))
+        where = f", column {X.columns[column]!r}: {_not_finite_message(X.iat[row, column])}"
+    else:
+        row = int(label_rows[0])
+        where = ": the label is missing (an MRC needs every sample's label)"
+    raise CommandError(f"{path}: line {record_line(path, row + 1, _csv_record)}{where}{hint}")
+
+
+def check_finite_svmlight(path, X, y, labels_checked=True):
+    """The first NaN or infinite value (or label) of an svmlight file, with its line and the feature index
+    as written in the file."""
+    bad = np.flatnonzero(~np.isfinite(X.data))
+    rows = [int(np.searchsorted(X.indptr, bad[0], side="right") - 1)] if bad.size else []
+    if labels_checked and y is not None:
+        rows += list(np.flatnonzero(_missing(y))[:1])
+    if not rows:
+        return
+    row = min(rows)
+    number = record_line(path, row, _svmlight_record)
+    tokens = []
+    if number is not None:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for _ in range(number):
+                line = f.readline()
+        tokens = line.split("#", 1)[0].split()
+    if labels_checked and y is not None and _missing(y[row:row + 1])[0]:
+        raise CommandError(f"{path}: line {number}: the label is not a number ({tokens[0] if tokens else y[row]})")
+    for token in tokens[1:]:
+        index, _, value = token.partition(":")
+        try:
+            value = float(value)
+        except ValueError:
+            continue
+        if index != "qid" and not np.isfinite(value):
+            raise CommandError(f"{path}: line {number}, feature {index}: {_not_finite_message(value)}")
+    raise CommandError(f"{path}: line {number}: a value is not a finite number")
+
+
+def read_labels(path, n_samples):
+    """The labels of ``path``, one a line (blank lines at the end ignored); a missing one is an error naming
+    its line."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"{path} is not a readable text file: {exc}") from exc
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise CommandError(f"{path} holds no labels")
+    lines = [line if line.strip() else "" for line in lines]
+    try:
+        y = pd.read_csv(io.StringIO("\n".join(lines) + "\n"), header=None, skip_blank_lines=False).iloc[:, 0]
+    except pd.errors.ParserError as exc:
+        raise CommandError(f"{path} is not a file of one label a line: {exc}") from exc
+    y = y.to_numpy()
+    missing = np.flatnonzero(_missing(y))
+    if missing.size:
+        raise CommandError(f"{path}: line {missing[0] + 1}: the label is missing (an MRC needs every sample's label)")
+    if len(y) != n_samples:
+        raise CommandError(f"{path} has {len(y)} labels for {n_samples} samples")
+    return y
 
 
 def read_data(path, label=None, labels_file=None, fmt="auto", n_features=None, require_labels=True, sep=","):
     """``(X, y)`` from a CSV or svmlight file; ``y`` is None when there are no labels and none are required.
 
     ``X`` is a DataFrame of the feature columns for a CSV file (so the estimator records their names), a
-    sparse matrix for an svmlight file."""
+    sparse matrix for an svmlight file.  Every feature value must be finite and, when labels are required,
+    every label present: the first that is not is reported with its line and column."""
     path = Path(path)
     if not path.exists():
         raise CommandError(f"no such file: {path}")
+    if labels_file is not None and not Path(labels_file).exists():
+        raise CommandError(f"no such file: {labels_file}")
     if fmt == "auto":
         fmt = "svmlight" if path.suffix.lower() in SVMLIGHT_SUFFIXES else "csv"
     if fmt == "svmlight":
@@ -46,32 +209,32 @@ def read_data(path, label=None, labels_file=None, fmt="auto", n_features=None, r
             X, y = load_svmlight_file(str(path), n_features=n_features)
         except ValueError as exc:
             raise CommandError(f"{path} is not a valid svmlight file: {exc}") from exc
+        check_finite_svmlight(path, X, y, labels_checked=require_labels and labels_file is None)
     else:
+        sep = "\t" if sep in ("\\t", "tab") else sep
         try:
             df = pd.read_csv(path, sep=sep)
         except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
             raise CommandError(f"{path} is not a readable CSV file: {exc}") from exc
+        hint = separator_hint(df.columns, sep)
         if not len(df):
-            raise CommandError(f"{path} has a header but no samples")
+            raise CommandError(f"{path} has a header but no samples{hint}")
         label = "label" if label is None else label
         y = None
         if label in df.columns:
             y = df[label].to_numpy()
             df = df.drop(columns=label)
         elif labels_file is None and require_labels:
-            raise CommandError(f"{path} has no column {label!r} (columns: {', '.join(map(str, df.columns[:10]))}"
-                               f"{', ...' if len(df.columns) > 10 else ''}); name it with --label or give --labels")
+            raise CommandError(f"{path} has no column {label!r} (columns: {', '.join(map(_short, df.columns[:10]))}"
+                               f"{', ...' if len(df.columns) > 10 else ''}); name it with --label or give --labels"
+                               f"{hint}")
         non_numeric = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
         if non_numeric:
-            raise CommandError(f"{path}: non-numeric feature columns {non_numeric[:5]}")
+            raise CommandError(f"{path}: non-numeric feature columns {[_short(c) for c in non_numeric[:5]]}{hint}")
         X = df.astype(float)
+        check_finite_csv(path, X, y, hint, labels_checked=require_labels and labels_file is None)
     if labels_file is not None:
-        labels = Path(labels_file)
-        if not labels.exists():
-            raise CommandError(f"no such file: {labels}")
-        y = pd.read_csv(labels, header=None).iloc[:, 0].to_numpy()
-        if len(y) != X.shape[0]:
-            raise CommandError(f"{labels} has {len(y)} labels for {X.shape[0]} samples")
+        y = read_labels(labels_file, X.shape[0])
     return X, y
 
 
@@ -108,43 +271,24 @@ def check_output(path, option, suffixes=None):
         raise CommandError(f"{option} {path}: not writable")
 
 
-class Progress:
-    """The fit's progress: on a terminal, one line rewritten after each master (iteration, certified interval,
-    active rows and features, elapsed time); otherwise the iteration log, a line per master."""
-
-    def __init__(self, stream=None):
-        self.stream = sys.stdout if stream is None else stream
-        self.live = self.stream.isatty()
-        self.start = time.perf_counter()
-
-    def begin(self):
-        from .ccg import LOG_HEADER
-        if not self.live:
-            print(LOG_HEADER, file=self.stream, flush=True)
-
-    def __call__(self, state):
-        """The estimator's callback: show the record of this master; never stops the fit."""
-        from .ccg import format_record
-        r = state.record
-        if self.live:
-            line = (f"iteration {r['iteration']}: R* in [{r['lower']:.6f}, {r['upper']:.6f}] (gap "
-                    f"{r['upper'] - r['lower']:.2e}), {r['n_rows']} rows, {r['n_features']} features, "
-                    f"{time.perf_counter() - self.start:.1f} s")
-            self.stream.write("\r\033[K" + line)
-            self.stream.flush()
-        else:
-            print(format_record(r), file=self.stream, flush=True)
-        return False
-
-    def end(self):
-        if self.live:
-            self.stream.write("\n")
-            self.stream.flush()
+def verbosity(quiet):
+    """The estimator's ``verbose`` level: 0 with --quiet; 1 (a live line on stderr, drawn by the estimator)
+    when stderr is a terminal; 2 (the iteration log on stdout) otherwise, so that a pipe or a log file gets
+    the log."""
+    if quiet:
+        return 0
+    try:
+        return 1 if sys.stderr.isatty() else 2
+    except (AttributeError, ValueError):   # no stderr, or a closed one
+        return 2
 
 
 def _fit(args):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
     from . import MRCClassifier, RandomFourierFeatures
-    from .ccg import time_split
+    from .progress import time_split
     from .master import check_solver
 
     check_output(args.save, "--save")
@@ -154,43 +298,47 @@ def _fit(args):
         raise CommandError("--export-master: MRC-SUB (--method subgradient) solves no LP")
     check_solver(args.solver)
     X, y = read_data(args.data, args.label, args.labels, args.format, sep=args.sep)
+    classes = np.unique(y)
+    if len(classes) < 2:
+        source = args.labels if args.labels is not None else args.data
+        raise CommandError(f"{Path(source).name}: the labels have {plural(len(classes), 'class', 'classes')} "
+                           f"({', '.join(plain(c) for c in classes)}); an MRC needs at least two")
     phi = args.phi
     if phi == "fourier":
         phi = RandomFourierFeatures(n_components=args.n_components, random_state=args.random_state)
+    verbose = verbosity(args.quiet)
     clf = MRCClassifier(
         phi=phi, lambda0=args.lambda0, fit_intercept=not args.no_intercept, method=args.method,
         solver=args.solver, eps_1=args.eps_1, eps_2=args.eps_2, n_max=args.n_max, m_max=args.m_max,
         max_iter=args.max_iter, regime=args.regime, time_limit=args.time_limit,
-        solver_options=_solver_options(args.solver_option), random_state=args.random_state)
+        solver_options=_solver_options(args.solver_option), random_state=args.random_state, verbose=verbose)
     clf._validate_params()   # a bad parameter is reported before anything is printed
-    progress = None
+    model = clf
+    if args.standardize:   # scaled only for sparse data: centring would make them dense
+        model = make_pipeline(StandardScaler(with_mean=not sp.issparse(X)), clf)
     if not args.quiet:
         solver = "none (MRC-SUB)" if args.method == "subgradient" else args.solver
-        print(f"{Path(args.data).name}: {X.shape[0]} samples, {X.shape[1]} features, "
-              f"{len(np.unique(y))} classes; solver {solver}", flush=True)
-        if args.method == "ccg":
-            progress = Progress()
-            progress.begin()
-            clf.set_params(callback=progress)
+        print(f"{Path(args.data).name}: {plural(X.shape[0], 'sample')}, {plural(X.shape[1], 'feature')}, "
+              f"{plural(len(classes), 'class', 'classes')}{', standardised' if args.standardize else ''}; "
+              f"solver {solver}", flush=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
-        try:
-            clf.fit(X, y)
-        finally:
-            if progress is not None:
-                progress.end()
+        model.fit(X, y)
     for warning in caught:  # an early stop: one line, not a traceback-like warning
         print(f"mrc-pyomo: warning: {warning.message}", file=sys.stderr)
-    clf.set_params(callback=None)
     h = clf.history_
-    print(f"{clf.status_}: R* in [{clf.lower_:.8f}, {clf.upper_:.8f}] (certified gap "
-          f"{clf.upper_ - clf.lower_:.2e}; R(mu) = {clf.upper_:.8f} is the rule's certified worst-case error), "
-          f"training error {1 - clf.score(X, y):.4f}, {clf.n_iter_} iterations")
+    error = f"training error {1 - model.score(X, y):.4f}"
+    worst = f"R(mu) = {clf.upper_:.8f} is the rule's certified worst-case error"
+    if verbose == 2:   # the estimator's log ended with the status and the certified interval
+        print(f"{worst}, {error}")
+    else:
+        print(f"{clf.status_}: R* in [{clf.lower_:.8f}, {clf.upper_:.8f}] (certified gap "
+              f"{clf.upper_ - clf.lower_:.2e}; {worst}), {error}, {plural(clf.n_iter_, 'iteration')}")
     if args.method == "ccg" and len(h):
         print(f"{h.seconds_elapsed.iloc[-1]:.2f} s: {time_split(h)}")
     if args.save:
         with open(args.save, "wb") as f:
-            pickle.dump(clf, f)
+            pickle.dump(model, f)
         print(f"model saved to {args.save}")
     if args.history:
         h.to_csv(args.history, index=False)
@@ -200,52 +348,75 @@ def _fit(args):
         print(f"master written to {args.export_master}")
 
 
-def _predict(args):
+def load_model(path):
+    """The model saved by 'fit --save': a fitted MRCClassifier, or a Pipeline ending in one
+    (--standardize)."""
+    from sklearn.exceptions import NotFittedError
+    from sklearn.pipeline import Pipeline
+    from sklearn.utils.validation import check_is_fitted
+
     from . import MRCClassifier
 
-    path = Path(args.model)
+    path = Path(path)
     if not path.exists():
         raise CommandError(f"no such file: {path}")
     with open(path, "rb") as f:
         try:
-            clf = pickle.load(f)
+            model = pickle.load(f)
         except Exception as exc:
             raise CommandError(f"{path} is not a model saved by 'mrc-pyomo fit --save': {exc}") from exc
-    if not isinstance(clf, MRCClassifier):
-        raise CommandError(f"{path} holds a {type(clf).__name__}, not an MRCClassifier")
+    last = model.steps[-1][1] if isinstance(model, Pipeline) and model.steps else model
+    if not isinstance(last, MRCClassifier):
+        what = f"a Pipeline ending in a {type(last).__name__}" if last is not model else f"a {type(model).__name__}"
+        raise CommandError(f"{path} holds {what}, not an MRCClassifier or a Pipeline ending in one")
+    try:
+        check_is_fitted(last)
+    except NotFittedError as exc:
+        raise CommandError(f"{path} holds an MRCClassifier that is not fitted") from exc
+    return model
+
+
+def _predict(args):
+    model = load_model(args.model)
     check_output(args.output, "--output")
-    X, y = read_data(args.data, args.label, None, args.format, n_features=clf.n_features_in_,
+    X, y = read_data(args.data, args.label, None, args.format, n_features=model.n_features_in_,
                      require_labels=False, sep=args.sep)
-    X = check_columns(clf, X, args.data)
-    out = pd.DataFrame({"prediction": clf.predict(X)})
+    X = check_columns(model, X, args.data, args.sep)
+    out = pd.DataFrame({"prediction": model.predict(X)})
     if args.proba:
-        proba = clf.predict_proba(X)
-        for k, c in enumerate(clf.classes_):
+        proba = model.predict_proba(X)
+        for k, c in enumerate(model.classes_):
             out[f"p_{c}"] = proba[:, k]
     if args.output:
         out.to_csv(args.output, index=False)
     else:
         out.to_csv(sys.stdout, index=False)
     if y is not None:
-        print(f"error on the given labels: {np.mean(out['prediction'].to_numpy() != y):.4f}", file=sys.stderr)
+        known = ~_missing(y)
+        if known.any():
+            share = "" if known.all() else f" ({known.sum()} of {plural(len(y), 'sample')} labelled)"
+            print(f"error on the given labels{share}: "
+                  f"{np.mean(out['prediction'].to_numpy()[known] != y[known]):.4f}", file=sys.stderr)
 
 
-def check_columns(clf, X, path):
+def check_columns(model, X, path, sep=","):
     """The data's features must be the model's: their number, and for a model fitted on a CSV file, the column
     names in the same order (as the estimator itself checks, in one line)."""
-    names = getattr(clf, "feature_names_in_", None)
+    names = getattr(model, "feature_names_in_", None)
     columns = list(X.columns) if isinstance(X, pd.DataFrame) else None
+    hint = separator_hint(columns, "\t" if sep in ("\\t", "tab") else sep) if columns is not None else ""
     if names is not None and columns is not None and columns != list(names):
         names = list(names)
         missing = [c for c in names if c not in columns]
         unexpected = [c for c in columns if c not in names]
         if missing or unexpected:
             raise CommandError(f"{path}: feature columns differ from the model's: missing {missing[:5]}, "
-                               f"unexpected {unexpected[:5]}")
+                               f"unexpected {unexpected[:5]}{hint}")
         raise CommandError(f"{path}: feature columns in another order than the model's "
                            f"({', '.join(map(str, names[:5]))}{', ...' if len(names) > 5 else ''})")
-    if X.shape[1] != clf.n_features_in_:
-        raise CommandError(f"{path} has {X.shape[1]} features; the model expects {clf.n_features_in_}")
+    if X.shape[1] != model.n_features_in_:
+        raise CommandError(f"{path} has {plural(X.shape[1], 'feature')}; the model expects "
+                           f"{model.n_features_in_}{hint}")
     if isinstance(X, pd.DataFrame) and names is None:
         return X.to_numpy()   # a model fitted without names (svmlight) takes the values only
     return X
@@ -260,14 +431,20 @@ def build_parser():
     sub = parser.add_subparsers(dest="command", required=True, metavar="{fit,predict}")
 
     fit = sub.add_parser("fit", help="learn an MRC from a data file and show the iterations",
-                         description="Learn an MRC; prints one line per iteration: the master's value R^k, "
+                         description="Learn an MRC; shows its progress (on a terminal a live line on stderr, "
+                                     "otherwise one line per iteration on stdout: the master's value R^k, "
                                      "the certified R(mu^k), the largest violations and the active rows "
-                                     "and features.")
+                                     "and features).  Standardise (--standardize) features with a large "
+                                     "offset relative to their spread (raw measurements): R, the worst-case "
+                                     "error, is invariant under a positive rescaling of a feature column but "
+                                     "not under a shift of it; on scikit-learn's wine data the raw features "
+                                     "give a test accuracy of 0.944, standardised 1.000.")
     fit.add_argument("data", help="CSV file with a header, or LIBSVM/svmlight file")
     fit.add_argument("--label", help="name of the label column of a CSV file (default: label)")
     fit.add_argument("--labels", help="file with one label per line, for data without a label column")
     fit.add_argument("--format", choices=["auto", "csv", "svmlight"], default="auto")
-    fit.add_argument("--sep", default=",", help="separator of a CSV file (default: ,)")
+    fit.add_argument("--sep", default=",", help="separator of a CSV file (default: ,; '\\t' or tab: a tab)")
+    fit.add_argument("--standardize", action="store_true", help=STANDARDIZE_HELP)
     fit.add_argument("--phi", choices=["linear", "fourier"], default="linear", help="feature map")
     fit.add_argument("--n-components", type=int, default=400, help="random Fourier features (with --phi fourier)")
     fit.add_argument("--lambda0", type=float, default=0.01, help="regularisation: lambda = lambda0 * std")
@@ -293,12 +470,13 @@ def build_parser():
     fit.set_defaults(run=_fit)
 
     predict = sub.add_parser("predict", help="predict with a saved model",
-                             description="Write one prediction per sample (CSV) to --output or stdout.")
+                             description="Write one prediction per sample (CSV) to --output or stdout.  A model "
+                                         "fitted with --standardize standardises the data itself.")
     predict.add_argument("model", help="file written by 'mrc-pyomo fit --save'")
     predict.add_argument("data", help="CSV or svmlight file with the model's features")
     predict.add_argument("--label", help="label column to drop from a CSV file (default: label, if present)")
     predict.add_argument("--format", choices=["auto", "csv", "svmlight"], default="auto")
-    predict.add_argument("--sep", default=",", help="separator of a CSV file (default: ,)")
+    predict.add_argument("--sep", default=",", help="separator of a CSV file (default: ,; '\\t' or tab: a tab)")
     predict.add_argument("--proba", action="store_true", help="add the class probabilities")
     predict.add_argument("--output", help="CSV file to write (default: stdout)")
     predict.set_defaults(run=_predict)
