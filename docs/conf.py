@@ -4,6 +4,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))   # autodoc documents this source tree
 from generate import generate  # noqa: E402  (the tutorial's output and the benchmark pages, made at build time)
 
 project = "mrc_pyomo"

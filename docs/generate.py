@@ -1,26 +1,37 @@
 """Pages the docs build generates before Sphinx reads the sources (called from ``conf.py``).
 
 * ``_generated/tutorial_output.txt`` and ``_generated/tutorial.png``: the output and the figure of
-  ``examples/tutorial.py``, run now, so the tutorial shows what the code prints today;
+  ``examples/tutorial.py``, run now on the package of this source tree (as autodoc documents it), so the
+  tutorial shows what the code prints today, and run in ``_generated`` so that it prints no path of the
+  machine that builds the pages;
 * ``_generated/benchmarks_full.rst`` and ``_generated/benchmarks_quick.rst``: the benchmark harness's
   reports (``benchmarks.md``, ``benchmarks_quick.md``, written by ``python -m benchmarks.report``) in
   reStructuredText, tables and figures included, so they are pages of the site.
 """
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
 OUT = DOCS / "_generated"
 
 
 def run_tutorial():
-    """Run the tutorial script; keep what it prints and its figure."""
+    """Run the tutorial script on the package in this source tree; keep what it prints and its figure.
+
+    It runs in ``_generated`` and is given the figure's name alone, so what it prints (and the page shows)
+    holds no path of the machine that built the pages."""
     OUT.mkdir(exist_ok=True)
-    result = subprocess.run([sys.executable, str(DOCS.parent / "examples" / "tutorial.py"), "--plot",
-                             str(OUT / "tutorial.png")], capture_output=True, text=True, check=True)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    result = subprocess.run([sys.executable, str(ROOT / "examples" / "tutorial.py"), "--plot", "tutorial.png"],
+                            capture_output=True, text=True, cwd=OUT, env=env)
+    if result.returncode:
+        raise RuntimeError(f"examples/tutorial.py failed (exit {result.returncode}):\n{result.stderr[-3000:]}")
     (OUT / "tutorial_output.txt").write_text(result.stdout)
 
 

@@ -2,7 +2,8 @@
 
 Each iteration solves the restricted master P_IJ, then the oracles find the most violated rows (a sample and
 a label subset) and, in the "nm" regime, the most violated features.  A callback prints what happened, the
-first master is printed as an LP, and the history is plotted.
+first master is printed as an LP, and the history is plotted.  Then the same fit runs with ``verbose=2``,
+which prints the iteration log (``verbose=1`` shows a live progress line instead).
 
     python examples/tutorial.py [--fast] [--plot tutorial.png]
 """
@@ -58,9 +59,12 @@ def main():
     if args.plot:
         import matplotlib
         matplotlib.use("Agg")
-        from mrc_pyomo.plotting import plot_history
+        from mrc_pyomo import plot_history
         plot_history(clf).savefig(args.plot, dpi=100)
         print(f"history plot saved to {args.plot}")
+
+    print("\nthe same fit with verbose=2 prints the iteration log, a line per master:")
+    MRCClassifier(regime="nm", n_max=5, m_max=2, eps_1=0.0, eps_2=0.0, verbose=2).fit(X, y)
 
 
 if __name__ == "__main__":

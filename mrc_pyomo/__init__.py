@@ -3,7 +3,8 @@
 from .classifier import MRCClassifier
 from .feature_maps import FeatureMap, LinearFeatures, RandomFourierFeatures
 from .master import MasterSolveError, RestrictedMaster
+from .plotting import plot_history  # matplotlib is imported when it is called, not here
 
 __all__ = ["MRCClassifier", "FeatureMap", "LinearFeatures", "RandomFourierFeatures", "MasterSolveError",
-           "RestrictedMaster"]
+           "RestrictedMaster", "plot_history"]
 __version__ = "0.1.0"

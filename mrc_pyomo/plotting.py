@@ -1,4 +1,8 @@
-"""Plots of a fitted MRC's iterations (needs matplotlib: ``pip install mrc_pyomo[plot]``)."""
+"""Plots of a fitted MRC's iterations (needs matplotlib: ``pip install "mrc_pyomo[plot]"``).
+
+matplotlib is imported when :func:`plot_history` is called, never when ``mrc_pyomo`` is imported: it is an
+optional dependency.
+"""
 
 import numpy as np
 
@@ -21,21 +25,26 @@ def plot_history(fitted, axes=None):
        solver (MRC-CCG); MRC-SUB: the seconds per step.
 
     ``method="lp"`` has no iterations: given the classifier, panel 2 shows its certified interval alone.
-    Iterations are integers on every axis.  Returns the matplotlib figure.
+    Iterations are integers on every axis.  Each legend sits above its panel, outside the axes, so it hides
+    no data; the figure is laid out to hold them.  Returns the matplotlib figure.
+
+    Raises ``ImportError`` when matplotlib is not installed (``pip install "mrc_pyomo[plot]"``).
     """
     try:
         import matplotlib.pyplot as plt
         from matplotlib.ticker import MaxNLocator
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("plot_history needs matplotlib: pip install matplotlib") from exc
+    except ImportError as exc:
+        raise ImportError('plot_history needs matplotlib: pip install "mrc_pyomo[plot]" '
+                          '(or pip install matplotlib)') from exc
     history = getattr(fitted, "history_", fitted)
     eps_1 = getattr(fitted, "eps_1", None)
     if len(history) == 0 and not hasattr(fitted, "upper_"):
         raise ValueError("the history is empty (method='lp' has no iterations): pass the fitted classifier to "
                          "plot its certified interval")
     if axes is None:
-        fig, axes = plt.subplots(1, 4, figsize=(18, 3.8))
+        fig, axes = plt.subplots(1, 4, figsize=(18, 4.6))
     else:
+        axes = np.ravel(axes)
         fig = axes[0].figure
     it = history["iteration"].to_numpy() if len(history) else np.zeros(0, dtype=int)
     lower = history["lower"].to_numpy() if len(history) else np.array([fitted.lower_])
@@ -53,7 +62,7 @@ def plot_history(fitted, axes=None):
         ax.axhline(eps_1, color="gray", linestyle=":", label=f"eps_1 = {eps_1:g}")
     ax.set_xlabel("iteration")
     ax.set_ylabel("certified gap (log scale)")
-    ax.legend(fontsize="small")
+    _legend(ax)
 
     ax = axes[1]
     ax.fill_between(x, lower, upper, alpha=0.25, step=None, label="certified interval (holds $R^*$)")
@@ -72,13 +81,13 @@ def plot_history(fitted, axes=None):
     ax.set_ylim(min(0.0, float(np.min(lower))), top)
     ax.set_xlabel("iteration")
     ax.set_ylabel("worst-case error probability")
-    ax.legend(fontsize="small")
+    _legend(ax)
 
     ax = axes[2]
     if "n_rows" in history and len(history):
         ax.plot(it, history["n_rows"], "o-", label="rows in $I$")
         ax.plot(it, history["n_features"], "s-", label="features in $J$")
-        ax.legend(fontsize="small")
+        _legend(ax)
     else:
         ax.text(0.5, 0.5, "no master along the iterations\n(MRC-SUB solves no LP; the full LP is one)",
                 ha="center", va="center", transform=ax.transAxes)
@@ -92,14 +101,22 @@ def plot_history(fitted, axes=None):
             if history[column].any():
                 ax.bar(it, history[column], bottom=bottom, label=label)
                 bottom += history[column].to_numpy()
-        ax.legend(fontsize="small")
+        _legend(ax)
     elif len(history):
         ax.plot(it, np.diff(np.concatenate([[0.0], history["seconds_elapsed"].to_numpy()])), ".",
                 label="seconds per step")
-        ax.legend(fontsize="small")
+        _legend(ax)
     ax.set_xlabel("iteration")
     ax.set_ylabel("seconds")
     for ax in axes:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()
     return fig
+
+
+def _legend(ax):
+    """The panel's legend above the axes, in the space ``tight_layout`` keeps for it: outside the axes, so it
+    hides no data point whatever the data."""
+    n = len(ax.get_legend_handles_labels()[1])
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), borderaxespad=0.0, ncol=1 if n <= 2 else 2,
+              fontsize="small", frameon=False)

@@ -1,0 +1,140 @@
+"""The user guide and the public plotting helper, as a fresh install meets them: the docs build with the
+``docs`` extra alone, ``plot_history`` is importable from the package without matplotlib being required, and
+the pages say what the code does (``verbose`` levels, what the fit is invariant under)."""
+
+import importlib.metadata
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+# installed in every fresh virtual environment, whatever the extras
+INSTALLER = {"pip", "setuptools", "wheel"}
+
+# makes every top-level module of $MRC_BLOCKED_MODULES not importable, in this process and its children
+SITECUSTOMIZE = '''
+import importlib.abc
+import os
+import sys
+
+_BLOCKED = frozenset(filter(None, os.environ.get("MRC_BLOCKED_MODULES", "").split(",")))
+
+
+class _NotInstalled(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in _BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r} (not in the docs extra)", name=name)
+        return None
+
+
+sys.meta_path.insert(0, _NotInstalled())
+'''
+
+
+def _closure(requirements):
+    """The canonical names of the distributions ``requirements`` install, with theirs, transitively (as far as
+    this environment has them)."""
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+    extras_of, todo = {}, [Requirement(r) for r in requirements]
+    while todo:
+        requirement = todo.pop()
+        name, extras = canonicalize_name(requirement.name), set(requirement.extras)
+        if name in extras_of and extras <= extras_of[name]:
+            continue
+        extras_of.setdefault(name, set()).update(extras)
+        try:
+            distribution = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        for text in distribution.requires or []:
+            dependency = Requirement(text)
+            if dependency.marker is None or any(dependency.marker.evaluate({"extra": extra})
+                                                for extra in extras_of[name] | {""}):
+                todo.append(dependency)
+    return set(extras_of)
+
+
+def _modules_outside(allowed):
+    """Top-level modules of this environment that no distribution of ``allowed`` provides."""
+    from packaging.utils import canonicalize_name
+    blocked = set()
+    for module, distributions in importlib.metadata.packages_distributions().items():
+        if module in sys.stdlib_module_names or module == "sitecustomize":
+            continue
+        if not {canonicalize_name(d) for d in distributions} & allowed:
+            blocked.add(module)
+    return blocked
+
+
+def test_docs_build_with_the_docs_extra_alone(tmp_path):
+    """The command the guide gives for building itself works with what ``pip install ".[docs]"`` installs:
+    the package's dependencies and the ``docs`` extra of pyproject.toml, nothing of the ``test`` extra.  The
+    build runs with every other module of this environment made unimportable (in its children too: the
+    tutorial script it runs)."""
+    pytest.importorskip("sphinx")
+    tomllib = pytest.importorskip("tomllib")
+    command = r'pip install (-c constraints\.txt )?"\.\[docs\]" && python -m sphinx -b html docs docs/_build'
+    pages = {page.name: page.read_text() for page in DOCS.glob("*.rst")}
+    assert any(re.search(command, text) for text in pages.values()), f"no page of docs/ gives {command!r}"
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    allowed = _closure(project["dependencies"] + project["optional-dependencies"]["docs"]) | INSTALLER
+    allowed.add("mrc-pyomo")
+    blocked = _modules_outside(allowed)
+    assert "pytest" in blocked and "hypothesis" in blocked   # the test extra is really left out
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site"),
+           "MRC_BLOCKED_MODULES": ",".join(sorted(blocked))}
+    # the documented command's build, from the repository's root, into tmp_path; warnings are errors as in CI
+    result = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "docs",
+                             str(tmp_path / "html")], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    tutorial = (tmp_path / "html" / "tutorial.html").read_text()
+    assert "iteration 1: master with" in tutorial and "tutorial.png" in tutorial
+
+
+def test_plot_history_is_public_and_matplotlib_optional(tmp_path):
+    import mrc_pyomo
+    from mrc_pyomo import plot_history
+    from mrc_pyomo.plotting import plot_history as in_its_module
+    assert plot_history is in_its_module and "plot_history" in mrc_pyomo.__all__
+    # in a fresh interpreter (of the installed package: not run from the repository's root)
+    code = (
+        "import sys\n"
+        "import mrc_pyomo\n"
+        "from mrc_pyomo import plot_history\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] == 'matplotlib'], 'importing mrc_pyomo imported matplotlib'\n"
+        "sys.modules['matplotlib'] = None   # as if matplotlib were not installed\n"
+        "try:\n"
+        "    plot_history(None)\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+        "else:\n"
+        "    raise SystemExit('no ImportError')\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert 'pip install "mrc_pyomo[plot]"' in result.stdout
+
+
+def test_pages_say_what_verbose_shows_and_what_the_fit_is_invariant_under():
+    sources = {path.relative_to(ROOT).as_posix(): path.read_text()
+               for path in [*DOCS.glob("*.rst"), *DOCS.glob("*.md"), ROOT / "examples" / "tutorial.py"]}
+    # the iteration log is verbose=2 (verbose=True is now the live progress line of verbose=1)
+    assert not [name for name, text in sources.items() if re.search(r"verbose\s*=\s*True", text)]
+    assert "verbose=2" in sources["examples/tutorial.py"]
+    tutorial = sources["docs/tutorial.rst"]
+    assert "verbose=1" in tutorial and "verbose=2" in tutorial and "progress line" in tutorial
+    # a feature's units do not matter, its origin does: standardise, in a pipeline
+    assert not [name for name, text in sources.items() if re.search(r"any\s+units\s+are\s+fine", text)]
+    for page in ("docs/tutorial.rst", "docs/quickstart.rst"):
+        text = " ".join(sources[page].split())
+        assert "make_pipeline(StandardScaler(), MRCClassifier())" in text, page
+        assert "invariant under a positive rescaling" in text and "under a shift" in text, page
