@@ -1,0 +1,83 @@
+"""The installed package: complete, with tested dependency ranges, and the tested versions pinned."""
+
+import importlib.metadata
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+import mrc_pyomo
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNTIME = {"numpy", "scipy", "pandas", "pyomo", "highspy", "scikit-learn", "tqdm"}
+
+
+def _requirements(extra=None):
+    """The installed distribution's requirements (its metadata, not pyproject.toml), for ``extra`` or the
+    runtime ones."""
+    out = {}
+    for text in importlib.metadata.requires("mrc_pyomo") or []:
+        requirement = Requirement(text)
+        marker = str(requirement.marker or "")
+        if (extra is None and not marker) or (extra is not None and f'extra == "{extra}"' in marker):
+            out[requirement.name.lower()] = requirement
+    return out
+
+
+def _pins():
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, version = line.split("==")
+            pins[name.lower()] = version
+    return pins
+
+
+def test_the_installed_package_has_every_module_of_the_source_tree():
+    """A subpackage left out of the wheel fails here (and in every test that uses it)."""
+    modules = []
+    for path in sorted((ROOT / "mrc_pyomo").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    assert "mrc_pyomo.master.highs" in modules
+    for name in modules:
+        assert importlib.util.find_spec(name) is not None, f"{name} is not in the installed package"
+    assert mrc_pyomo.__version__ == importlib.metadata.version("mrc_pyomo")
+
+
+def test_every_runtime_dependency_is_a_range_with_a_tested_upper_bound():
+    requirements = _requirements()
+    assert set(requirements) == RUNTIME
+    pins = _pins()
+    for name, requirement in requirements.items():
+        operators = {spec.operator for spec in requirement.specifier}
+        assert {">=", "<"} <= operators, f"{requirement}: a lower bound and an upper bound"
+        # the tested version of constraints.txt is inside the range
+        assert requirement.specifier.contains(pins[name]), f"{name}=={pins[name]} is outside {requirement}"
+
+
+def test_the_extras_install_what_they_are_for():
+    """The commercial solvers only with 'commercial'; the docs build with 'docs' alone."""
+    test, docs, commercial = _requirements("test"), _requirements("docs"), _requirements("commercial")
+    assert not {"gurobipy", "cplex"} & set(test) and {"gurobipy", "cplex"} == set(commercial)
+    assert {"sphinx", "matplotlib"} <= set(docs)
+    pins = _pins()
+    assert all(name in pins for name in set(test) | set(docs) | set(commercial))
+
+
+def test_the_readme_commands_install_with_the_constraints():
+    readme = (ROOT / "README.md").read_text()
+    commands = re.findall(r"```bash\n(pip install .*)\n```", readme)
+    assert commands[:2] == ['pip install -c constraints.txt . && python -m mrc_pyomo',
+                            'pip install -c constraints.txt ".[test]" && pytest -q']
+    assert "pip install -c constraints.txt \".[test]\" && pytest -q" in (ROOT / ".ci" / "run").read_text()
+
+
+@pytest.mark.parametrize("name", sorted(RUNTIME))
+def test_the_readme_states_the_tested_versions(name):
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Tested versions"):]
+    assert _pins()[name] in section
