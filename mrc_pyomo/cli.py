@@ -13,9 +13,9 @@ value is reported with its line and column.  A model fitted on a CSV file knows 
 Standardise (--standardize) features measured with a large offset relative to their spread (raw
 measurements): the worst-case error R of an MRC is invariant under a positive rescaling of a feature
 column, but not under a shift of it (examples/standardize.py: on scikit-learn's wine data, R = 0.311 and
-test accuracy 0.944 raw, R = 0.248 and accuracy 1.000 standardised).  The saved model then standardises the data it predicts (a scikit-learn
-Pipeline of a StandardScaler and the MRCClassifier); for sparse (svmlight) data the features are scaled,
-not centred (centring would make them dense).
+test accuracy 0.944 raw, R = 0.248 and accuracy 1.000 standardised).  The saved model then standardises
+the data it predicts (a scikit-learn Pipeline of a StandardScaler and the MRCClassifier); for sparse
+(svmlight) data the features are scaled, not centred (centring would make them dense).
 
 Progress: on a terminal a live line on stderr; otherwise (a pipe, a log file) the iteration log on stdout,
 a line per master; nothing with --quiet.
