@@ -6,7 +6,7 @@
 Variants set module constants of :mod:`mrc_pyomo.ccg`: ``in_out=A`` (``IN_OUT``: rows separated at
 ``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``STALL_FACTOR``: the warm simplex gets ``F`` times the
 largest solve so far before the interior point method takes over; ``stall=none``: no budget), ``n_max=N`` and
-``eps_1=E`` (the estimator's parameters); settings combine with commas, and ``default`` is the library as it
+``eps_1=E``, ``lambda0=L`` and ``continuation=0|1`` (the estimator's parameters); settings combine with commas, and ``default`` is the library as it
 is.  Per fit: seconds, iterations, status, certified gap, ``upper_``, seconds in the solver, the largest solve
 and the master's final rows.  CASES: the synthetic many-class problem with ``K20`` / ``K50`` (8000 samples),
 ``mnist8000`` (pixels / 255), ``mnist`` (the harness's 56,000 training images), ``satellite_rff``,
@@ -50,6 +50,7 @@ CASES = {
     "K50": lambda: many_classes(False, n_classes=50, n_samples=8000),
     "mnist8000": lambda: _mnist(8000),
     "mnist": _mnist_train,
+    "satellite": lambda: _tabular("satellite", False, 0, fourier=False),
     "satellite_rff": lambda: _tabular("satellite", False, 0, fourier=True),
     "optdigits_rff": lambda: _tabular("optdigits", False, 0, fourier=True),
     "digits_rff": _digits_rff,
@@ -67,8 +68,10 @@ def apply(variant):
         if setting == "default":
             continue
         name, value = setting.split("=")
-        if name in ("n_max", "eps_1"):
-            params[name] = int(value) if name == "n_max" else float(value)
+        if name in ("n_max", "continuation"):
+            params[name] = int(value) if name == "n_max" else bool(int(value))
+        elif name in ("eps_1", "lambda0"):
+            params[name] = float(value)
         else:
             constant = {"in_out": "IN_OUT", "stall": "STALL_FACTOR"}[name]
             setattr(ccg, constant, None if value == "none" else float(value))

@@ -66,7 +66,7 @@ STALL_FACTOR = 3.0
 STALL_FLOOR = 1.0
 
 HISTORY_COLUMNS = [
-    "iteration", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation", "max_dual_violation",
+    "iteration", "lambda0", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation", "max_dual_violation",
     "n_rows", "n_features", "rows_added", "rows_removed", "features_added", "seconds_oracle", "seconds_update",
     "seconds_build", "seconds_handover", "seconds_solve", "seconds_elapsed", "solver_status",
 ]
@@ -331,16 +331,24 @@ def improve_on_segments(Psi, best, mu, tau, lam, blocked=None):
     return best
 
 
+def centroid_rows(n, n_classes, reduction=None):
+    """The rows of the first master (:func:`~mrc_pyomo.initialization.initial_rows`: the class centroids'),
+    without those a reduction leaves out: ``(samples, subsets, floor)``.  They keep every master bounded."""
+    samples, subsets, floor = initial_rows(n, n_classes)
+    if reduction is not None:
+        kept = reduction.kept_rows(samples, subsets)
+        samples, subsets = samples[kept], subsets[kept]
+    return samples, subsets, floor
+
+
 def initial_master(Psi, y_idx, tau, lam, config, reduction=None):
     """The first master: the class-centroid rows and the initial features (:mod:`mrc_pyomo.initialization`),
     without the rows and features a reduction leaves out.  Returns the master and its changes, as recorded."""
     n, n_features = Psi.shape
     n_classes = tau.shape[0]
-    samples, subsets, floor = initial_rows(n, n_classes)
+    samples, subsets, floor = centroid_rows(n, n_classes, reduction)
     features = initial_features(n_classes, n_features, config.regime, config.fit_intercept)
     if reduction is not None:
-        kept = reduction.kept_rows(samples, subsets)
-        samples, subsets = samples[kept], subsets[kept]
         features = features[~reduction.fixed.ravel()[features]]
     master = RestrictedMaster(Psi, tau, lam, centroids=class_centroids(Psi, y_idx, n_classes),
                               objective_floor=floor, solver=config.solver, solver_options=config.solver_options)
@@ -390,7 +398,8 @@ def iteration_record(known, phase, solution, check, lower, master, seconds_oracl
             "seconds_elapsed": time.perf_counter() - start, "solver_status": master.solver_status}
 
 
-def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduction=None):
+def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduction=None, master=None,
+            candidates=()):
     """Run MRC-CCG (Algorithm 1) on ``Psi`` (``(n, D)``) with class indices ``y_idx``, estimates ``tau``,
     ``lam`` and the settings ``config`` (a :class:`CCGConfig`; None: the defaults).
 
@@ -416,6 +425,11 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
     found, which is still certified; the failure is the last record of the history (``R_master`` NaN) and the
     status is ``"solver_error"`` (or ``"time_limit"``).  A failure on the first master raises
     ``MasterSolveError``.
+
+    Warm start (:mod:`mrc_pyomo.continuation`): ``master``, if given, is the first master instead of
+    :func:`initial_master` (e.g. the final master of a fit at a larger ``lambda0``, with this fit's costs), and
+    each ``mu`` of ``candidates`` (e.g. that fit's rule) is a rule the result may be, evaluated at this ``tau``
+    and ``lam`` before the first master.
     """
     config = CCGConfig() if config is None else config
     start = time.perf_counter()
@@ -423,8 +437,14 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
     remaining = lambda: None if config.time_limit is None else config.time_limit - elapsed()  # noqa: E731
     out_of_time = lambda: config.time_limit is not None and elapsed() >= config.time_limit  # noqa: E731
     blocked = None if reduction is None else reduction.blocked
-    master, added = initial_master(Psi, y_idx, tau, lam, config, reduction)
+    if master is None:
+        master, added = initial_master(Psi, y_idx, tau, lam, config, reduction)
+    else:
+        added = ((master.samples, master.subsets), (master.samples[:0], master.subsets[:0]), master.features)
     best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam, blocked)
+    for mu in candidates:
+        candidate = Best.evaluate(Psi, mu, tau, lam, blocked)
+        best = candidate if candidate.risk < best.risk else best
     lower, seconds_update = 0.0, elapsed()
     history, status, solution, refined = [], "max_iter", None, False
     for k in range(1, config.max_iter + 1):

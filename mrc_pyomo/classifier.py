@@ -25,7 +25,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, InvalidParamet
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import ccg
+from . import ccg, continuation as continuation_
 from .estimates import mean_and_confidence
 from .feature_maps import LinearFeatures, make_feature_map
 from .full_lp import fit_full_lp
@@ -54,6 +54,13 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         ``transform`` (cloned).
     lambda0 : float, default=0.01
         Regularisation: ``lambda = lambda0 * std(Phi)``.
+    continuation : bool, default=True
+        MRC-CCG only: reach ``lambda0`` through larger values (:func:`mrc_pyomo.continuation.schedule`: up to
+        three stages, each ``3x`` the next, below the value at which ``mu = 0`` is optimal), each stage
+        warm-started from the one before (:mod:`mrc_pyomo.continuation`).  ``upper_``, ``lower_`` and
+        ``status_`` are always those at ``lambda0``; every stage's rule is a candidate for ``mu_``, so a fit
+        stopped by ``time_limit`` returns the best rule seen.  ``history_`` has a ``lambda0`` column and
+        ``n_iter_`` counts the masters of all stages.  ``False``: the loop at ``lambda0`` alone.
     fit_intercept : bool, default=True
         Prepend the constant feature 1 to ``Psi``.
     method : {"ccg", "lp", "subgradient"}, default="ccg"
@@ -127,6 +134,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
     _parameter_constraints = {
         "phi": [StrOptions({"linear", "fourier"}), HasMethods(["fit", "transform"])],
         "lambda0": [Interval(Real, 0, np.inf, closed="left")],
+        "continuation": ["boolean"],
         "fit_intercept": ["boolean"],
         "method": [StrOptions({"ccg", "lp", "subgradient"})],
         "solver": [str],
@@ -145,7 +153,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="highs",
                  eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
-                 solver_options=None, random_state=None, verbose=False, callback=None):
+                 solver_options=None, random_state=None, verbose=False, callback=None, continuation=True):
         self.phi = phi
         self.lambda0 = lambda0
         self.fit_intercept = fit_intercept
@@ -162,6 +170,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
         self.callback = callback
+        self.continuation = continuation
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -183,34 +192,11 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
         """Learn the MRC from ``X`` (dense or scipy.sparse, shape ``(n, d)``) and labels ``y``."""
-        # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
-        # whether it is usable depends on the machine, not only on the name
-        check_solver(self.solver)
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
-        if len(self.classes_) < 2:
-            raise ValueError(f"MRCClassifier needs at least two classes; got 1 class ({self.classes_.tolist()[0]!r})")
-        n_classes = len(self.classes_)
-
-        self.feature_map_ = make_feature_map(self.phi, self.fit_intercept, self.random_state).fit(X)
-        # the fit works on Psi D (R-invariant, better conditioned); the original Psi is not held meanwhile
-        Psi = self.feature_map_.transform(X)
-        self.column_scale_ = scale = column_scales(Psi)
-        Psi = scale_columns(Psi, scale)
-        centre = None
-        if self.lambda0 == 0 and self.fit_intercept and not sp.issparse(Psi):
-            Psi, centre = center_columns(Psi)   # R-invariant without regularisation
-        tau, lam = mean_and_confidence(Psi, y_idx, n_classes, self.lambda0)
-        # MRC-CCG and the full LP solve the exact reduction of mrc_pyomo.reduction (MRC-SUB, the baseline, does not)
-        reduction = None if self.method == "subgradient" else find_reduction(Psi, y_idx, n_classes)
-        self.regime_ = self.regime
-        if self.regime == "auto":
-            rows = full_lp_rows(reduction, Psi.shape[0], n_classes)
-            self.regime_ = ccg.choose_regime(n_classes, Psi.shape[1], rows)
+        X, Psi, y_idx, tau, std, centre, reduction = self._prepare(X, y, centre=self.lambda0 == 0)
+        scale, lam = self.column_scale_, self.lambda0 * std
         method = "lp" if self.method == "lp" or self.regime_ == "full" else self.method
         with progress_display(self.verbose, method) as progress:
-            result = self._fit_scaled(Psi, y_idx, tau, lam, reduction, progress)
+            result = self._fit_scaled(Psi, y_idx, tau, std, reduction, progress)
             mu = result.mu if reduction is None else complete(reduction, Psi, result.mu)
             del Psi   # not held during the last pass over X
             self._set_result(X, result, mu, tau, lam, scale, centre)
@@ -223,13 +209,55 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
                 f"is the best certified one found", ConvergenceWarning, stacklevel=3)
         return self
 
+    def _prepare(self, X, y, centre=False):
+        """Validate the data and set ``classes_``, ``feature_map_``, ``column_scale_`` and ``regime_``; return
+        ``(X, Psi, y_idx, tau, std, centre, reduction)``: the validated ``X``, ``Psi`` with rescaled columns
+        (:mod:`mrc_pyomo.scaling`, R-invariant; if ``centre`` and dense, centred first, R-invariant without
+        regularisation only, ``centre`` then the column means in the user's units, else None), the class indices, ``tau`` and the
+        standard deviations ``std`` of ``Phi`` (``lambda = lambda0 * std``, eq. 2), and the exact reduction
+        (:mod:`mrc_pyomo.reduction`; None for MRC-SUB, the baseline, which solves the LP as it is)."""
+        # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
+        # whether it is usable depends on the machine, not only on the name
+        check_solver(self.solver)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError(f"MRCClassifier needs at least two classes; got 1 class ({self.classes_.tolist()[0]!r})")
+        n_classes = len(self.classes_)
+        self.feature_map_ = make_feature_map(self.phi, self.fit_intercept, self.random_state).fit(X)
+        # the fit works on Psi D (R-invariant, better conditioned); the original Psi is not held meanwhile
+        Psi = self.feature_map_.transform(X)
+        means = None
+        if centre and self.fit_intercept and not sp.issparse(Psi):
+            # first, so that the scale is that of the centred columns: a column far from 0 (x + 1e6) would
+            # otherwise be scaled to 1 + O(1e-6) and centred to O(1e-6), an ill-conditioned LP at lambda0 > 0
+            # (the stages of continuation)
+            Psi, means = center_columns(Psi)
+        self.column_scale_ = scale = column_scales(Psi)
+        Psi = scale_columns(Psi, scale)
+        tau, std = mean_and_confidence(Psi, y_idx, n_classes, 1.0)
+        reduction = None if self.method == "subgradient" else find_reduction(Psi, y_idx, n_classes)
+        self.regime_ = self.regime
+        if self.regime == "auto":
+            rows = full_lp_rows(reduction, Psi.shape[0], n_classes)
+            self.regime_ = ccg.choose_regime(n_classes, Psi.shape[1], rows)
+        return X, Psi, y_idx, tau, std, means, reduction
+
+    def _ccg_config(self):
+        """The :class:`~mrc_pyomo.ccg.CCGConfig` of this estimator's parameters."""
+        return ccg.CCGConfig(
+            regime=self.regime_, fit_intercept=self.fit_intercept, eps_1=self.eps_1, eps_2=self.eps_2,
+            n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter, time_limit=self.time_limit,
+            solver=self.solver, solver_options=self.solver_options)
+
     def _set_result(self, X, result, mu, tau, lam, scale, centre):
         """The fitted attributes in the user's units, from the ``result`` of a fit on the rescaled columns (its
         rule ``mu``, completed), and the certificate's upper end ``upper_ = R(mu_)`` by one exact pass over ``X``."""
-        if centre is not None:
-            mu, tau = uncenter(mu, tau, centre)
         self.tau_, self.lambda_ = tau / scale, lam / scale
         self.mu_ = mu * scale
+        if centre is not None:
+            self.mu_, self.tau_ = uncenter(self.mu_, self.tau_, centre)
         if not np.all(np.isfinite(self.mu_)):
             raise ValueError("the coefficients mu are beyond the floating-point range in the data's units: "
                              "rescale the data")
@@ -243,11 +271,14 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         self.n_iter_ = len(result.history)
         columns = SUBGRADIENT_COLUMNS if self.method == "subgradient" else ccg.HISTORY_COLUMNS
         self.history_ = pd.DataFrame(result.history, columns=columns)
+        if "lambda0" not in self.history_:
+            self.history_.insert(1, "lambda0", float(self.lambda0))
         self.master_ = None if result.master is None else result.master.compact()
 
-    def _fit_scaled(self, Psi, y_idx, tau, lam, reduction, progress=None):
-        """Run the chosen method on the rescaled ``Psi``, showing each iteration's record to ``progress``; a
-        :class:`~mrc_pyomo.result.FitResult`."""
+    def _fit_scaled(self, Psi, y_idx, tau, std, reduction, progress=None):
+        """Run the chosen method on the rescaled ``Psi`` (``std``: the standard deviations of ``Phi``, ``lambda =
+        lambda0 * std``), showing each iteration's record to ``progress``; a :class:`~mrc_pyomo.result.FitResult`."""
+        lam = self.lambda0 * std
         if self.method == "subgradient":
             return fit_subgradient(Psi, tau, lam, max_iter=self.max_iter, time_limit=self.time_limit,
                                    log=progress, gap=ccg.gap_tolerance(self.eps_1))
@@ -255,12 +286,13 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
             return fit_full_lp(Psi, tau, lam, eps_1=self.eps_1, solver=self.solver,
                                solver_options=self.solver_options, reduction=reduction,
                                time_limit=self.time_limit)
-        config = ccg.CCGConfig(
-            regime=self.regime_, fit_intercept=self.fit_intercept, eps_1=self.eps_1, eps_2=self.eps_2,
-            n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter, time_limit=self.time_limit,
-            solver=self.solver, solver_options=self.solver_options)
-        return ccg.fit_ccg(Psi, y_idx, tau, lam, config, log=progress, callback=self.callback,
-                           reduction=reduction)
+        config = self._ccg_config()
+        stages = [self.lambda0]
+        if self.continuation:
+            zero_rule = continuation_.zero_rule_lambda0(Psi, tau, std, len(self.classes_))
+            stages = continuation_.schedule(self.lambda0, zero_rule)
+        return continuation_.fit_continued(Psi, y_idx, tau, std, stages, config, reduction=reduction, log=progress,
+                                           callback=self.callback)
 
     def _linear_weights(self, name):
         """``mu_`` of a fitted linear map; ``AttributeError`` naming the cause for any other map."""

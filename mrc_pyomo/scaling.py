@@ -22,7 +22,8 @@ Without regularisation (``lambda0 = 0``, so ``lambda = 0``) ``R`` is invariant u
 map ``Psi' = Psi A`` (``tau' = tau A``, ``mu' = A^{-1} mu``, and no ``lambda.|mu|`` term to change), and nothing
 bounds ``mu``: a column far from zero (``x + 1e6``) is then nearly collinear with the intercept and the masters
 ill-conditioned.  :func:`center_columns` subtracts from each column its mean times the intercept column,
-``A = [[1, -c^T], [0, I]]``; the fit maps back with :func:`uncenter`.  (With ``lambda > 0`` this is not
+``A = [[1, -c^T], [0, I]]``, before the scale is chosen (the scale is then that of the centred columns); the
+fit maps back with :func:`uncenter` after undoing the scale.  (With ``lambda > 0`` this is not
 R-invariant and is not done.)  Pure NumPy / SciPy.
 """
 

@@ -92,7 +92,7 @@ def _theorem_checks(clf, lp):
 def test_theorem_1_monotone_large_n(K, sparse):
     X, y = random_problem(120, 3, K, sparse=sparse, seed=7 * K)
     lp = MRCClassifier(method="lp").fit(X, y)
-    clf = MRCClassifier(regime="n", eps_1=0.0, eps_2=0.0, n_max=5).fit(X, y)
+    clf = MRCClassifier(regime="n", eps_1=0.0, eps_2=0.0, n_max=5, continuation=False).fit(X, y)
     R = clf.history_.R_master.to_numpy()
     assert len(R) > 3
     assert np.all(np.diff(R) >= -1e-9), R
@@ -109,7 +109,8 @@ def test_theorem_1_monotone_large_n(K, sparse):
 def test_theorem_2_bounds_large_n_and_m(K):
     X, y = random_problem(80, 25, K, sparse=True, seed=11 * K, density=0.3)
     lp = MRCClassifier(method="lp", lambda0=0.2).fit(X, y)
-    clf = MRCClassifier(regime="nm", lambda0=0.2, eps_1=0.0, eps_2=0.0, n_max=6, m_max=4).fit(X, y)
+    clf = MRCClassifier(regime="nm", lambda0=0.2, eps_1=0.0, eps_2=0.0, n_max=6, m_max=4,
+                        continuation=False).fit(X, y)
     assert (clf.history_.features_added.iloc[1:] > 0).any()
     assert clf.history_.n_features.iloc[-1] < lp.mu_.size  # column generation left features out
     assert np.count_nonzero(clf.mu_) > 0
@@ -135,7 +136,7 @@ def test_loop_variants_reach_R_star(monkeypatch, variant):
         monkeypatch.setattr(ccg, name, value)
     X, y = random_problem(120, 4, 3, seed=4)
     lp = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)
-    clf = MRCClassifier(eps_1=0.0, n_max=5).fit(X, y)
+    clf = MRCClassifier(eps_1=0.0, n_max=5, continuation=False).fit(X, y)
     assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= 1e-8
     assert clf.upper_ == pytest.approx(lp.upper_, abs=1e-7)
     if "STALL_FACTOR" in variant:

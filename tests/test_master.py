@@ -25,7 +25,7 @@ def _solve_file(path):
 def test_pyomo_model_and_exports_give_R_k(tmp_path, regime, K):
     X, y = random_problem(80, 6, K, seed=K)
     with pytest.warns(ConvergenceWarning, match="max_iter"):  # four masters: an intermediate one
-        clf = MRCClassifier(regime=regime, n_max=10, m_max=6, max_iter=4).fit(X, y)
+        clf = MRCClassifier(regime=regime, n_max=10, m_max=6, max_iter=4, continuation=False).fit(X, y)
     master = clf.master_
     m = master.model
     rows = list(m.component_data_objects(pyo.Constraint, active=True))

@@ -46,7 +46,7 @@ def test_solver_failure_on_a_later_master_returns_the_last_valid_solution():
         state.master.set_solver_option("simplex_iteration_limit", 0)
 
     with pytest.warns(ConvergenceWarning, match="solver_error"):
-        clf = MRCClassifier(eps_1=0.0, n_max=5, callback=limit_after_first).fit(X, y)
+        clf = MRCClassifier(eps_1=0.0, n_max=5, callback=limit_after_first, continuation=False).fit(X, y)
     assert clf.status_ == "solver_error"
     h = clf.history_
     assert len(h) == 2 and np.isnan(h.R_master.iloc[-1]) and "limit" in h.solver_status.iloc[-1].lower()

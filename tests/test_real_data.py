@@ -35,8 +35,9 @@ def test_default_eps_meets_theorem_1(problem):
     X, y, R_star, _ = problem
     clf = MRCClassifier().fit(X, y)
     assert clf.status_ == "converged"
+    for _, stage in clf.history_.groupby("lambda0", sort=False):   # Theorem 1 at each stage's lambda0
+        assert np.all(np.diff(stage.R_master.to_numpy()) >= -1e-9)
     R_k = clf.history_.R_master.to_numpy()
-    assert np.all(np.diff(R_k) >= -1e-9)
     assert R_star - clf.eps_1 - 1e-9 <= R_k[-1] <= R_star + 1e-9
     assert R_star - 1e-9 <= clf.upper_ <= R_star + clf.eps_1
     assert abs(R_k[-1] - R_star) <= 1e-3

@@ -29,7 +29,7 @@ def test_subgradient_approaches_R_star(K, sparse):
     assert np.all(np.diff(best) <= 0) and best[-1] == pytest.approx(sub.upper_, abs=1e-12)
     lower = sub.history_.lower.to_numpy()
     assert np.all(np.diff(lower) >= 0) and 0 <= sub.lower_ == lower[-1] <= lp.upper_ + 1e-9
-    assert list(sub.history_.columns) == ["iteration", "R_mu", "lower", "upper", "seconds_elapsed"]
+    assert list(sub.history_.columns) == ["iteration", "lambda0", "R_mu", "lower", "upper", "seconds_elapsed"]
 
 
 def test_subgradient_time_limit():

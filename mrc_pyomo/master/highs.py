@@ -289,6 +289,13 @@ class HighsBackend:
         self.lp.set_option(name, value)
         self.options[name] = value
 
+    def take_basis(self, other):
+        """Start the next solve from the basis of ``other``, a backend holding the same rows and columns."""
+        if isinstance(other, HighsBackend):
+            basis = other.highs.getBasis()
+            if basis.valid:
+                self.highs.setBasis(basis)
+
     def refine(self):
         """Forget the basis, so that the next solve starts from scratch, at tolerances 1e-10 (unless set)."""
         self.lp.highs.clearSolver()

@@ -121,6 +121,9 @@ class PyomoBackend:
     def refine(self):
         pass   # every solve starts from scratch
 
+    def take_basis(self, other):
+        pass   # every solve starts from scratch
+
     def solve(self, master, time_limit=None, budget=None):
         tic = time.perf_counter()
         master.materialise()
@@ -222,6 +225,9 @@ class PersistentBackend:
         self.options[name] = value
         if self.opt is not None:
             self.opt.options[name] = value
+
+    def take_basis(self, other):
+        pass   # the model is handed over whole at the first solve; the solver starts from its own basis
 
     def refine(self):
         self.opt = None   # the next solve hands the model over to a fresh solver instance

@@ -238,6 +238,18 @@ class RestrictedMaster:
         self.backend.row_bounds_changed(self, mask)
         self.solution = None
 
+    def with_costs(self, tau, lam):
+        """The same ``P_{I,J}`` (its rows with their right-hand sides ``b``, its features, its fixed rows) with
+        the costs of ``tau`` and ``lam``: a new master for another ``lambda0`` (:mod:`mrc_pyomo.continuation`),
+        warm-started from this one's basis where the backend keeps one (the built-in HiGHS backend: the same
+        rows and columns in the same order, so the basis stays primal feasible and the simplex goes on from it)."""
+        master = RestrictedMaster(self.Psi, tau, lam, centroids=self.centroids, objective_floor=self.objective_floor,
+                                  solver=self.solver, solver_options=self.solver_options)
+        master.add_features(self.features)
+        master.add_rows(self.samples, self.subsets)
+        master.backend.take_basis(self.backend)
+        return master
+
     # -- solving ----------------------------------------------------------------------------------------
     def set_solver_option(self, name, value):
         """Set a solver option for the next solves (e.g. from a callback: a time limit for later masters)."""

@@ -1,0 +1,139 @@
+"""Regularisation paths and continuation (mrc_pyomo.path, mrc_pyomo.continuation): every stage certified at its
+own lambda0 and equal to an independent fit there; a single fit through larger lambda0 values reaches the same
+R* as the loop alone; cross-validation over the path."""
+
+import warnings
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_wine
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.preprocessing import StandardScaler
+
+from conftest import random_problem, reference_R_star
+from mrc_pyomo import MRCClassifier, MRCClassifierCV, mrc_path
+from mrc_pyomo import continuation
+from mrc_pyomo.ccg import CCGConfig
+from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.feature_maps import make_feature_map
+from mrc_pyomo.primal_oracle import worst_case_risk
+
+EPS = 1e-6
+
+
+def _problems():
+    X, y = load_wine(return_X_y=True)
+    yield "wine", StandardScaler().fit_transform(X), y
+    yield "random K=4", *random_problem(120, 4, 4, seed=7)
+    yield "random sparse K=3", *random_problem(100, 6, 3, sparse=True, seed=8)
+
+
+@pytest.mark.parametrize("name,X,y", list(_problems()), ids=lambda v: v if isinstance(v, str) else "")
+def test_every_stage_of_a_path_is_the_fit_at_its_lambda0(name, X, y):
+    lambda0s = [0.5, 0.1, 0.02, 0.0]
+    path = mrc_path(X, y, lambda0s, eps_1=EPS)
+    table = path.table
+    assert list(table.lambda0) == lambda0s and len(path.coefs) == len(path.estimators) == 4
+    assert (table.status == "converged").all() and (table.gap <= EPS + 1e-12).all()
+    for (_, row), mu, estimator in zip(table.iterrows(), path.coefs, path.estimators):
+        R_star = reference_R_star(estimator.feature_map_.transform(X), np.searchsorted(estimator.classes_, y),
+                                  len(estimator.classes_), row.lambda0)
+        assert row.lower <= R_star + 1e-9 and row.upper == pytest.approx(R_star, abs=EPS + 1e-9)
+        assert np.array_equal(mu, estimator.mu_) and estimator.lambda0 == row.lambda0
+        assert (estimator.history_.lambda0 == row.lambda0).all() and row.n_iter == estimator.n_iter_
+        alone = MRCClassifier(lambda0=row.lambda0, continuation=False, eps_1=EPS).fit(X, y)
+        assert row.upper == pytest.approx(alone.upper_, abs=2 * EPS)
+    # R* grows with lambda0
+    assert np.all(np.diff(table.upper.to_numpy()) <= 2 * EPS)
+
+
+def test_a_path_is_given_in_decreasing_order_and_checked():
+    X, y = random_problem(60, 3, 3, seed=1)
+    path = mrc_path(X, y, [0.01, 0.3], eps_1=1e-4)
+    assert list(path.table.lambda0) == [0.3, 0.01]
+    with pytest.raises(ValueError, match="lambda0s"):
+        mrc_path(X, y, [0.1, -1.0])
+    with pytest.raises(ValueError, match="method='ccg'"):
+        mrc_path(X, y, [0.1], method="lp")
+
+
+def test_the_first_stage_at_the_zero_rule_value_has_the_rule_mu_0():
+    """At and above zero_rule_lambda0, mu = 0 is optimal: R* = R(0) = 1 - 1/K."""
+    X, y = random_problem(150, 4, 3, seed=2)
+    Psi = make_feature_map("linear").fit(X).transform(X)
+    tau, std = mean_and_confidence(Psi, y, 3, 1.0)
+    zero_rule = continuation.zero_rule_lambda0(Psi, tau, std, 3)
+    assert 0 < zero_rule < np.inf
+    clf = MRCClassifier(lambda0=zero_rule * (1 + 1e-9), eps_1=1e-9, continuation=False).fit(X, y)
+    assert clf.upper_ == pytest.approx(1 - 1 / 3, abs=1e-8)
+    below = MRCClassifier(lambda0=zero_rule * 0.5, eps_1=1e-9, continuation=False).fit(X, y)
+    assert below.upper_ <= 1 - 1 / 3
+
+
+def test_the_schedule_descends_to_the_user_s_lambda0():
+    assert continuation.schedule(0.01) == pytest.approx([0.27, 0.09, 0.03, 0.01])
+    assert continuation.schedule(0.01, zero_rule=0.1) == pytest.approx([0.09, 0.03, 0.01])
+    assert continuation.schedule(0.5, zero_rule=0.4) == [0.5]
+    assert continuation.schedule(0.0)[-1] == 0.0 and continuation.schedule(0.0)[0] > 0
+
+
+@pytest.mark.parametrize("regime", ["n", "nm"])
+@pytest.mark.parametrize("lambda0", [0.01, 0.0])
+def test_continuation_reaches_the_same_R_star(regime, lambda0):
+    X, y = random_problem(150, 5, 3, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        direct = MRCClassifier(lambda0=lambda0, continuation=False, regime=regime, eps_1=EPS).fit(X, y)
+    continued = MRCClassifier(lambda0=lambda0, continuation=True, regime=regime, eps_1=EPS).fit(X, y)
+    R_star = reference_R_star(continued.feature_map_.transform(X), y, 3, lambda0)
+    assert continued.status_ == "converged" and continued.lower_ <= R_star + 1e-9
+    assert continued.upper_ == pytest.approx(R_star, abs=EPS + 1e-9)
+    assert continued.upper_ == pytest.approx(worst_case_risk(continued.feature_map_.transform(X), continued.mu_,
+                                                             continued.tau_, continued.lambda_), abs=1e-12)
+    h = continued.history_
+    assert list(h.iteration) == list(range(1, len(h) + 1)) and continued.n_iter_ == len(h)
+    stages = list(dict.fromkeys(h.lambda0))
+    assert stages == sorted(stages, reverse=True) and stages[-1] == lambda0 and len(stages) > 1
+    if direct.status_ == "converged":
+        assert continued.upper_ == pytest.approx(direct.upper_, abs=2 * EPS)
+
+
+def test_a_fit_stopped_before_the_last_stage_returns_the_best_rule_seen():
+    """Every stage's rule is a candidate at the user's lambda0: stopped by max_iter in an earlier stage, the
+    fit returns the best of them there, with a valid lower bound from the last master's duals."""
+    X, y = random_problem(300, 5, 4, seed=4)
+    Psi = make_feature_map("linear").fit(X).transform(X)
+    tau, std = mean_and_confidence(Psi, y, 4, 1.0)
+    lambda0s = [0.3, 0.1, 0.03, 0.01]
+    config = CCGConfig(eps_1=1e-9)
+    stages = continuation.solve_stages(Psi, y, tau, std, lambda0s, config, stage_eps=continuation.STAGE_EPS)
+    first_two = sum(len(r.history) for _, r in stages[:2])
+    stopped = continuation.fit_continued(Psi, y, tau, std, lambda0s, replace(config, max_iter=first_two))
+    reached = set(record["lambda0"] for record in stopped.history)
+    assert 0.01 not in reached and stopped.status == "max_iter"
+    lam = 0.01 * std
+    seen = [worst_case_risk(Psi, r.mu, tau, lam) for _, r in stages[:2]] + [worst_case_risk(Psi, 0 * tau, tau, lam)]
+    assert stopped.upper == pytest.approx(min(seen), abs=1e-12)
+    assert stopped.upper == pytest.approx(worst_case_risk(Psi, stopped.mu, tau, lam), abs=1e-12)
+    R_star = reference_R_star(Psi, y, 4, 0.01)
+    assert 0 <= stopped.lower <= R_star + 1e-9
+
+
+def test_cross_validation_chooses_lambda0_over_the_path():
+    X, y = random_problem(240, 4, 3, seed=5)
+    lambda0s = [0.3, 0.03, 0.003]
+    cv = MRCClassifierCV(lambda0s=lambda0s, cv=3, eps_1=1e-4).fit(X, y)
+    results = cv.cv_results_
+    assert list(results["lambda0"]) == lambda0s and cv.lambda0_ in lambda0s
+    assert results["mean_test_score"].shape == (3,) and "split2_test_score" in results
+    best = int(np.argmax(results["mean_test_score"]))
+    assert cv.lambda0_ == lambda0s[best]
+    refit = MRCClassifier(lambda0=cv.lambda0_, eps_1=1e-4).fit(X, y)
+    assert np.array_equal(cv.predict(X), refit.predict(X)) and cv.upper_ == pytest.approx(refit.upper_, abs=1e-9)
+    assert cv.score(X, y) == refit.score(X, y) and np.allclose(cv.predict_proba(X), refit.predict_proba(X))
+    # the folds' scores are those of independent fits at each value
+    from sklearn.model_selection import StratifiedKFold
+    train, test = next(StratifiedKFold(3).split(X, y))
+    fold = [MRCClassifier(lambda0=l, eps_1=1e-4).fit(X[train], y[train]).score(X[test], y[test]) for l in lambda0s]
+    assert np.allclose(results["split0_test_score"], fold)
