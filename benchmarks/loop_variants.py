@@ -6,7 +6,8 @@
 Variants set module constants of :mod:`mrc_pyomo.ccg`: ``in_out=A`` (``IN_OUT``: rows separated at
 ``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``STALL_FACTOR``: the warm simplex gets ``F`` times the
 largest solve so far before the interior point method takes over; ``stall=none``: no budget), ``n_max=N`` and
-``eps_1=E``, ``lambda0=L`` and ``continuation=0|1`` (the estimator's parameters); settings combine with commas, and ``default`` is the library as it
+``eps_1=E``, ``lambda0=L`` and ``continuation=0|1`` (the estimator's parameters), ``row_age=A`` (a setting of
+the loop's :class:`~mrc_pyomo.ccg.CCGConfig`); settings combine with commas, and ``default`` is the library as it
 is.  Per fit: seconds, iterations, status, certified gap, ``upper_``, seconds in the solver, the largest solve
 and the master's final rows.  CASES: the synthetic many-class problem with ``K20`` / ``K50`` (8000 samples),
 ``mnist8000`` (pixels / 255), ``mnist`` (the harness's 56,000 training images), ``satellite_rff``,
@@ -16,6 +17,7 @@ and the master's final rows.  CASES: the synthetic many-class problem with ``K20
 import argparse
 import time
 import warnings
+from dataclasses import replace
 
 from sklearn.datasets import load_digits
 from sklearn.exceptions import ConvergenceWarning
@@ -58,12 +60,22 @@ CASES = {
 DEFAULTS = {"IN_OUT": ccg.IN_OUT, "STALL_FACTOR": ccg.STALL_FACTOR}
 
 
+class LoopVariant(MRCClassifier):
+    """An :class:`MRCClassifier` whose loop runs with other :class:`~mrc_pyomo.ccg.CCGConfig` settings
+    (``loop_settings``), without changing any module constant."""
+
+    loop_settings = {}
+
+    def _ccg_config(self):
+        return replace(super()._ccg_config(), **self.loop_settings)
+
+
 def apply(variant):
     """Set the module constants of ``variant`` (``"default"`` or ``"name=value[,name=value...]"``); return the
-    fit parameters it sets."""
+    fit parameters it sets and the loop settings (:class:`LoopVariant`)."""
     for name, value in DEFAULTS.items():
         setattr(ccg, name, value)
-    params = {}
+    params, loop = {}, {}
     for setting in variant.split(","):
         if setting == "default":
             continue
@@ -72,10 +84,12 @@ def apply(variant):
             params[name] = int(value) if name == "n_max" else bool(int(value))
         elif name in ("eps_1", "lambda0"):
             params[name] = float(value)
+        elif name == "row_age":
+            loop[name] = int(value)
         else:
             constant = {"in_out": "IN_OUT", "stall": "STALL_FACTOR"}[name]
             setattr(ccg, constant, None if value == "none" else float(value))
-    return params
+    return params, loop
 
 
 def main(argv=None):
@@ -90,9 +104,11 @@ def main(argv=None):
         X, y, params = CASES[case]()
         for repeat in range(args.repeat):
             for variant in args.variants:
-                extra = apply(variant)
+                extra, loop = apply(variant)
+                clf = LoopVariant(time_limit=args.time_limit, **params, **extra)
+                clf.loop_settings = loop
                 start = time.perf_counter()
-                clf = MRCClassifier(time_limit=args.time_limit, **params, **extra).fit(X, y)
+                clf.fit(X, y)
                 seconds = time.perf_counter() - start
                 h = clf.history_
                 print(f"{case} {variant:>12s}: {seconds:7.1f} s, {clf.n_iter_:4d} it., {clf.status_:10s} "

@@ -37,7 +37,7 @@ The loop only sequences the oracles and the master; each iteration leaves a reco
 """
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -124,7 +124,9 @@ class CCGConfig:
     ``eps_2``: the threshold of the features' dual violations; ``n_max`` / ``m_max``: the rows / features
     added per iteration at most; ``max_iter``: masters at most; ``time_limit``: seconds (None: none);
     ``solver`` / ``solver_options``: the master's backend (:mod:`mrc_pyomo.master`); ``fit_intercept``: the
-    first column of ``Psi`` is the constant 1 (an initial feature in the regime ``"nm"``).
+    first column of ``Psi`` is the constant 1 (an initial feature in the regime ``"nm"``); ``row_age``: in the
+    regime ``"n"`` a row leaves the master after this many consecutive masters in which it was over-satisfied
+    (1: at the first, as in the paper; row ageing, as in the column generation literature).
     """
 
     regime: str = "n"
@@ -137,6 +139,7 @@ class CCGConfig:
     time_limit: float = None
     solver: str = "highs"
     solver_options: dict = None
+    row_age: int = 1
 
 
 @dataclass
@@ -357,13 +360,14 @@ def initial_master(Psi, y_idx, tau, lam, config, reduction=None):
     return master, ((master.samples, master.subsets), (samples[:0], subsets[:0]), features)
 
 
-def solve_master(master, history, first, remaining):
+def solve_master(master, history, first, remaining, solve_times=()):
     """The **solve** step: solve the master warm, with the stall budget of :func:`simplex_budget`; if the warm
     start fails on a later master, once more from scratch.  ``remaining``: a function giving the seconds left
     (None: no limit), which bounds the solve on the HiGHS backend except on the ``first`` master (without it
-    there is no master to return).  Raises :class:`MasterSolveError`."""
+    there is no master to return).  ``solve_times``: the seconds of earlier solves of the same fit (a previous
+    stage's), which count for the stall budget too.  Raises :class:`MasterSolveError`."""
     limit = lambda: None if first or not master.bulk else remaining()  # noqa: E731
-    budget = simplex_budget([record["seconds_solve"] for record in history])
+    budget = simplex_budget(list(solve_times) + [record["seconds_solve"] for record in history])
     try:
         return master.solve(time_limit=limit(), budget=budget)
     except MasterSolveError:
@@ -399,7 +403,7 @@ def iteration_record(known, phase, solution, check, lower, master, seconds_oracl
 
 
 def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduction=None, master=None,
-            candidates=()):
+            candidates=(), solve_times=()):
     """Run MRC-CCG (Algorithm 1) on ``Psi`` (``(n, D)``) with class indices ``y_idx``, estimates ``tau``,
     ``lam`` and the settings ``config`` (a :class:`CCGConfig`; None: the defaults).
 
@@ -429,7 +433,8 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
     Warm start (:mod:`mrc_pyomo.continuation`): ``master``, if given, is the first master instead of
     :func:`initial_master` (e.g. the final master of a fit at a larger ``lambda0``, with this fit's costs), and
     each ``mu`` of ``candidates`` (e.g. that fit's rule) is a rule the result may be, evaluated at this ``tau``
-    and ``lam`` before the first master.
+    and ``lam`` before the first master.  A given master's first solve is bounded by the time limit like the
+    others (the candidates are rules to return), and ``solve_times`` (that fit's) count for its stall budget.
     """
     config = CCGConfig() if config is None else config
     start = time.perf_counter()
@@ -437,6 +442,7 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
     remaining = lambda: None if config.time_limit is None else config.time_limit - elapsed()  # noqa: E731
     out_of_time = lambda: config.time_limit is not None and elapsed() >= config.time_limit  # noqa: E731
     blocked = None if reduction is None else reduction.blocked
+    warm = master
     if master is None:
         master, added = initial_master(Psi, y_idx, tau, lam, config, reduction)
     else:
@@ -447,6 +453,7 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
         best = candidate if candidate.risk < best.risk else best
     lower, seconds_update = 0.0, elapsed()
     history, status, solution, refined = [], "max_iter", None, False
+    idle = np.zeros(master.n_rows, dtype=np.int64)   # per row of the master: masters over-satisfied in a row
     for k in range(1, config.max_iter + 1):
         phase = "features" if config.regime == "nm" and k <= INIT_FEATURE_ROUNDS else "ccg"
         known = {"iteration": k, "n_rows": master.n_rows, "n_features": len(master.features),
@@ -454,7 +461,8 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
                  "seconds_update": seconds_update}
         tic = time.perf_counter()
         try:
-            new_solution = solve_master(master, history, solution is None, remaining)
+            new_solution = solve_master(master, history, solution is None and warm is None, remaining,
+                                        solve_times)
         except MasterSolveError as error:
             if solution is None:
                 raise
@@ -475,6 +483,8 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
         tic = time.perf_counter()
         check = check_solution(master, solution, Psi, tau, lam, config, best, lower, blocked)
         best, lower = check.best, check.lower
+        idle = np.where(check.remove, idle + 1, 0)
+        check = replace(check, remove=idle >= config.row_age)
         record = iteration_record(known, phase, solution, check, lower, master, time.perf_counter() - tic, start)
         history.append(record)
         if log is not None:
@@ -501,6 +511,8 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
             master.refine()
             refined = True
         added = update_master(master, check, phase)
+        idle = idle[~check.remove]
+        idle = np.concatenate([idle, np.zeros(master.n_rows - len(idle), dtype=np.int64)])   # the new rows
         seconds_update = time.perf_counter() - tic
 
     if status != "converged" and solution is not None:

@@ -92,12 +92,15 @@ def solve_stages(Psi, y_idx, tau, std, lambda0s, config, *, reduction=None, log=
             warm = master.with_costs(tau, lam)
             warm.add_rows(*ccg.centroid_rows(Psi.shape[0], tau.shape[0], reduction)[:2])
         candidates = [r.mu for _, r in results]
+        solve_times = [record["seconds_solve"] for _, r in results for record in r.history]
         try:
             result = ccg.fit_ccg(Psi, y_idx, tau, lam, stage, log=stage_log, callback=callback,
-                                 reduction=reduction, master=warm, candidates=candidates)
+                                 reduction=reduction, master=warm, candidates=candidates, solve_times=solve_times)
         except MasterSolveError:
             if warm is None:
                 raise
+            if config.time_limit is not None and time.perf_counter() - start >= config.time_limit:
+                break   # the time limit stopped the stage's first master: the stages so far are the result
             # the warm master fails at this lambda (unbounded in a direction the earlier penalty ruled out):
             # this stage starts from the first master instead
             result = ccg.fit_ccg(Psi, y_idx, tau, lam, stage, log=stage_log, callback=callback,

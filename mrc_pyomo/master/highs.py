@@ -129,6 +129,7 @@ class HighsMaster:
 
     def __init__(self, fixed_rows=(), options=None):
         self.highs = quiet_highs(options)
+        self.ipm_next = False   # the next solve by the interior point method (HighsBackend.large_change)
         empty_i, empty_f = np.zeros(0, dtype=np.int32), np.zeros(0)
         self.highs.addCols(1, np.array([1.0]), np.array([-INF]), np.array([INF]), 0,
                            empty_i, empty_i, empty_f)
@@ -200,11 +201,22 @@ class HighsMaster:
         simplex: a simplex still running after it has stalled on a degenerate master (thousands of pivots at a
         constant objective), and the master is solved again from scratch by the interior point method, whose
         time depends on the master's size, not on its degeneracy (with crossover: the next solve has a basis
-        to start from).  The status then says so.
+        to start from).  The status then says so.  After :meth:`HighsBackend.large_change` the solve is made by
+        the interior point method (with crossover) from the start.
         """
         start = self.highs.getRunTime()
-        first = budget if time_limit is None else time_limit if budget is None else min(budget, time_limit)
-        self._run(first)
+        if self.ipm_next:
+            self.ipm_next = False
+            solver = self.highs.getOptionValue("solver")[1]
+            self.set_option("solver", "ipm")
+            try:
+                self._run(time_limit)
+            finally:
+                self.set_option("solver", solver)
+            budget = None
+        else:
+            first = budget if time_limit is None else time_limit if budget is None else min(budget, time_limit)
+            self._run(first)
         status = self.highs.getModelStatus()
         text = self.highs.modelStatusToString(status)
         stalled = (budget is not None and status == highspy.HighsModelStatus.kTimeLimit
@@ -289,12 +301,10 @@ class HighsBackend:
         self.lp.set_option(name, value)
         self.options[name] = value
 
-    def take_basis(self, other):
-        """Start the next solve from the basis of ``other``, a backend holding the same rows and columns."""
-        if isinstance(other, HighsBackend):
-            basis = other.highs.getBasis()
-            if basis.valid:
-                self.highs.setBasis(basis)
+    def large_change(self):
+        """The next solve has no useful basis (a new master, or one changed by a large fraction): it is made by
+        the interior point method with crossover, unless the options name a solver."""
+        self.lp.ipm_next = "solver" not in self.options
 
     def refine(self):
         """Forget the basis, so that the next solve starts from scratch, at tolerances 1e-10 (unless set)."""

@@ -121,7 +121,7 @@ class PyomoBackend:
     def refine(self):
         pass   # every solve starts from scratch
 
-    def take_basis(self, other):
+    def large_change(self):
         pass   # every solve starts from scratch
 
     def solve(self, master, time_limit=None, budget=None):
@@ -226,8 +226,8 @@ class PersistentBackend:
         if self.opt is not None:
             self.opt.options[name] = value
 
-    def take_basis(self, other):
-        pass   # the model is handed over whole at the first solve; the solver starts from its own basis
+    def large_change(self):
+        pass   # the solver chooses its own method
 
     def refine(self):
         self.opt = None   # the next solve hands the model over to a fresh solver instance
