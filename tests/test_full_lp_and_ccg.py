@@ -141,3 +141,19 @@ def test_loop_variants_reach_R_star(monkeypatch, variant):
     assert clf.upper_ == pytest.approx(lp.upper_, abs=1e-7)
     if "STALL_FACTOR" in variant:
         assert clf.history_.solver_status.iloc[1:].str.contains("IPM").all()
+
+
+@pytest.mark.parametrize("row_age", [1, 3])
+def test_row_ageing_keeps_theorem_1_and_reaches_R_star(row_age):
+    """With row ageing a row leaves only after row_age consecutive over-satisfied masters: no row can leave
+    in the records of masters 1 to row_age (record k lists the changes that made master k), R^k stays non-decreasing (only zero-dual rows leave) and R* is reached."""
+    from mrc_pyomo.ccg import CCGConfig, fit_ccg
+    X, y = random_problem(200, 4, 3, seed=11)
+    Psi = make_feature_map("linear").fit(X).transform(X)
+    tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
+    result = fit_ccg(Psi, y, tau, lam, CCGConfig(eps_1=1e-9, n_max=20, row_age=row_age))
+    removed = [record["rows_removed"] for record in result.history]
+    assert result.status == "converged" and sum(removed[:row_age]) == 0 and sum(removed) > 0
+    R_k = [record["R_master"] for record in result.history]
+    assert np.all(np.diff(R_k) >= -1e-9)
+    assert result.upper == pytest.approx(reference_R_star(X, y), abs=1e-7)
