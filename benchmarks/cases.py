@@ -104,9 +104,29 @@ def many_classes_50(quick):
     return many_classes(quick, n_classes=50, n_samples=1500 if quick else 10000)
 
 
+def many_classes_26_rff(quick):
+    """26 Gaussian classes in 16 dimensions with overlapping means, standardised, with 400 random Fourier
+    features: dense features and many classes (``K D = 26 x 417 > 10,000``, the regime ``"nm"`` under
+    ``regime="auto"``); 4000 samples (1000 in quick mode)."""
+    n = 1000 if quick else 4000
+    rng = np.random.default_rng(26)
+    means = rng.normal(scale=1.5, size=(26, 16))
+    y = rng.integers(0, 26, n)
+    X = means[y] + rng.normal(size=(n, 16))
+    return standardise(X), y, {"phi": "fourier", "random_state": 0}
+
+
+def satellite_unregularised(quick):
+    """satellite, standardised, linear, at ``lambda0 = 0``: the unregularised MRC (2000 samples in quick
+    mode)."""
+    X, y, params = satellite(quick)
+    return X, y, {**params, "lambda0": 0.0}
+
+
 CASES = {
     "pulsar_rff": pulsar, "dry_bean_rff": dry_bean, "satellite": satellite, "optdigits": optdigits,
     "satellite_rff": satellite_rff, "optdigits_rff": optdigits_rff, "digits_rff": digits_rff,
     "mnist": mnist, "mnist_8000": mnist_8000, "tweets": tweets, "many_classes": many_classes,
-    "many_classes_50": many_classes_50,
+    "many_classes_50": many_classes_50, "many_classes_26_rff": many_classes_26_rff,
+    "satellite_unregularised": satellite_unregularised,
 }
