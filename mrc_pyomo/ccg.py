@@ -139,7 +139,7 @@ class CCGConfig:
     time_limit: float = None
     solver: str = "highs"
     solver_options: dict = None
-    row_age: int = 1
+    row_age: int = 3
 
 
 @dataclass

@@ -256,14 +256,14 @@ def test_an_interrupted_fit_returns_the_best_rule_seen():
 
 def test_the_loop_stops_at_the_first_certified_gap_below_eps_1():
     # the certified gap upper - lower closes before the last master's mu^k is within eps_1 of feasibility
-    X, y = random_problem(300, 5, 3, seed=5)
-    clf = MRCClassifier(eps_1=0.05, n_max=3, continuation=False).fit(X, y)
+    X, y = random_problem(300, 5, 3, seed=2)
+    clf = MRCClassifier(eps_1=0.2, n_max=3, continuation=False).fit(X, y)
     h = clf.history_
     gaps = h.upper - h.lower
     assert clf.status_ == "converged" and clf.regime_ == "n"
-    assert gaps.iloc[-1] <= 0.05 and (gaps.iloc[:-1] > 0.05).all()  # stopped at the first certified gap
-    assert h.max_primal_violation.iloc[-1] > 0.05  # the violation test alone would have gone on
-    assert clf.upper_ - clf.lower_ <= 0.05
+    assert gaps.iloc[-1] <= 0.2 and (gaps.iloc[:-1] > 0.2).all()  # stopped at the first certified gap
+    assert h.max_primal_violation.iloc[-1] > 0.2  # the violation test alone would have gone on
+    assert clf.upper_ - clf.lower_ <= 0.2
 
 
 def test_pickle_roundtrip_keeps_predictions_and_master():
