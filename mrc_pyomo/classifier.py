@@ -254,7 +254,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         return ccg.CCGConfig(
             regime=self.regime_, fit_intercept=self.fit_intercept, eps_1=self.eps_1, eps_2=self.eps_2,
             n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter, time_limit=self.time_limit,
-            solver=self.solver, solver_options=self.solver_options)
+            solver=self.solver, solver_options=self.solver_options, row_age=ccg.row_age(self.lambda0))
 
     def _set_result(self, X, result, mu, tau, lam, scale, centre):
         """The fitted attributes in the user's units, from the ``result`` of a fit on the rescaled columns (its
