@@ -137,3 +137,12 @@ def test_cross_validation_chooses_lambda0_over_the_path():
     train, test = next(StratifiedKFold(3).split(X, y))
     fold = [MRCClassifier(lambda0=l, eps_1=1e-4).fit(X[train], y[train]).score(X[test], y[test]) for l in lambda0s]
     assert np.allclose(results["split0_test_score"], fold)
+
+
+def test_the_cv_estimator_follows_scikit_learn_s_conventions():
+    from sklearn.utils.estimator_checks import check_estimator
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2), on_fail=None)
+    failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
+    assert not failed
