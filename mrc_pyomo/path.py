@@ -20,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .classifier import MRCClassifier
 from .continuation import solve_stages
+from .progress import progress_display
 from .reduction import complete
 
 #: the default grid of :func:`mrc_path` and :class:`MRCClassifierCV`: 8 values from 1 down to 1e-3
@@ -48,7 +49,8 @@ def mrc_path(X, y, lambda0s=None, **params):
     """Fit the MRC at each ``lambda0`` of ``lambda0s`` (sorted decreasing; default :data:`DEFAULT_LAMBDA0S`),
     each stage warm-started from the one before; ``params`` are :class:`~mrc_pyomo.MRCClassifier`'s (its
     ``lambda0`` and ``continuation`` aside).  ``time_limit`` bounds the whole path and ``max_iter`` the masters
-    of all stages: a stage they leave no room for is not fitted.  MRC-CCG only (``method="ccg"``, regimes
+    of all stages: a stage they leave no room for is not fitted; ``verbose`` shows the masters of all stages
+    (the iteration log has a ``lambda0`` column in ``history_``).  MRC-CCG only (``method="ccg"``, regimes
     ``"n"`` and ``"nm"``).  Returns a :class:`RegularizationPath`."""
     params.pop("lambda0", None)
     params.pop("continuation", None)
@@ -63,7 +65,9 @@ def mrc_path(X, y, lambda0s=None, **params):
     if template.regime_ == "full":
         template.regime_ = "nm"   # a path of full LPs would gain nothing from warm starts of rows
     start = time.perf_counter()
-    stages = solve_stages(Psi, y_idx, tau, std, lambda0s, template._ccg_config(), reduction=reduction)
+    with progress_display(template.verbose, "ccg") as progress:   # the masters of all stages, as a fit shows them
+        stages = solve_stages(Psi, y_idx, tau, std, lambda0s, template._ccg_config(), reduction=reduction,
+                              log=progress)
     ends = [r.history[-1]["seconds_elapsed"] if r.history else 0.0 for _, r in stages]
     seconds = np.diff([0.0] + ends)
     rows, coefs, estimators = [], [], []

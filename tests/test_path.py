@@ -146,3 +146,11 @@ def test_the_cv_estimator_follows_scikit_learn_s_conventions():
         results = check_estimator(MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2), on_fail=None)
     failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
     assert not failed
+
+
+def test_a_path_shows_its_masters_at_verbose_2(capfd):
+    X, y = random_problem(80, 3, 3, seed=6)
+    path = mrc_path(X, y, [0.3, 0.03], eps_1=1e-4, verbose=2)
+    out, err = capfd.readouterr()
+    lines = out.splitlines()
+    assert err == "" and lines[0].split()[0] == "it." and len(lines) == 1 + int(path.table.n_iter.sum())
