@@ -178,6 +178,15 @@ class Best:
         varphi = most_violated_subsets(scores, blocked)[0].max()
         return cls(mu, risk(mu, varphi, tau, lam), scores, float(varphi) + 1.0)
 
+    @classmethod
+    def best_of(cls, Psi, mus, tau, lam, blocked=None):
+        """The best of ``mu = 0`` and the rules ``mus``, each evaluated by :meth:`evaluate` (the first of equals)."""
+        best = cls.evaluate(Psi, np.zeros_like(tau), tau, lam, blocked)
+        for mu in mus:
+            candidate = cls.evaluate(Psi, mu, tau, lam, blocked)
+            best = candidate if candidate.risk < best.risk else best
+        return best
+
 
 @dataclass
 class Check:
@@ -466,10 +475,7 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
         master, added = initial_master(Psi, y_idx, tau, lam, config, reduction)
     else:
         added = ((master.samples, master.subsets), (master.samples[:0], master.subsets[:0]), master.features)
-    best = Best.evaluate(Psi, np.zeros_like(tau), tau, lam, blocked)
-    for mu in candidates:
-        candidate = Best.evaluate(Psi, mu, tau, lam, blocked)
-        best = candidate if candidate.risk < best.risk else best
+    best = Best.best_of(Psi, candidates, tau, lam, blocked)
     lower, seconds_update = 0.0, elapsed()
     history, status, solution, refined = [], "max_iter", None, False
     idle = np.zeros(master.n_rows, dtype=np.int64)   # per row of the master: masters over-satisfied in a row

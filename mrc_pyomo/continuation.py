@@ -4,8 +4,9 @@ the lasso).
 
 ``lambda = lambda0 * s`` (eq. 2, ``s`` the standard deviations of ``Phi``) enters the LP only through the costs
 of ``mu1`` and ``mu2``: ``-(tau - lambda)`` and ``tau + lambda``.  So the final master ``P_{I,J}`` of one stage
-is a master of the next, with new costs: its rows and features are kept, and on the built-in HiGHS backend its
-basis too, which stays primal feasible (:meth:`~mrc_pyomo.master.RestrictedMaster.with_costs`).  A larger
+is a master of the next, with new costs: its rows and features are kept (with the centroid rows put back), and
+its first solve, which has no basis to start from, is made by the interior point method on the built-in HiGHS
+backend (:meth:`~mrc_pyomo.master.RestrictedMaster.with_costs`, which states the measurements).  A larger
 ``lambda0`` makes a better posed LP (a sparser ``mu``, fewer active rows), which MRC-CCG solves in few masters;
 its final master then holds most of the rows the next stage needs.
 
@@ -125,10 +126,7 @@ def fit_continued(Psi, y_idx, tau, std, lambda0s, config, *, reduction=None, log
         return replace(result, history=history)
     lam = lambda0s[-1] * std
     blocked = None if reduction is None else reduction.blocked
-    best = ccg.Best.evaluate(Psi, np.zeros_like(tau), tau, lam, blocked)
-    for _, stage in stages:
-        candidate = ccg.Best.evaluate(Psi, stage.mu, tau, lam, blocked)
-        best = candidate if candidate.risk < best.risk else best
+    best = ccg.Best.best_of(Psi, [stage.mu for _, stage in stages], tau, lam, blocked)
     master, lower = result.master, 0.0
     if master is not None and master.solution is not None:
         lower = max(0.0, lower_bound(master.points, master.samples, master.subsets, master.solution.alpha, tau,

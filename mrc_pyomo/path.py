@@ -4,8 +4,8 @@ warm-started from the one before (:mod:`mrc_pyomo.continuation`), and :class:`MR
 
 Every stage of a path is a complete fit at its ``lambda0``, certified on its own: ``upper = R(mu)`` by one exact
 pass over the training samples at that ``lambda0``, ``lower`` from that stage's duals, its status and its
-masters.  Only the start differs from a fit of its own: the previous stage's final master (rows, features,
-basis) with the new costs, and the previous stages' rules as candidates.
+masters.  Only the start differs from a fit of its own: the previous stage's final master (rows and features)
+with the new costs, and the previous stages' rules as candidates.
 """
 
 import time
@@ -73,11 +73,9 @@ def mrc_path(X, y, lambda0s=None, **params):
     rows, coefs, estimators = [], [], []
     for (lambda0, result), stage_seconds in zip(stages, seconds):
         estimator = clone(template).set_params(lambda0=float(lambda0))
-        for name in ("n_features_in_", "classes_", "feature_map_", "column_scale_", "regime_"):
+        for name in ("n_features_in_", "feature_names_in_", "classes_", "feature_map_", "column_scale_", "regime_"):
             if hasattr(template, name):
                 setattr(estimator, name, getattr(template, name))
-        if hasattr(template, "feature_names_in_"):
-            estimator.feature_names_in_ = template.feature_names_in_
         mu = result.mu if reduction is None else complete(reduction, Psi, result.mu)
         estimator._set_result(X, result, mu, tau, lambda0 * std, template.column_scale_, None)
         rows.append({"lambda0": float(lambda0), "lower": estimator.lower_, "upper": estimator.upper_,

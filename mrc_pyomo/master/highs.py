@@ -193,6 +193,15 @@ class HighsMaster:
     def _run(self, time_limit):
         run_with_limit(self.highs, time_limit)
 
+    def _run_ipm(self, time_limit):
+        """Run HiGHS's interior point method (with crossover) for this run only, then restore the solver."""
+        solver = self.highs.getOptionValue("solver")[1]
+        self.set_option("solver", "ipm")
+        try:
+            self._run(time_limit)
+        finally:
+            self.set_option("solver", solver)
+
     def solve(self, time_limit=None, budget=None):
         """Run HiGHS; return ``(status_text, objective, mu1, mu2, nu, duals_of_I, duals_of_fixed_rows)``.
 
@@ -207,12 +216,7 @@ class HighsMaster:
         start = self.highs.getRunTime()
         if self.ipm_next:
             self.ipm_next = False
-            solver = self.highs.getOptionValue("solver")[1]
-            self.set_option("solver", "ipm")
-            try:
-                self._run(time_limit)
-            finally:
-                self.set_option("solver", solver)
+            self._run_ipm(time_limit)
             budget = None
         else:
             first = budget if time_limit is None else time_limit if budget is None else min(budget, time_limit)
@@ -222,13 +226,8 @@ class HighsMaster:
         stalled = (budget is not None and status == highspy.HighsModelStatus.kTimeLimit
                    and (time_limit is None or budget < time_limit))
         if stalled:
-            solver = self.highs.getOptionValue("solver")[1]
             self.highs.clearSolver()
-            self.set_option("solver", "ipm")
-            try:
-                self._run(None if time_limit is None else time_limit - (self.highs.getRunTime() - start))
-            finally:
-                self.set_option("solver", solver)
+            self._run_ipm(None if time_limit is None else time_limit - (self.highs.getRunTime() - start))
             status = self.highs.getModelStatus()
             text = f"{self.highs.modelStatusToString(status)} (IPM: the simplex stalled for {budget:.2g} s)"
         if status != highspy.HighsModelStatus.kOptimal:
