@@ -11,10 +11,12 @@
 Methods: MRC-CCG (ours: ``ccg`` with the default eps_1 = 1e-3 and ``ccg_precise`` with eps_1 = 1e-4),
 MRC-LP (``lp``: the full LP solved by HiGHS) and MRC-SUB (``subgradient``: 10 000 accelerated subgradient
 steps, 2 000 in quick mode).  After every MRC-CCG fit its final restricted master is solved cold with a few
-HiGHS methods, for the limit ratio (``benchmarks/run_case.py``).  Experiments: "speed" (every case and method
-of SPEED_CASES), "anytime" (after the speed runs: MRC-CCG on ANYTIME_CASES again, its time limit at a tenth of
-the converged speed run's fit time), "scaling_n" and "scaling_K" (MRC-CCG against the number of samples and
-of classes).  Records go to
+HiGHS methods, for the limit ratio, and its waste decomposition is kept (``benchmarks/run_case.py``).
+Experiments: "speed" (every case and method of SPEED_CASES), "anytime" (MRC-CCG on ANYTIME_CASES with each
+time limit of ANYTIME_LIMITS: the rule a user gets who stops there), "path" (``mrc_path`` over its default
+grid on PATH_CASES), "reference" (only with ``--reference``: MRC-CCG at eps_1 = 1e-4 without a time limit on
+ANYTIME_CASES, whose ``lower`` is the R* the anytime rules are measured against; hours on mnist), "scaling_n"
+and "scaling_K" (MRC-CCG against the number of samples and of classes).  Records go to
 ``benchmarks/results/{quick,full}.jsonl`` (one JSON per run); ``benchmarks/report.py`` turns them into
 ``docs/benchmarks.md`` and the plots in ``docs/img/``.
 """
@@ -52,7 +54,10 @@ QUICK_LP = {"pulsar_rff"}   # small enough for the full LP in quick mode (the ta
 QUICK_METHODS = {"tweets": ["ccg"], "satellite_rff": ["ccg"], "optdigits_rff": ["ccg"], "digits_rff": ["ccg"],
                  "many_classes_50": ["ccg"], "mnist_8000": ["ccg"]}
 QUICK_COLD_TIME_LIMIT = 30.0   # seconds per cold solve of a final master in quick mode (else: the fit time)
-ANYTIME_CASES = ["mnist_8000", "digits_rff"]   # MRC-CCG stopped at a tenth of its converged fit time
+ANYTIME_CASES = ["mnist_8000", "mnist"]   # MRC-CCG stopped at each of ANYTIME_LIMITS, against a reference R*
+ANYTIME_LIMITS = [10.0, 60.0, 300.0]   # seconds (quick mode: those within its time limit)
+REFERENCE_LIMIT = 86400.0   # "without a time limit": a day
+PATH_CASES = ["satellite_rff"]   # the path of mrc_path's default grid, against the speed run at lambda0 = 0.01
 FRACTIONS = [0.1, 0.2, 0.4, 0.7, 1.0]
 CLASSES = [5, 10, 20, 50, 100]
 
@@ -103,6 +108,9 @@ def main():
     scaling.add_argument("--only-scaling", action="store_true",
                          help="only the scaling experiments (no speed or anytime runs)")
     parser.add_argument("--time-limit", type=float, help="seconds per run (default 3600, quick 60)")
+    parser.add_argument("--reference", action="store_true",
+                        help="also the reference runs (eps_1 = 1e-4, no time limit) of the anytime cases")
+    parser.add_argument("--skip-anytime", action="store_true", help="no anytime or path runs")
     parser.add_argument("--cold-time-limit", type=float,
                         help="cap on each cold solve of a final master (default: the fit time; quick 30)")
     args = parser.parse_args()
@@ -132,14 +140,20 @@ def main():
             if args.methods and method not in args.methods:
                 continue
             speed.append((case, method))
-    done = {(case, method): measure(case, method, "speed") for case, method in speed}
+    for case, method in speed:
+        measure(case, method, "speed")
 
-    # anytime: MRC-CCG again, stopped at a tenth of the fit time of this run's converged speed run
-    for case in ANYTIME_CASES:
-        converged = done.get((case, "ccg"))
-        if converged is not None and converged.get("status") == "converged":
-            limit = converged["seconds"] / 10
-            measure(case, "ccg", "anytime", limit=limit, time_limit=limit, converged_seconds=converged["seconds"])
+    chosen = [c for c in ANYTIME_CASES if not args.only_scaling and (not args.cases or c in args.cases)]
+    if args.reference:
+        for case in chosen:
+            measure(case, "ccg_precise", "reference", limit=REFERENCE_LIMIT)
+    if not args.skip_anytime:
+        for case in chosen:
+            for limit in [t for t in ANYTIME_LIMITS if not args.quick or t <= time_limit]:
+                measure(case, "ccg", "anytime", limit=limit)
+        for case in PATH_CASES:
+            if not args.only_scaling and (not args.cases or case in args.cases):
+                measure(case, "path", "path")
 
     if not args.skip_scaling:
         for f in (FRACTIONS[1::2] + [1.0] if args.quick else FRACTIONS):

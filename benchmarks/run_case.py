@@ -3,7 +3,9 @@
     python -m benchmarks.run_case CASE METHOD [--quick] [--fraction F] [--classes K] [--time-limit S]
                                              [--cold-time-limit S]
 
-METHOD: ccg (MRC-CCG, ours), lp (the full LP solved by HiGHS), subgradient (MRC-SUB).
+METHOD: ccg (MRC-CCG, ours), lp (the full LP solved by HiGHS), subgradient (MRC-SUB), path (MRC-CCG along
+:data:`mrc_pyomo.path.DEFAULT_LAMBDA0S` with :func:`mrc_pyomo.mrc_path`: the record of its last stage, with
+the table of all stages as ``stages``).
 
 After an MRC-CCG fit the record also holds the *limit ratio* (:func:`cold_solves`): the fit time over the
 time of one cold solve of the fit's final restricted master with the best of a few HiGHS methods.  It is
@@ -22,7 +24,7 @@ from sklearn.model_selection import train_test_split
 
 from benchmarks.cases import CASES, many_classes
 from benchmarks.environment import versions
-from mrc_pyomo import MRCClassifier
+from mrc_pyomo import MRCClassifier, mrc_path
 from mrc_pyomo.master import MasterSolveError
 
 # HiGHS methods for the cold solves of the final master: name -> options set on a fresh copy
@@ -85,16 +87,43 @@ def cold_solves(master, fit_seconds, time_limit=None):
     return fields
 
 
+def waste(history, final_rows, cold_best_seconds=None):
+    """The waste decomposition of an MRC-CCG fit (``history``: its ``history_``): where the time went beyond one
+    cold solve of its final master (``final_rows`` rows; ``cold_best_seconds``, None if not measured).
+
+    ``masters``; the rows added, dropped (removed again) and re-added (added after this fit had removed them:
+    the churn, work done twice) over the fit, against the final master's rows; the solver's seconds in all and
+    per phase (the first master; then per stage ``lambda0`` and loop phase: ``"ccg"``, or ``"features"`` for the
+    first column-generation rounds of the regime ``"nm"``), the oracles' and updates' seconds; and the masters
+    whose solve alone took longer than the cold solve of the final master, with their seconds."""
+    solve = history.seconds_solve.to_numpy()
+    phases = {"first master": float(solve[0])} if len(solve) else {}
+    rest = history.iloc[1:]
+    for (lambda0, phase), group in rest.groupby(["lambda0", "phase"], sort=False):
+        name = phase if rest.lambda0.nunique() == 1 else f"lambda0={lambda0:.3g} {phase}"
+        phases[name] = float(group.seconds_solve.sum())
+    fields = {"masters": len(history), "rows_added": int(history.rows_added.sum()),
+              "rows_dropped": int(history.rows_removed.sum()), "rows_readded": int(history.rows_readded.sum()),
+              "final_rows": int(final_rows), "seconds_solve": float(solve.sum()),
+              "seconds_other": float(history.seconds_oracle.sum() + history.seconds_update.sum()),
+              "solve_by_phase": phases}
+    if cold_best_seconds:
+        slow = solve[solve > cold_best_seconds]
+        fields.update(slower_than_cold=int(len(slow)), seconds_slower_than_cold=float(slow.sum()))
+    return fields
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("case", choices=sorted(CASES))
-    parser.add_argument("method", choices=["ccg", "lp", "subgradient"])
+    parser.add_argument("method", choices=["ccg", "lp", "subgradient", "path"])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--fraction", type=float, default=1.0, help="fraction of the training samples used")
     parser.add_argument("--classes", type=int, help="number of classes (many_classes only)")
     parser.add_argument("--time-limit", type=float, default=3600.0)
     parser.add_argument("--eps-1", type=float, default=1e-3, help="the library's default")
     parser.add_argument("--subgradient-iterations", type=int, default=10_000)
+    parser.add_argument("--continuation", action="store_true", help="MRC-CCG through larger lambda0 first")
     parser.add_argument("--cold-time-limit", type=float,
                         help="cap on each cold solve of the final master (MRC-CCG; default: the fit time)")
     args = parser.parse_args(argv)
@@ -109,16 +138,24 @@ def main(argv=None):
                                                   stratify=y_train)
     rss_data = peak_rss_mb()
 
-    if args.method == "ccg":
-        clf = MRCClassifier(eps_1=args.eps_1, time_limit=args.time_limit, **params)
+    stages = None
+    if args.method == "path":
+        start = time.perf_counter()
+        path = mrc_path(X_train, y_train, eps_1=args.eps_1, time_limit=args.time_limit, **params)
+        seconds, clf = time.perf_counter() - start, path.estimators[-1]
+        stages = path.table.to_dict(orient="records")
+    elif args.method == "ccg":
+        clf = MRCClassifier(eps_1=args.eps_1, time_limit=args.time_limit, continuation=args.continuation,
+                            **params)
     elif args.method == "lp":
         clf = MRCClassifier(method="lp", **params)
     else:
         clf = MRCClassifier(method="subgradient", max_iter=args.subgradient_iterations,
                             time_limit=args.time_limit, **params)
-    start = time.perf_counter()
-    clf.fit(X_train, y_train)
-    seconds = time.perf_counter() - start
+    if stages is None:
+        start = time.perf_counter()
+        clf.fit(X_train, y_train)
+        seconds = time.perf_counter() - start
     h = clf.history_
     record = {
         "case": args.case, "method": args.method, "quick": args.quick, "fraction": args.fraction,
@@ -127,10 +164,12 @@ def main(argv=None):
         "R_master": clf.objective_,
         "test_error": float(np.mean(clf.predict(X_test) != y_test)), "iterations": int(clf.n_iter_),
         "status": clf.status_, "peak_mb": peak_rss_mb(), "data_mb": rss_data,
-        "eps_1": args.eps_1 if args.method == "ccg" else None, "regime": getattr(clf, "regime_", None),
-        "versions": versions(),
+        "eps_1": args.eps_1 if args.method in ("ccg", "path") else None, "regime": getattr(clf, "regime_", None),
+        "continuation": args.continuation, "time_limit": args.time_limit, "versions": versions(),
     }
-    if args.method == "ccg":
+    if stages is not None:
+        record["stages"] = stages
+    elif args.method == "ccg":
         record.update(seconds_oracle=float(h.seconds_oracle.sum()), seconds_update=float(h.seconds_update.sum()),
                       seconds_solve=float(h.seconds_solve.sum()),
                       trace=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_mu)],
@@ -139,6 +178,8 @@ def main(argv=None):
             cap = seconds if args.cold_time_limit is None else min(seconds, args.cold_time_limit)
             record.update(cold_solves(clf.master_, seconds, cap))
             record["peak_mb_cold"] = peak_rss_mb()   # peak_mb stays the fit's
+        record["waste"] = waste(h, clf.master_.n_rows if clf.master_ is not None else 0,
+                                record.get("cold_best_seconds"))
     elif args.method == "subgradient":
         step = max(1, len(h) // 400)
         record["trace"] = [[float(t), float(r)] for t, r in zip(h.seconds_elapsed[::step], h.upper[::step])]

@@ -45,9 +45,8 @@ import numpy as np
 from .certificate import lower_bound
 from .dual_oracle import dual_correlations, feature_violations, relative_feature_violations
 from .initialization import class_centroids, initial_features, initial_rows
-from .master import MasterSolveError, RestrictedMaster
-from .primal_oracle import (class_scores, most_violated_subsets, risk, risk_on_segment, subset_values,
-                            worst_case_risk)
+from .master import MasterSolveError, RestrictedMaster, row_keys
+from .primal_oracle import class_scores, most_violated_subsets, risk, risk_on_segment, subset_values
 from .result import FitResult
 from .selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 
@@ -70,7 +69,8 @@ UNREGULARISED_ROW_AGE = 3
 
 HISTORY_COLUMNS = [
     "iteration", "lambda0", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation", "max_dual_violation",
-    "n_rows", "n_features", "rows_added", "rows_removed", "features_added", "seconds_oracle", "seconds_update",
+    "n_rows", "n_features", "rows_added", "rows_removed", "rows_readded", "features_added", "seconds_oracle",
+    "seconds_update",
     "seconds_build", "seconds_handover", "seconds_solve", "seconds_elapsed", "solver_status",
 ]
 
@@ -439,7 +439,8 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
     and :func:`update_master`.  Returns a :class:`FitResult` whose ``history`` has one record per master
     solved (keys :data:`HISTORY_COLUMNS`).  Record ``k`` describes master ``k``: ``rows_added`` /
     ``rows_removed`` / ``features_added`` are the changes that made it from master ``k - 1`` (the initial
-    blocks for ``k = 1``), ``seconds_update`` the time to apply them (on the built-in HiGHS backend:
+    blocks for ``k = 1``), ``rows_readded`` how many of the rows added had been removed by this fit before
+    (the churn: work done twice), ``seconds_update`` the time to apply them (on the built-in HiGHS backend:
     computing the blocks and loading them into HiGHS), ``seconds_build`` the time to build the Pyomo
     components they need (Pyomo's solvers only), ``seconds_handover`` the time to hand them to the solver (a
     persistent solver's ``set_instance`` or incremental calls; writing and reading the files of a file-based
@@ -479,11 +480,13 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
     lower, seconds_update = 0.0, elapsed()
     history, status, solution, refined = [], "max_iter", None, False
     idle = np.zeros(master.n_rows, dtype=np.int64)   # per row of the master: masters over-satisfied in a row
+    dropped = row_keys(master.samples[:0], master.subsets[:0])   # the rows this fit removed
     for k in range(1, config.max_iter + 1):
         phase = "features" if config.regime == "nm" and k <= INIT_FEATURE_ROUNDS else "ccg"
         known = {"iteration": k, "n_rows": master.n_rows, "n_features": len(master.features),
-                 "rows_added": len(added[0][0]), "rows_removed": len(added[1][0]), "features_added": len(added[2]),
-                 "seconds_update": seconds_update}
+                 "rows_added": len(added[0][0]), "rows_removed": len(added[1][0]),
+                 "rows_readded": int(np.isin(row_keys(*added[0]), dropped).sum()) if len(dropped) else 0,
+                 "features_added": len(added[2]), "seconds_update": seconds_update}
         tic = time.perf_counter()
         try:
             new_solution = solve_master(master, history, solution is None and warm is None, remaining,
@@ -536,6 +539,8 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
             master.refine()
             refined = True
         added = update_master(master, check, phase)
+        if len(added[1][0]):
+            dropped = np.unique(np.concatenate([dropped, row_keys(*added[1])]))
         idle = idle[~check.remove]
         idle = np.concatenate([idle, np.zeros(master.n_rows - len(idle), dtype=np.int64)])   # the new rows
         seconds_update = time.perf_counter() - tic

@@ -157,3 +157,23 @@ def test_row_ageing_keeps_theorem_1_and_reaches_R_star(row_age):
     R_k = [record["R_master"] for record in result.history]
     assert np.all(np.diff(R_k) >= -1e-9)
     assert result.upper == pytest.approx(reference_R_star(X, y), abs=1e-7)
+
+
+def test_rows_readded_counts_the_rows_a_fit_had_removed():
+    """``rows_readded`` (the churn) equals a replay of the loop's changes: of the rows added to make each master,
+    those an earlier update had removed.  An unregularised problem with rows removed at their first zero dual
+    churns, so the count is not trivially zero."""
+    from mrc_pyomo.ccg import CCGConfig, fit_ccg
+    X, y = random_problem(300, 4, 3, seed=5)
+    Psi = make_feature_map("linear").fit(X).transform(X)
+    tau, lam = mean_and_confidence(Psi, y, 3, 0.0)
+    removed, replay = set(), []
+
+    def watch(state):
+        removed.update((s, tuple(c)) for s, c in zip(*state.rows_removed))
+        replay.append(len({(s, tuple(c)) for s, c in zip(*state.rows_added)} & removed))
+
+    result = fit_ccg(Psi, y, tau, lam, CCGConfig(eps_1=1e-6, n_max=10, row_age=1, max_iter=60), callback=watch)
+    counted = [record["rows_readded"] for record in result.history]
+    assert counted == replay and sum(counted) > 0
+    assert all(record["rows_readded"] <= record["rows_added"] for record in result.history)

@@ -8,8 +8,8 @@
 """
 
 from .highs import REFINED_TOLERANCE
-from .restricted import BUILTIN_SOLVER, RestrictedMaster, check_solver
+from .restricted import BUILTIN_SOLVER, RestrictedMaster, check_solver, row_keys
 from .solution import MasterSolution, MasterSolveError
 
 __all__ = ["BUILTIN_SOLVER", "REFINED_TOLERANCE", "MasterSolution", "MasterSolveError", "RestrictedMaster",
-           "check_solver"]
+           "check_solver", "row_keys"]

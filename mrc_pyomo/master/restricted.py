@@ -85,7 +85,7 @@ def make_backend(solver, objective_floor, options):
     return (PersistentBackend if is_persistent(solver) else PyomoBackend)(solver, options)
 
 
-def _pair_keys(samples, subsets):
+def row_keys(samples, subsets):
     """One fixed-width key per (sample, subset) pair, comparable with ``np.isin``: the bytes of the sample id
     followed by the packed subset."""
     packed = np.concatenate([np.asarray(samples, dtype="<i8").view(np.uint8).reshape(-1, 8),
@@ -189,7 +189,7 @@ class RestrictedMaster:
         """Mask: which (sample, subset) pairs are rows of ``I`` already."""
         if not len(samples) or not self.n_rows:
             return np.zeros(len(samples), dtype=bool)
-        return np.isin(_pair_keys(samples, subsets), _pair_keys(self.samples, self.subsets))
+        return np.isin(row_keys(samples, subsets), row_keys(self.samples, self.subsets))
 
     # -- updates ----------------------------------------------------------------------------------------
     def add_features(self, features):
@@ -206,7 +206,7 @@ class RestrictedMaster:
         within the batch are skipped); return how many were added."""
         samples = np.asarray(samples, dtype=np.int64)
         subsets = np.asarray(subsets, dtype=bool).reshape(len(samples), self.n_classes)
-        first = np.sort(np.unique(_pair_keys(samples, subsets), return_index=True)[1])
+        first = np.sort(np.unique(row_keys(samples, subsets), return_index=True)[1])
         keep = first[~self.contains_rows(samples[first], subsets[first])]
         if not len(keep):
             return 0
