@@ -7,7 +7,8 @@ Variants set module constants of :mod:`mrc_pyomo.ccg`: ``in_out=A`` (``IN_OUT``:
 ``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``STALL_FACTOR``: the warm simplex gets ``F`` times the
 largest solve so far before the interior point method takes over; ``stall=none``: no budget), ``n_max=N`` and
 ``eps_1=E``, ``lambda0=L`` and ``continuation=0|1`` (the estimator's parameters), ``row_age=A`` (a setting of
-the loop's :class:`~mrc_pyomo.ccg.CCGConfig`); settings combine with commas, and ``default`` is the library as it
+the loop's :class:`~mrc_pyomo.ccg.CCGConfig`), ``ipm_fraction=F`` (a master changed by more than ``F`` of its rows solved by
+the interior point method), ``prox=KAPPA`` (a stability centre: :class:`ProximalCentre`); settings combine with commas, and ``default`` is the library as it
 is.  Per fit: seconds, iterations, status, certified gap, ``upper_``, seconds in the solver, the largest solve
 and the master's final rows.  CASES: the synthetic many-class problem with ``K20`` / ``K50`` (8000 samples),
 ``mnist8000`` (pixels / 255), ``mnist`` (the harness's 56,000 training images), ``satellite_rff``,
@@ -19,6 +20,7 @@ import time
 import warnings
 from dataclasses import replace
 
+import numpy as np
 from sklearn.datasets import load_digits
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
@@ -28,6 +30,7 @@ import mrc_pyomo.ccg as ccg
 from benchmarks.cases import _tabular, many_classes
 from benchmarks.data import read
 from mrc_pyomo import MRCClassifier
+from mrc_pyomo.formulation import objective_coefficients
 
 
 def _mnist(n):
@@ -70,6 +73,33 @@ class LoopVariant(MRCClassifier):
         return replace(super()._ccg_config(), **self.loop_settings)
 
 
+class ProximalCentre:
+    """A stability centre by an L1 proximal term (variant ``prox=KAPPA``), as a callback of the loop on the
+    built-in HiGHS backend: after master ``k`` the next master minimises ``R + kappa_k lambda.|mu - c|_1`` over
+    the features where the centre ``c`` (the best rule so far) is 0, that is with the costs of their ``mu1``
+    and ``mu2`` raised by ``kappa_k lambda`` (no new row or column: the centre's zero set is where the
+    term is linear); ``kappa_k = KAPPA / 2^k``, 0 once under 1e-2, so that the last masters are the LP's own.
+    Any ``alpha >= 0`` gives a valid lower bound, so the certificate is unchanged; ``R(mu^k)`` is exact."""
+
+    def __init__(self, kappa):
+        self.kappa = kappa
+
+    def __call__(self, state):
+        master = state.master
+        kappa = self.kappa / 2 ** state.iteration
+        kappa = 0.0 if kappa < 1e-2 else kappa
+        features = np.asarray(master.features)
+        cost_pos, cost_neg = objective_coefficients(master.tau, master.lam, features)
+        zero = state.check.best.mu.ravel()[features] == 0
+        extra = kappa * master.lam.ravel()[features] * zero
+        columns = np.empty(2 * len(features), dtype=np.int32)
+        columns[0::2], columns[1::2] = 1 + 2 * np.arange(len(features)), 2 + 2 * np.arange(len(features))
+        costs = np.empty(2 * len(features))
+        costs[0::2], costs[1::2] = cost_pos + extra, cost_neg + extra
+        master.backend.highs.changeColsCost(len(columns), columns, costs)
+        return False
+
+
 def apply(variant):
     """Set the module constants of ``variant`` (``"default"`` or ``"name=value[,name=value...]"``); return the
     fit parameters it sets and the loop settings (:class:`LoopVariant`)."""
@@ -86,6 +116,10 @@ def apply(variant):
             params[name] = float(value)
         elif name == "row_age":
             loop[name] = int(value)
+        elif name == "ipm_fraction":
+            loop[name] = float(value)
+        elif name == "prox":
+            params["callback"] = ProximalCentre(float(value))
         else:
             constant = {"in_out": "IN_OUT", "stall": "STALL_FACTOR"}[name]
             setattr(ccg, constant, None if value == "none" else float(value))

@@ -110,6 +110,8 @@ def main():
     parser.add_argument("--time-limit", type=float, help="seconds per run (default 3600, quick 60)")
     parser.add_argument("--reference", action="store_true",
                         help="also the reference runs (eps_1 = 1e-4, no time limit) of the anytime cases")
+    parser.add_argument("--reference-time-limit", type=float, default=REFERENCE_LIMIT,
+                        help="seconds for each reference run (default: a day)")
     parser.add_argument("--skip-anytime", action="store_true", help="no anytime or path runs")
     parser.add_argument("--cold-time-limit", type=float,
                         help="cap on each cold solve of a final master (default: the fit time; quick 30)")
@@ -146,7 +148,7 @@ def main():
     chosen = [c for c in ANYTIME_CASES if not args.only_scaling and (not args.cases or c in args.cases)]
     if args.reference:
         for case in chosen:
-            measure(case, "ccg_precise", "reference", limit=REFERENCE_LIMIT)
+            measure(case, "ccg_precise", "reference", limit=args.reference_time_limit)
     if not args.skip_anytime:
         for case in chosen:
             for limit in [t for t in ANYTIME_LIMITS if not args.quick or t <= time_limit]:

@@ -52,8 +52,10 @@ from .selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 
 # "auto" picks the large n and m regime when the LP has more than this many features m = K * D ...
 LARGE_M = 10_000
-# ... unless the full LP has at most this many rows: it is then solved directly (regime "full")
+# ... unless the full LP has at most this many rows: it is then solved directly (regime "full") ...
 FULL_LP_MAX_ROWS = 50_000
+# ... or the feature map has more than this fraction of nonzeros (dense features): regime "n" (choose_regime)
+SPARSE_DENSITY = 0.1
 INIT_FEATURE_ROUNDS = 3
 # the smallest certified gap the loop aims at: eps_1 = 0 means "to this round-off level"
 GAP_FLOOR = 1e-9
@@ -75,10 +77,11 @@ HISTORY_COLUMNS = [
 ]
 
 
-def choose_regime(n_classes, n_features, full_lp_rows=None):
+def choose_regime(n_classes, n_features, full_lp_rows=None, density=0.0):
     """The regime of ``regime="auto"``: ``"n"`` when ``m = K D <= LARGE_M``; else ``"full"`` when the full LP
-    has at most :data:`FULL_LP_MAX_ROWS` rows (``full_lp_rows``; ``None``: unknown, taken as more), ``"nm"``
-    otherwise.
+    has at most :data:`FULL_LP_MAX_ROWS` rows (``full_lp_rows``; ``None``: unknown, taken as more); else
+    ``"nm"`` when the features are sparse (``density``, the fraction of nonzeros of ``Psi``, at most
+    :data:`SPARSE_DENSITY`) and ``"n"`` when they are dense.
 
     ``"full"`` is the master with every row and feature: the full LP (:mod:`mrc_pyomo.full_lp`).  Measured on
     the tweets (TF-IDF of words and word pairs, K = 2, docs/benchmarks.md): all 16,612 training samples give a
@@ -87,10 +90,29 @@ def choose_regime(n_classes, n_features, full_lp_rows=None):
     3,200 samples of ``python -m benchmarks.run_case tweets ccg --quick``, 0.94 s against 124.5 s for ``"nm"``.
     With few features (``m <= LARGE_M``) the full LP is the slower by far (pulsar + 400 RFF, 2,000 samples:
     42 s against 3.2 s), so the regime ``"n"`` is kept there whatever the size.
+
+    Column generation pays when a feature is nonzero on few samples (text): the master's columns stay few and
+    sparse.  With dense features (random Fourier features, images) every feature outside ``J`` has a dual
+    violation on the rows of ``I`` and the certificate of the regime ``"nm"`` (SPEC "Certificates") stays
+    near 0 until ``J`` holds nearly all of them.  Measured on the harness's 26 classes with 400 random
+    Fourier features (``K D = 26 x 417``, density 1; ``python -m benchmarks.run_case many_classes_26_rff
+    ccg --quick`` with ``regime`` set, 120 s each): ``"n"`` certified ``[0.091, 0.561]``, ``"nm"``
+    ``[0.021, 0.539]``; on all 4,000 samples, 600 s: ``"nm"`` ``[0, 0.907]`` (measured before this rule),
+    ``"n"`` ``[0.187, 0.646]`` (23 masters; neither closes the gap in 600 s: docs/theory.rst).
     """
     if n_classes * n_features <= LARGE_M:
         return "n"
-    return "full" if full_lp_rows is not None and full_lp_rows <= FULL_LP_MAX_ROWS else "nm"
+    if full_lp_rows is not None and full_lp_rows <= FULL_LP_MAX_ROWS:
+        return "full"
+    return "nm" if density <= SPARSE_DENSITY else "n"
+
+
+def feature_density(Psi):
+    """The fraction of nonzero entries of ``Psi`` (dense array or sparse matrix)."""
+    size = Psi.shape[0] * Psi.shape[1]
+    if not size:
+        return 0.0
+    return (Psi.nnz if hasattr(Psi, "nnz") else np.count_nonzero(Psi)) / size
 
 
 def simplex_budget(solve_seconds):
@@ -145,7 +167,9 @@ class CCGConfig:
     ``solver`` / ``solver_options``: the master's backend (:mod:`mrc_pyomo.master`); ``fit_intercept``: the
     first column of ``Psi`` is the constant 1 (an initial feature in the regime ``"nm"``); ``row_age``: in the
     regime ``"n"`` a row leaves the master after this many consecutive masters in which it was over-satisfied
-    (1: at the first, as in the paper; row ageing, as in the column generation literature).
+    (1: at the first, as in the paper; row ageing, as in the column generation literature); ``ipm_fraction``:
+    a master changed by more rows (added and removed) than this fraction of its own is solved by the interior
+    point method with crossover instead of a warm simplex (None: never; built-in HiGHS backend).
     """
 
     regime: str = "n"
@@ -159,6 +183,7 @@ class CCGConfig:
     solver: str = "highs"
     solver_options: dict = None
     row_age: int = 1
+    ipm_fraction: float = None
 
 
 @dataclass
@@ -539,6 +564,9 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
             master.refine()
             refined = True
         added = update_master(master, check, phase)
+        changed = len(added[0][0]) + len(added[1][0])
+        if config.ipm_fraction is not None and changed > config.ipm_fraction * master.n_rows:
+            master.backend.large_change()
         if len(added[1][0]):
             dropped = np.unique(np.concatenate([dropped, row_keys(*added[1])]))
         idle = idle[~check.remove]

@@ -92,7 +92,9 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"`` uses
         ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``: the
         master with every row and feature, as ``method="lp"``; sparse text with few classes), else ``"nm"``
-        (:func:`mrc_pyomo.ccg.choose_regime` states the rule and its measurements).
+        for sparse features and ``"n"`` for dense ones (random Fourier features, images: the certificate of
+        ``"nm"`` cannot close while dense features lie outside ``J``); :func:`mrc_pyomo.ccg.choose_regime`
+        states the rule and its measurements.
     time_limit : float, optional
         Seconds after which the loop stops (checked after each iteration).
     solver_options : dict, optional
@@ -246,7 +248,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         self.regime_ = self.regime
         if self.regime == "auto":
             rows = full_lp_rows(reduction, Psi.shape[0], n_classes)
-            self.regime_ = ccg.choose_regime(n_classes, Psi.shape[1], rows)
+            self.regime_ = ccg.choose_regime(n_classes, Psi.shape[1], rows, ccg.feature_density(Psi))
         return X, Psi, y_idx, tau, std, means, reduction
 
     def _ccg_config(self):

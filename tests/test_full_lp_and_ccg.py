@@ -177,3 +177,18 @@ def test_rows_readded_counts_the_rows_a_fit_had_removed():
     counted = [record["rows_readded"] for record in result.history]
     assert counted == replay and sum(counted) > 0
     assert all(record["rows_readded"] <= record["rows_added"] for record in result.history)
+
+
+def test_ipm_fraction_solves_masters_changed_by_a_large_fraction_by_ipm():
+    """``CCGConfig.ipm_fraction``: a master changed by more rows than that fraction of its own is solved by the
+    interior point method (its status says so); the loop still reaches R*."""
+    from mrc_pyomo.ccg import CCGConfig, fit_ccg
+    X, y = random_problem(200, 4, 3, seed=11)
+    Psi = make_feature_map("linear").fit(X).transform(X)
+    tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
+    result = fit_ccg(Psi, y, tau, lam, CCGConfig(eps_1=1e-9, n_max=20, ipm_fraction=0.0))
+    statuses = [record["solver_status"] for record in result.history]
+    assert result.status == "converged" and all("(IPM" in s for s in statuses[1:]) and "IPM" not in statuses[0]
+    assert result.upper == pytest.approx(reference_R_star(X, y), abs=1e-7)
+    default = fit_ccg(Psi, y, tau, lam, CCGConfig(eps_1=1e-9, n_max=20))
+    assert not any("IPM" in record["solver_status"] for record in default.history)

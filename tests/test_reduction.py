@@ -7,6 +7,7 @@ The reduced LP must have the value ``R*`` of the full LP (computed independently
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
 
 from conftest import R_star_of, random_problem
 from mrc_pyomo import MRCClassifier
@@ -112,6 +113,10 @@ def test_auto_solves_the_full_lp_of_sparse_text():
     assert ccg.choose_regime(2, 6001, rows) == "full"
     assert ccg.choose_regime(2, 6001, ccg.FULL_LP_MAX_ROWS + 1) == "nm"
     assert ccg.choose_regime(2, 100, 10) == "n"
+    # many classes: the full LP is out of reach; column generation for sparse features only
+    assert ccg.feature_density(X) < 0.01 and ccg.feature_density(np.ones((3, 2))) == 1.0
+    assert ccg.choose_regime(26, 417, None, density=1.0) == "n"
+    assert ccg.choose_regime(26, 6001, None, density=ccg.feature_density(X)) == "nm"
     assert full_lp.choose_method(2, 6001, X.nnz, int(rows)) == "primal_ipm"
     clf = MRCClassifier(eps_1=0.0).fit(X, y)
     assert clf.regime_ == "full" and clf.master_.full_lp_method == "primal_ipm" and clf.n_iter_ == 0
@@ -120,3 +125,14 @@ def test_auto_solves_the_full_lp_of_sparse_text():
     assert ccg_fit.status_ == "converged"
     R_star = R_star_of(clf, X, y)
     assert clf.upper_ == pytest.approx(R_star, abs=1e-7) and ccg_fit.upper_ == pytest.approx(R_star, abs=1e-7)
+
+
+def test_auto_keeps_dense_features_with_many_classes_in_the_regime_n():
+    """26 classes and 400 random Fourier features (K D > LARGE_M, every feature nonzero): "auto" gives the
+    regime "n", whose certificate moves (the regime "nm" cannot close while dense features lie outside J)."""
+    rng = np.random.default_rng(26)
+    y = np.repeat(np.arange(26), 4)
+    X = rng.normal(size=(26, 5))[y] + rng.normal(size=(len(y), 5))
+    with pytest.warns(ConvergenceWarning):
+        clf = MRCClassifier(phi="fourier", max_iter=2, random_state=0).fit(X, y)
+    assert clf.tau_.size > 10_000 and clf.regime_ == "n"

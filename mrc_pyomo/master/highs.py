@@ -214,15 +214,15 @@ class HighsMaster:
         the interior point method (with crossover) from the start.
         """
         start = self.highs.getRunTime()
-        if self.ipm_next:
-            self.ipm_next = False
+        by_ipm, self.ipm_next = self.ipm_next, False
+        if by_ipm:
             self._run_ipm(time_limit)
             budget = None
         else:
             first = budget if time_limit is None else time_limit if budget is None else min(budget, time_limit)
             self._run(first)
         status = self.highs.getModelStatus()
-        text = self.highs.modelStatusToString(status)
+        text = self.highs.modelStatusToString(status) + (" (IPM: a large change)" if by_ipm else "")
         stalled = (budget is not None and status == highspy.HighsModelStatus.kTimeLimit
                    and (time_limit is None or budget < time_limit))
         if stalled:
