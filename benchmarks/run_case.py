@@ -124,6 +124,7 @@ def main(argv=None):
     parser.add_argument("--eps-1", type=float, default=1e-3, help="the library's default")
     parser.add_argument("--subgradient-iterations", type=int, default=10_000)
     parser.add_argument("--continuation", action="store_true", help="MRC-CCG through larger lambda0 first")
+    parser.add_argument("--regime", choices=["auto", "n", "nm"], default="auto", help="MRC-CCG's regime")
     parser.add_argument("--cold-time-limit", type=float,
                         help="cap on each cold solve of the final master (MRC-CCG; default: the fit time)")
     args = parser.parse_args(argv)
@@ -146,7 +147,7 @@ def main(argv=None):
         stages = path.table.to_dict(orient="records")
     elif args.method == "ccg":
         clf = MRCClassifier(eps_1=args.eps_1, time_limit=args.time_limit, continuation=args.continuation,
-                            **params)
+                            regime=args.regime, **params)
     elif args.method == "lp":
         clf = MRCClassifier(method="lp", **params)
     else:
