@@ -96,9 +96,8 @@ def choose_regime(n_classes, n_features, full_lp_rows=None, density=0.0):
     violation on the rows of ``I`` and the certificate of the regime ``"nm"`` (SPEC "Certificates") stays
     near 0 until ``J`` holds nearly all of them.  Measured on the harness's 26 classes with 400 random
     Fourier features (``K D = 26 x 417``, density 1; ``python -m benchmarks.run_case many_classes_26_rff
-    ccg --quick`` with ``regime`` set, 120 s each): ``"n"`` certified ``[0.091, 0.561]``, ``"nm"``
-    ``[0.021, 0.539]``; on all 4,000 samples, 600 s: ``"nm"`` ``[0, 0.907]`` (measured before this rule),
-    ``"n"`` ``[0.187, 0.646]`` (23 masters; neither closes the gap in 600 s: docs/theory.rst).
+    ccg --quick --time-limit 120 --regime nm``, then ``--regime n``): ``"nm"`` certified ``[0, 0.519]`` in
+    11 masters, ``"n"`` ``[0.095, 0.538]`` in 15 (docs/theory.rst; docs/benchmarks.md for all samples).
     """
     if n_classes * n_features <= LARGE_M:
         return "n"
