@@ -13,7 +13,8 @@ PACKAGES = ("mrc_pyomo", "numpy", "scipy", "pandas", "pyomo", "highspy", "scikit
 
 def versions():
     """``{distribution: version}`` for :data:`PACKAGES` (None for one not installed), with ``python``,
-    ``platform``, ``cores`` and ``commit`` (the repository's HEAD, with ``+changes`` if the tree differs)."""
+    ``platform``, ``cores`` and ``commit`` (the repository's HEAD, with ``+changes`` if the tree differs from it
+    other than in the records and reports the harness writes)."""
     out = {"python": platform.python_version(), "platform": platform.platform(), "cores": os.cpu_count()}
     for name in PACKAGES:
         try:
@@ -29,8 +30,10 @@ def _commit():
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
                               check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, check=True).stdout.strip()
+        # the records and reports a run writes into the tree are not changes to what it measures
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                ":!benchmarks/results", ":!docs/benchmarks.md", ":!docs/benchmarks_quick.md",
+                                ":!docs/img"], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
     return head + ("+changes" if dirty else "")

@@ -249,7 +249,7 @@ def test_report_issue_targets_on_fixture_records(tmp_path):
     cells = {target: target_cells(text, target) for target in expected}
     assert {target: met for target, (_, met) in cells.items()} == expected
     assert "R - R* in 0.0395 .. 0.0400" in cells["mnist_8000: rule within 0.05 of R* with time_limit = 60"][0]
-    assert "50.0 s (8 of 8 stages converged" in cells["path of np.geomspace(1, 1e-3, 8) on satellite_rff"][0]
+    assert "50.0 s (8 of the 8 stages converged, 8 fitted; stage seconds" in cells["path of np.geomspace(1, 1e-3, 8) on satellite_rff"][0]
     assert "1.67x" in cells["path of np.geomspace(1, 1e-3, 8) on satellite_rff"][0]
     # the anytime table (against the reference) and the waste decomposition
     assert "| mnist_8000 | 60 | 60.5 | 0.5100 | 0.3000 | time_limit | 0.0395 .. 0.0400 |" in text
