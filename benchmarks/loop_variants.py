@@ -79,7 +79,8 @@ class ProximalCentre:
     the features where the centre ``c`` (the best rule so far) is 0, that is with the costs of their ``mu1``
     and ``mu2`` raised by ``kappa_k lambda`` (no new row or column: the centre's zero set is where the
     term is linear); ``kappa_k = KAPPA / 2^k``, 0 once under 1e-2, so that the last masters are the LP's own.
-    Any ``alpha >= 0`` gives a valid lower bound, so the certificate is unchanged; ``R(mu^k)`` is exact."""
+    Any ``alpha >= 0`` gives a valid lower bound (weaker while the master is not the LP's); ``R(mu^k)`` is
+    exact.  Measured and not adopted (docs/theory.rst, "Churn, stability centres and the solver per master")."""
 
     def __init__(self, kappa):
         self.kappa = kappa

@@ -320,3 +320,16 @@ def test_backends_counts_the_terms_a_pyomo_backend_would_take(capsys):
     words = lines[2].replace(",", "").replace(":", "").split()
     rows, masters, final, terms = int(words[0]), int(words[4]), int(words[11]), int(words[12])
     assert rows > final > 0 and masters == int(lines[1].split()[5]) and terms > 2 * rows
+
+
+def test_proximal_centre_variant_keeps_the_certificate():
+    """The loop variant prox=KAPPA (an L1 proximal term through the loop's callback) reaches the LP's R* with a
+    closed certified gap: its last masters are the LP's own, and any alpha >= 0 bounds R* from below."""
+    from conftest import random_problem
+    from benchmarks.loop_variants import LoopVariant, ProximalCentre
+    from mrc_pyomo import MRCClassifier
+    X, y = random_problem(400, 6, 4, seed=3)
+    lp = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)
+    clf = LoopVariant(eps_1=1e-6, n_max=20, callback=ProximalCentre(9.0)).fit(X, y)
+    assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= 1e-6
+    assert clf.lower_ <= lp.upper_ + 1e-9 and clf.upper_ == pytest.approx(lp.upper_, abs=1e-6)
