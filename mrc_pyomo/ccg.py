@@ -70,10 +70,10 @@ STALL_FLOOR = 1.0
 UNREGULARISED_ROW_AGE = 3
 
 HISTORY_COLUMNS = [
-    "iteration", "lambda0", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation", "max_dual_violation",
-    "n_rows", "n_features", "rows_added", "rows_removed", "rows_readded", "features_added", "seconds_oracle",
-    "seconds_update",
-    "seconds_build", "seconds_handover", "seconds_solve", "seconds_elapsed", "solver_status",
+    "iteration", "lambda0", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation",
+    "max_dual_violation", "n_rows", "n_features", "rows_added", "rows_removed", "rows_readded", "features_added",
+    "seconds_oracle", "seconds_update", "seconds_build", "seconds_handover", "seconds_solve", "seconds_elapsed",
+    "solver_status",
 ]
 
 
@@ -565,7 +565,7 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
         added = update_master(master, check, phase)
         changed = len(added[0][0]) + len(added[1][0])
         if config.ipm_fraction is not None and changed > config.ipm_fraction * master.n_rows:
-            master.backend.large_change()
+            master.large_change()
         if len(added[1][0]):
             dropped = np.unique(np.concatenate([dropped, row_keys(*added[1])]))
         idle = idle[~check.remove]

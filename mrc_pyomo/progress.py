@@ -31,8 +31,8 @@ def format_record(record):
         return f"{record['iteration']:5d}  solver failed: {record['solver_status']}"
     return ("{iteration:5d} {R_master:12.8f} {R_mu:12.8f} {lower:12.8f} {upper:12.8f} {gap:9.2e} "
             "{max_primal_violation:10.2e} {max_dual_violation:10.2e} {n_rows:7d} {n_features:7d} {rows_added:+6d} "
-            "{rows_removed:6d} {rows_readded:6d} {features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} {model:7.2f} "
-            "{seconds_solve:7.2f}").format(gap=record["upper"] - record["lower"],
+            "{rows_removed:6d} {rows_readded:6d} {features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} "
+            "{model:7.2f} {seconds_solve:7.2f}").format(gap=record["upper"] - record["lower"],
                                            model=record["seconds_build"] + record["seconds_handover"], **record)
 
 

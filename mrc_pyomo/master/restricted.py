@@ -252,8 +252,13 @@ class RestrictedMaster:
                                   solver=self.solver, solver_options=self.solver_options)
         master.add_features(self.features)
         master.add_rows(self.samples, self.subsets)
-        master.backend.large_change()
+        master.large_change()
         return master
+
+    def large_change(self):
+        """The master changed by a large fraction (or is new): its next solve does not start from the previous
+        basis (on the built-in HiGHS backend: the interior point method with crossover)."""
+        self.backend.large_change()
 
     # -- solving ----------------------------------------------------------------------------------------
     def set_solver_option(self, name, value):
