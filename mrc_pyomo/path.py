@@ -18,6 +18,7 @@ from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from . import ccg
 from .classifier import MRCClassifier
 from .continuation import solve_stages
 from .progress import progress_display
@@ -45,6 +46,15 @@ class RegularizationPath:
     estimators: list = field(default_factory=list)
 
 
+def lambda0_grid(lambda0s=None):
+    """``lambda0s`` (default :data:`DEFAULT_LAMBDA0S`) as a float array sorted decreasing; ``ValueError`` unless
+    they are finite non-negative numbers, at least one."""
+    lambda0s = np.sort(np.asarray(DEFAULT_LAMBDA0S if lambda0s is None else lambda0s, dtype=float))[::-1]
+    if not len(lambda0s) or not np.all(np.isfinite(lambda0s)) or lambda0s.min() < 0:
+        raise ValueError(f"lambda0s must be finite non-negative numbers, got {lambda0s!r}")
+    return lambda0s
+
+
 def mrc_path(X, y, lambda0s=None, **params):
     """Fit the MRC at each ``lambda0`` of ``lambda0s`` (sorted decreasing; default :data:`DEFAULT_LAMBDA0S`),
     each stage warm-started from the one before; ``params`` are :class:`~mrc_pyomo.MRCClassifier`'s (its
@@ -54,16 +64,15 @@ def mrc_path(X, y, lambda0s=None, **params):
     ``"n"`` and ``"nm"``).  Returns a :class:`RegularizationPath`."""
     params.pop("lambda0", None)
     params.pop("continuation", None)
-    lambda0s = np.sort(np.asarray(DEFAULT_LAMBDA0S if lambda0s is None else lambda0s, dtype=float))[::-1]
-    if not len(lambda0s) or not np.all(np.isfinite(lambda0s)) or lambda0s.min() < 0:
-        raise ValueError(f"lambda0s must be finite non-negative numbers, got {lambda0s!r}")
+    lambda0s = lambda0_grid(lambda0s)
     template = MRCClassifier(lambda0=float(lambda0s[-1]), continuation=False, **params)
     template._validate_params()
     if template.method != "ccg":
         raise ValueError(f"mrc_path runs MRC-CCG (method='ccg'), not method={template.method!r}")
     X, Psi, y_idx, tau, std, _, reduction = template._prepare(X, y)
-    if template.regime_ == "full":
-        template.regime_ = "nm"   # a path of full LPs would gain nothing from warm starts of rows
+    if template.regime_ == "full":   # a path of full LPs would gain nothing from warm starts of rows: the
+        # regime "auto" would pick without the full LP
+        template.regime_ = ccg.choose_regime(len(template.classes_), Psi.shape[1], None, ccg.feature_density(Psi))
     start = time.perf_counter()
     with progress_display(template.verbose, "ccg") as progress:   # the masters of all stages, as a fit shows them
         stages = solve_stages(Psi, y_idx, tau, std, lambda0s, template._ccg_config(), reduction=reduction,
@@ -157,8 +166,7 @@ random_state, verbose
         self._validate_params()
         params = self._estimator_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=True)
-        lambda0s = np.sort(np.asarray(DEFAULT_LAMBDA0S if self.lambda0s is None else self.lambda0s,
-                                      dtype=float))[::-1]
+        lambda0s = lambda0_grid(self.lambda0s)
         cv = check_cv(self.cv, y, classifier=True)
         folds = []
         for train, test in cv.split(X, y):

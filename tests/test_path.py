@@ -154,3 +154,19 @@ def test_a_path_shows_its_masters_at_verbose_2(capfd):
     out, err = capfd.readouterr()
     lines = out.splitlines()
     assert err == "" and lines[0].split()[0] == "it." and len(lines) == 1 + int(path.table.n_iter.sum())
+
+
+def test_path_of_a_small_full_lp_follows_the_density_rule():
+    """Where ``regime="auto"`` solves the full LP (K D > LARGE_M, few rows), a path generates rows instead, in
+    the regime "auto" would pick without the full LP: "n" for dense features, "nm" for sparse ones."""
+    import scipy.sparse as sp
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 15)
+    dense = rng.normal(size=(30, 5001)) + y[:, None]
+    assert MRCClassifier(max_iter=1).fit(dense, y).regime_ == "full"
+    path = mrc_path(dense, y, [0.5, 0.1], eps_1=0.1)
+    assert [e.regime_ for e in path.estimators] == ["n", "n"]
+    sparse = sp.random(30, 5001, density=0.01, random_state=0, format="csr")
+    sparse[np.arange(30), y] = 1.0
+    path = mrc_path(sparse, y, [0.5, 0.1], eps_1=0.1)
+    assert [e.regime_ for e in path.estimators] == ["nm", "nm"]
