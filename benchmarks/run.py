@@ -130,9 +130,13 @@ def main():
         print(json.dumps(summary), flush=True)
         return record
 
+    def chosen(case):
+        """Whether the plan runs ``case``'s speed, anytime, reference and path runs."""
+        return not args.only_scaling and (not args.cases or case in args.cases)
+
     speed = []
     for case, methods in SPEED_CASES.items():
-        if args.only_scaling or (args.cases and case not in args.cases):
+        if not chosen(case):
             continue
         if args.quick:
             methods = QUICK_METHODS.get(case, methods)
@@ -145,17 +149,16 @@ def main():
     for case, method in speed:
         measure(case, method, "speed")
 
-    chosen = [c for c in ANYTIME_CASES if not args.only_scaling and (not args.cases or c in args.cases)]
+    anytime = [case for case in ANYTIME_CASES if chosen(case)]
     if args.reference:
-        for case in chosen:
+        for case in anytime:
             measure(case, "ccg_precise", "reference", limit=args.reference_time_limit)
     if not args.skip_anytime:
-        for case in chosen:
+        for case in anytime:
             for limit in [t for t in ANYTIME_LIMITS if not args.quick or t <= time_limit]:
                 measure(case, "ccg", "anytime", limit=limit)
-        for case in PATH_CASES:
-            if not args.only_scaling and (not args.cases or case in args.cases):
-                measure(case, "path", "path")
+        for case in filter(chosen, PATH_CASES):
+            measure(case, "path", "path")
 
     if not args.skip_scaling:
         for f in (FRACTIONS[1::2] + [1.0] if args.quick else FRACTIONS):

@@ -220,9 +220,10 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         """Validate the data and set ``classes_``, ``feature_map_``, ``column_scale_`` and ``regime_``; return
         ``(X, Psi, y_idx, tau, std, centre, reduction)``: the validated ``X``, ``Psi`` with rescaled columns
         (:mod:`mrc_pyomo.scaling`, R-invariant; if ``centre`` and dense, centred first, R-invariant without
-        regularisation only, ``centre`` then the column means in the user's units, else None), the class indices, ``tau`` and the
-        standard deviations ``std`` of ``Phi`` (``lambda = lambda0 * std``, eq. 2), and the exact reduction
-        (:mod:`mrc_pyomo.reduction`; None for MRC-SUB, the baseline, which solves the LP as it is)."""
+        regularisation only, ``centre`` then the column means in the user's units, else None), the class
+        indices, ``tau`` and the standard deviations ``std`` of ``Phi`` (``lambda = lambda0 * std``, eq. 2),
+        and the exact reduction (:mod:`mrc_pyomo.reduction`; None for MRC-SUB, the baseline, which solves the
+        LP as it is)."""
         # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
         # whether it is usable depends on the machine, not only on the name
         check_solver(self.solver)
