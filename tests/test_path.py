@@ -166,7 +166,8 @@ def test_path_of_a_small_full_lp_follows_the_density_rule():
     assert MRCClassifier(max_iter=1).fit(dense, y).regime_ == "full"
     path = mrc_path(dense, y, [0.5, 0.1], eps_1=0.1)
     assert [e.regime_ for e in path.estimators] == ["n", "n"]
-    sparse = sp.random(30, 5001, density=0.01, random_state=0, format="csr")
+    sparse = sp.random(30, 5001, density=0.01, random_state=0, format="lil")
     sparse[np.arange(30), y] = 1.0
+    sparse = sparse.tocsr()
     path = mrc_path(sparse, y, [0.5, 0.1], eps_1=0.1)
     assert [e.regime_ for e in path.estimators] == ["nm", "nm"]
