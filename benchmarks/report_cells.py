@@ -1,0 +1,91 @@
+"""The text of the report's table cells and rows: method labels, numbers, and the rows of a targets table with
+their notes ("not measured", the previous run's)."""
+
+import numpy as np
+
+from benchmarks.report_records import find, is_previous, previous_record
+
+LABELS = {"ccg": "MRC-CCG (eps_1=1e-3)", "ccg_precise": "MRC-CCG (eps_1=1e-4)", "lp": "MRC-LP",
+          "subgradient": "MRC-SUB", "path": "mrc_path (eps_1=1e-3)"}
+COLD_LABELS = {"dual_simplex": "dual simplex", "ipm": "IPM", "ipm_no_crossover": "IPM, no crossover"}
+
+
+def label(record):
+    """The method's label, with the eps_1 the record ran at (older MRC-CCG records ran at other values)."""
+    if record.get("eps_1") is None or record["method"] == "path":
+        return LABELS[record["method"]]
+    return f"MRC-CCG (eps_1={record['eps_1']:.0e})".replace("e-0", "e-")
+
+
+def run_name(case, method, experiment="speed"):
+    return f"{case} / {LABELS[method]}" + ("" if experiment == "speed" else f" ({experiment})")
+
+
+def key_name(key):
+    case, method, experiment, n, K = key
+    return f"{run_name(case, method, experiment)}, n = {n}, K = {K}"
+
+
+def fmt(v, spec):
+    return "-" if v is None or (isinstance(v, float) and not np.isfinite(v)) else format(v, spec)
+
+
+def gap_cell(record):
+    """The certified gap ``upper - lower`` for a table cell (older records: none)."""
+    return "-" if record.get("lower") is None else f"{record['R'] - record['lower']:.1e}"
+
+
+def limit_ratio_cell(record):
+    """The limit ratio (fit seconds / the best cold solve of the final master) for a table cell: ``<= x`` when
+    every cold solve hit its cap (then only bounded), ``-`` for records without it (not MRC-CCG, or older)."""
+    if record.get("limit_ratio") is not None:
+        return f"{record['limit_ratio']:.1f}"
+    if record.get("limit_ratio_bound") is not None:
+        return f"<= {record['limit_ratio_bound']:.1f}"
+    return "-"
+
+
+def cold_cell(record, method):
+    """A method's cold-solve seconds; ``>= s`` when the solve stopped without an optimum (its cap)."""
+    seconds = (record.get("cold_seconds") or {}).get(method)
+    if seconds is None:
+        return "-"
+    optimal = (record.get("cold_objective") or {}).get(method) is not None
+    return f"{seconds:.2f}" if optimal else f">= {seconds:.2f} ({record['cold_status'][method]})"
+
+
+def anytime_cell(r, ref):
+    """``R - R*`` of an anytime record against the reference: exact to the reference's gap, ``R - lower_ref``
+    bounds it from above (and ``R - R_ref`` from below)."""
+    if ref is None:
+        return "no reference"
+    return f"{max(r['R'] - ref['R'], 0.0):.4f} .. {r['R'] - ref['lower']:.4f}"
+
+
+def row(target, measured, met):
+    """A row of the targets table; ``met`` is True, False or None (not measured)."""
+    return f"| {target} | {measured} | {'not measured' if met is None else 'yes' if met else 'no'} |"
+
+
+def not_measured(latest, case, method, experiment="speed"):
+    """The "measured" cell of a target whose record is missing, or whose run failed."""
+    r = find(latest, case, method, experiment)
+    if r is None:
+        return f"not measured: no record of {run_name(case, method, experiment)}"
+    return f"not measured: the run of {run_name(case, method, experiment)} failed ({r['error']})"
+
+
+def previous_note(*records):
+    """A note that some of a row's records are the previous run's (with their timestamps); "" if none is."""
+    old = [r.get("timestamp") for r in records if is_previous(r)]
+    if not old:
+        return ""
+    return f" [record{'s' if len(old) > 1 else ''} of the previous run, {', '.join(old)}]"
+
+
+def history(records, record):
+    """A note for a timed row: that the record is the previous run's own, or the previous run's time."""
+    if is_previous(record):
+        return previous_note(record)
+    old = previous_record(records, record)
+    return f"; previous run: {old['seconds']:.1f} s, {old['status']}" if old else ""

@@ -1,0 +1,87 @@
+"""The report's figures (``img/*_{quick,full}.png`` next to it): fit time against n and against K (log-log, with
+the fitted slope), and each case's convergence; and the section "Plots" that shows the figures there are."""
+
+import numpy as np
+
+from benchmarks.report_cells import label
+from benchmarks.report_records import find, slope, usable
+
+CAPTIONS = [("convergence", "R^k and the best certified R(mu) so far against time, per method (as "
+                            "the paper's convergence figure)"),
+            ("time_vs_n", "fit time against the number of samples (log-log, fitted slope)"),
+            ("time_vs_K", "fit time against the number of classes (log-log, fitted slope)")]
+
+
+def draw_figures(records, speed, cases, img, mode):
+    """Draw the figures of the newest ``records`` into the folder ``img``: time against n (experiment scaling_n)
+    and against K (scaling_K), each with two records or more, and the convergence of the speed runs of ``cases``
+    that have a trace."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sn = sorted([r for r in records if r.get("experiment") == "scaling_n" and "error" not in r], key=lambda r: r["n"])
+    sk = sorted([r for r in records if r.get("experiment") == "scaling_K" and "error" not in r], key=lambda r: r["K"])
+    if len(sn) >= 2:
+        s = slope([r["n"] for r in sn], [r["seconds"] for r in sn])
+        fig, ax = plt.subplots(figsize=(5, 3.8))
+        ax.loglog([r["n"] for r in sn], [r["seconds"] for r in sn], "o-", label=f"MRC-CCG (slope {s:.2f})")
+        ax.set_xlabel("training samples n")
+        ax.set_ylabel("fit seconds")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(img / f"time_vs_n_{mode}.png", dpi=110)
+        plt.close(fig)
+    if len(sk) >= 2:
+        Ks = np.array([r["K"] for r in sk], float)
+        s = slope(Ks, [r["seconds"] for r in sk])
+        per_iteration = [r["seconds_oracle"] / r["iterations"] for r in sk]
+        s_oracle = slope(Ks, per_iteration)
+        fig, ax = plt.subplots(figsize=(5, 3.8))
+        ax.loglog(Ks, [r["seconds"] for r in sk], "o-", label=f"MRC-CCG fit (slope {s:.2f})")
+        ax.loglog(Ks, per_iteration, "s--", label=f"oracles per iteration (slope {s_oracle:.2f})")
+        ref = Ks * np.log(Ks)
+        ax.loglog(Ks, ref / ref[0] * sk[0]["seconds"], "k:", label="K log K")
+        ax.set_xlabel("classes K")
+        ax.set_ylabel("fit seconds")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(img / f"time_vs_K_{mode}.png", dpi=110)
+        plt.close(fig)
+
+    # convergence plot
+    conv = [c for c in cases if any(r.get("trace") for r in speed if r["case"] == c)]
+    if conv:
+        cols = min(3, len(conv))
+        rows = int(np.ceil(len(conv) / cols))
+        fig, axes = plt.subplots(rows, cols, figsize=(5 * cols, 3.6 * rows), squeeze=False)
+        for ax, c in zip(axes.ravel(), conv):
+            for r in [r for r in speed if r["case"] == c and r.get("trace")]:   # a full LP has no iterations
+                t, R = np.array(r["trace"]).T
+                # the certified value of the rule a stop at time t returns: the best R(mu) so far
+                ax.plot(t, np.minimum(np.minimum.accumulate(R), 1.0), label=f"{label(r)}: best R(mu)")
+                if "trace_master" in r:
+                    t, R = np.array(r["trace_master"]).T
+                    ax.plot(t, R, "--", label=f"{label(r)}: R^k")
+            lp_run = find(speed, c, "lp")
+            if usable(lp_run):
+                ax.axhline(lp_run["R"], color="k", lw=0.8, label=f"MRC-LP ({lp_run['seconds']:.0f} s)")
+            ax.set_xscale("log")
+            ax.set_title(c)
+            ax.set_xlabel("seconds")
+            ax.set_ylabel("worst-case error")
+            ax.legend(fontsize=7)
+        for ax in axes.ravel()[len(conv):]:
+            ax.axis("off")
+        fig.tight_layout()
+        fig.savefig(img / f"convergence_{mode}.png", dpi=100)
+        plt.close(fig)
+
+
+def plots_section(img, mode):
+    """The section "Plots": each figure of ``mode`` in the folder ``img``, with its caption."""
+    lines = ["", "## Plots", ""]
+    for name, caption in CAPTIONS:
+        if (img / f"{name}_{mode}.png").exists():
+            lines += [f"![{caption}](img/{name}_{mode}.png)", "", f"*{caption}.*", ""]
+    return lines
