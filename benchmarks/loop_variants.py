@@ -3,15 +3,15 @@
     python -m benchmarks.loop_variants CASE [CASE ...] [--time-limit S] [--repeat R]
         [--variants default in_out=0.8 stall=none stall=5,eps_1=1e-4 ...]
 
-Variants set module constants of :mod:`mrc_pyomo.ccg`: ``in_out=A`` (``IN_OUT``: rows separated at
-``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``STALL_FACTOR``: the warm simplex gets ``F`` times the
-largest solve so far before the interior point method takes over; ``stall=none``: no budget), ``n_max=N`` and
-``eps_1=E``, ``lambda0=L`` and ``continuation=0|1`` (the estimator's parameters), ``row_age=A`` (a setting of
-the loop's :class:`~mrc_pyomo.ccg.CCGConfig`), ``ipm_fraction=F`` (a master changed by more than ``F`` of its rows solved by
-the interior point method), ``prox=KAPPA`` (a stability centre: :class:`ProximalCentre`); settings combine with commas, and ``default`` is the library as it
-is.  Per fit: seconds, iterations, status, certified gap, ``upper_``, seconds in the solver, the largest solve
-and the master's final rows.  CASES: the synthetic many-class problem with ``K20`` / ``K50`` (8000 samples),
-``mnist8000`` (pixels / 255), ``mnist`` (the harness's 56,000 training images), ``satellite_rff``,
+Variants are settings of the estimator or of the loop's :class:`~mrc_pyomo.generation.config.CCGConfig`: ``in_out=A``
+(rows separated at ``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``stall_factor``: the warm simplex gets
+``F`` times the largest solve so far before the interior point method takes over; ``stall=none``: no budget),
+``row_age=A``, ``ipm_fraction=F`` (a master changed by more than ``F`` of its rows solved by the interior point
+method); ``n_max=N``, ``eps_1=E``, ``lambda0=L`` and ``continuation=0|1`` (the estimator's parameters);
+``prox=KAPPA`` (a stability centre: :class:`ProximalCentre`).  Settings combine with commas, and ``default`` is
+the library as it is.  Per fit: seconds, iterations, status, certified gap, ``upper_``, seconds in the solver,
+the largest solve and the master's final rows.  CASES: the synthetic many-class problem with ``K20`` / ``K50``
+(8000 samples), ``mnist8000`` (pixels / 255), ``mnist`` (the harness's 56,000 training images), ``satellite_rff``,
 ``optdigits_rff`` and ``digits_rff`` (scikit-learn's digits, standardised, 400 random Fourier features).
 """
 
@@ -26,7 +26,6 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
-import mrc_pyomo.ccg as ccg
 from benchmarks.cases import _tabular, many_classes
 from benchmarks.data import read
 from mrc_pyomo import MRCClassifier
@@ -60,12 +59,11 @@ CASES = {
     "optdigits_rff": lambda: _tabular("optdigits", False, 0, fourier=True),
     "digits_rff": _digits_rff,
 }
-DEFAULTS = {"IN_OUT": ccg.IN_OUT, "STALL_FACTOR": ccg.STALL_FACTOR}
 
 
 class LoopVariant(MRCClassifier):
-    """An :class:`MRCClassifier` whose loop runs with other :class:`~mrc_pyomo.ccg.CCGConfig` settings
-    (``loop_settings``), without changing any module constant."""
+    """An :class:`MRCClassifier` whose loop runs with other :class:`~mrc_pyomo.generation.config.CCGConfig` settings
+    (``loop_settings``)."""
 
     loop_settings = {}
 
@@ -102,10 +100,8 @@ class ProximalCentre:
 
 
 def apply(variant):
-    """Set the module constants of ``variant`` (``"default"`` or ``"name=value[,name=value...]"``); return the
-    fit parameters it sets and the loop settings (:class:`LoopVariant`)."""
-    for name, value in DEFAULTS.items():
-        setattr(ccg, name, value)
+    """The fit parameters and the loop settings (:class:`LoopVariant`) of ``variant`` (``"default"`` or
+    ``"name=value[,name=value...]"``)."""
     params, loop = {}, {}
     for setting in variant.split(","):
         if setting == "default":
@@ -117,13 +113,14 @@ def apply(variant):
             params[name] = float(value)
         elif name == "row_age":
             loop[name] = int(value)
-        elif name == "ipm_fraction":
+        elif name in ("ipm_fraction", "in_out"):
             loop[name] = float(value)
         elif name == "prox":
             params["callback"] = ProximalCentre(float(value))
+        elif name == "stall":
+            loop["stall_factor"] = None if value == "none" else float(value)
         else:
-            constant = {"in_out": "IN_OUT", "stall": "STALL_FACTOR"}[name]
-            setattr(ccg, constant, None if value == "none" else float(value))
+            raise ValueError(f"unknown loop variant setting {name!r} in {variant!r}")
     return params, loop
 
 
@@ -149,7 +146,6 @@ def main(argv=None):
                 print(f"{case} {variant:>12s}: {seconds:7.1f} s, {clf.n_iter_:4d} it., {clf.status_:10s} "
                       f"gap {clf.upper_ - clf.lower_:.2e}, upper {clf.upper_:.6f}, solver {h.seconds_solve.sum():6.1f} s, "
                       f"largest solve {h.seconds_solve.max():5.1f} s, rows {h.n_rows.iloc[-1]}", flush=True)
-        apply("default")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 ``fit`` maps the data with ``Psi``, rescales its columns (:mod:`mrc_pyomo.scaling`: ``R`` is invariant),
 estimates ``tau`` and ``lambda`` (eq. 2), and solves the MRC LP (eq. 4) by MRC-CCG (``method="ccg"``,
-:mod:`mrc_pyomo.ccg`), in full (``method="lp"``, :mod:`mrc_pyomo.full_lp`) or by MRC-SUB
+:mod:`mrc_pyomo.generation`), in full (``method="lp"``, :mod:`mrc_pyomo.full_lp`) or by MRC-SUB
 (``method="subgradient"``).  ``mu``, ``tau`` and ``lambda`` are mapped back to the user's units.  The rule is
 ``h(x) = argmax_y Psi(x).mu_y`` with probabilities ``max(v_y - psi(x), 0)``.
 
@@ -25,10 +25,11 @@ from sklearn.utils._param_validation import HasMethods, Interval, InvalidParamet
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import ccg, continuation as continuation_
+from . import continuation as continuation_
 from .estimates import mean_and_confidence
 from .feature_maps import LinearFeatures, make_feature_map
 from .full_lp import fit_full_lp
+from .generation import HISTORY_COLUMNS, CCGConfig, choose_regime, feature_density, gap_tolerance, row_age
 from .master import check_solver
 from .progress import progress_display
 from .primal_oracle import class_probabilities, class_scores, most_violated_subsets, risk
@@ -81,7 +82,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
     eps_1 : float, default=1e-3
         Target of the certified gap: the fit has converged when ``upper_ - lower_ <= eps_1``, so ``upper_``
         is then within ``eps_1`` of the minimax risk ``R*``.  ``0`` asks for the gap of round-off
-        (:data:`mrc_pyomo.ccg.GAP_FLOOR`).
+        (:data:`mrc_pyomo.generation.config.GAP_FLOOR`).
     eps_2 : float, default=1e-5
         Threshold on the dual (feature) violations of the regime ``"nm"``.
     n_max, m_max : int, default=400
@@ -93,7 +94,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``: the
         master with every row and feature, as ``method="lp"``; sparse text with few classes), else ``"nm"``
         for sparse features and ``"n"`` for dense ones (random Fourier features, images: the certificate of
-        ``"nm"`` cannot close while dense features lie outside ``J``); :func:`mrc_pyomo.ccg.choose_regime`
+        ``"nm"`` cannot close while dense features lie outside ``J``); :func:`mrc_pyomo.generation.config.choose_regime`
         states the rule and its measurements.
     time_limit : float, optional
         Seconds after which the loop stops (checked after each iteration).
@@ -107,7 +108,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         drawn by tqdm in a terminal or a notebook; ``2`` the iteration log on stdout.  The solver's own log
         appears at no level, only when ``solver_options`` asks for it (HiGHS's ``output_flag``).
     callback : callable, optional
-        Called after each master solve and check with a :class:`~mrc_pyomo.ccg.IterationState` (the master
+        Called after each master solve and check with a :class:`~mrc_pyomo.generation.record.IterationState` (the master
         and its Pyomo model, ``mu``, ``nu``, the duals, the rows and features added and removed, the
         violations, the rows and features chosen next); returning a true value stops the loop.
 
@@ -209,7 +210,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
             self._set_result(X, result, mu, tau, lam, scale, centre)
             progress.close(self.status_, self.lower_, self.upper_, self.n_iter_)
         gap = self.upper_ - self.lower_
-        if gap > ccg.gap_tolerance(self.eps_1):
+        if gap > gap_tolerance(self.eps_1):
             warnings.warn(
                 f"the fit stopped ({self.status_}) with a certified gap upper_ - lower_ = {gap:.3g} above "
                 f"eps_1 = {self.eps_1:g}: R* is in [{self.lower_:.6g}, {self.upper_:.6g}]; the rule returned "
@@ -249,15 +250,15 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         self.regime_ = self.regime
         if self.regime == "auto":
             rows = full_lp_rows(reduction, Psi.shape[0], n_classes)
-            self.regime_ = ccg.choose_regime(n_classes, Psi.shape[1], rows, ccg.feature_density(Psi))
+            self.regime_ = choose_regime(n_classes, Psi.shape[1], rows, feature_density(Psi))
         return X, Psi, y_idx, tau, std, means, reduction
 
     def _ccg_config(self):
-        """The :class:`~mrc_pyomo.ccg.CCGConfig` of this estimator's parameters."""
-        return ccg.CCGConfig(
+        """The :class:`~mrc_pyomo.generation.config.CCGConfig` of this estimator's parameters."""
+        return CCGConfig(
             regime=self.regime_, fit_intercept=self.fit_intercept, eps_1=self.eps_1, eps_2=self.eps_2,
             n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter, time_limit=self.time_limit,
-            solver=self.solver, solver_options=self.solver_options, row_age=ccg.row_age(self.lambda0))
+            solver=self.solver, solver_options=self.solver_options, row_age=row_age(self.lambda0))
 
     def _set_result(self, X, result, mu, tau, lam, scale, centre):
         """The fitted attributes in the user's units, from the ``result`` of a fit on the rescaled columns (its
@@ -277,7 +278,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         self.objective_ = float(result.objective)
         self.status_ = result.status
         self.n_iter_ = len(result.history)
-        columns = SUBGRADIENT_COLUMNS if self.method == "subgradient" else ccg.HISTORY_COLUMNS
+        columns = SUBGRADIENT_COLUMNS if self.method == "subgradient" else HISTORY_COLUMNS
         self.history_ = pd.DataFrame(result.history, columns=columns)
         if "lambda0" not in self.history_:
             self.history_.insert(1, "lambda0", float(self.lambda0))
@@ -289,7 +290,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         lam = self.lambda0 * std
         if self.method == "subgradient":
             return fit_subgradient(Psi, tau, lam, max_iter=self.max_iter, time_limit=self.time_limit,
-                                   log=progress, gap=ccg.gap_tolerance(self.eps_1))
+                                   log=progress, gap=gap_tolerance(self.eps_1))
         if self.method == "lp" or (self.method == "ccg" and self.regime_ == "full"):
             return fit_full_lp(Psi, tau, lam, eps_1=self.eps_1, solver=self.solver,
                                solver_options=self.solver_options, reduction=reduction,

@@ -288,7 +288,7 @@ def _fit(args):
     from sklearn.preprocessing import StandardScaler
 
     from . import MRCClassifier, RandomFourierFeatures
-    from .progress import time_split
+    from .generation.record import time_split
     from .master import check_solver
 
     check_output(args.save, "--save")

@@ -25,7 +25,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import ccg
+from .generation import Best, centroid_rows, fit_ccg
 from .certificate import lower_bound
 from .master import MasterSolveError
 from .result import FitResult
@@ -63,7 +63,7 @@ def solve_stages(Psi, y_idx, tau, std, lambda0s, config, *, reduction=None, log=
                  stage_eps=None):
     """Fit the MRC LP at each ``lambda0`` of the decreasing sequence ``lambda0s`` (module docstring).
 
-    ``config``: the :class:`~mrc_pyomo.ccg.CCGConfig` of every stage; its ``time_limit`` bounds all stages
+    ``config``: the :class:`~mrc_pyomo.generation.config.CCGConfig` of every stage; its ``time_limit`` bounds all stages
     together and its ``max_iter`` the masters of all stages.  ``stage_eps``: the certified gap at which the
     stages before the last stop (None: ``config.eps_1`` for all).  Each record of a stage's history gains
     ``lambda0``, and ``iteration`` and ``seconds_elapsed`` count from the start of the first stage.  Returns the list of
@@ -91,11 +91,11 @@ def solve_stages(Psi, y_idx, tau, std, lambda0s, config, *, reduction=None, log=
         if master is not None:
             # the previous final master with this stage's costs; the centroid rows it dropped keep it bounded
             warm = master.with_costs(tau, lam)
-            warm.add_rows(*ccg.centroid_rows(Psi.shape[0], tau.shape[0], reduction)[:2])
+            warm.add_rows(*centroid_rows(Psi.shape[0], tau.shape[0], reduction)[:2])
         candidates = [r.mu for _, r in results]
         solve_times = [record["seconds_solve"] for _, r in results for record in r.history]
         try:
-            result = ccg.fit_ccg(Psi, y_idx, tau, lam, stage, log=stage_log, callback=callback,
+            result = fit_ccg(Psi, y_idx, tau, lam, stage, log=stage_log, callback=callback,
                                  reduction=reduction, master=warm, candidates=candidates, solve_times=solve_times)
         except MasterSolveError:
             if warm is None:
@@ -104,7 +104,7 @@ def solve_stages(Psi, y_idx, tau, std, lambda0s, config, *, reduction=None, log=
                 break   # the time limit stopped the stage's first master: the stages so far are the result
             # the warm master fails at this lambda (unbounded in a direction the earlier penalty ruled out):
             # this stage starts from the first master instead
-            result = ccg.fit_ccg(Psi, y_idx, tau, lam, stage, log=stage_log, callback=callback,
+            result = fit_ccg(Psi, y_idx, tau, lam, stage, log=stage_log, callback=callback,
                                  reduction=reduction, candidates=candidates)
         results.append((lambda0, result))
         master, offset = result.master, offset + len(result.history)
@@ -126,7 +126,7 @@ def fit_continued(Psi, y_idx, tau, std, lambda0s, config, *, reduction=None, log
         return replace(result, history=history)
     lam = lambda0s[-1] * std
     blocked = None if reduction is None else reduction.blocked
-    best = ccg.Best.best_of(Psi, [stage.mu for _, stage in stages], tau, lam, blocked)
+    best = Best.best_of(Psi, [stage.mu for _, stage in stages], tau, lam, blocked)
     master, lower = result.master, 0.0
     if master is not None and master.solution is not None:
         lower = max(0.0, lower_bound(master.points, master.samples, master.subsets, master.solution.alpha, tau,

@@ -78,7 +78,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import formulation
-from .ccg import Best, gap_tolerance
+from .generation import Best, gap_tolerance
 from .certificate import lower_bound
 from .initialization import all_subsets
 from .master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolution, MasterSolveError, RestrictedMaster
@@ -312,7 +312,7 @@ def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="highs", solver_options=None, 
     The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
     ``"solver_error"``: the solver's "optimal" is not taken on trust.  On the HiGHS backend an open gap
     first gets one refined re-solve (module docstring).  With a :class:`~mrc_pyomo.reduction.Reduction` the
-    reduced LP is solved (as :func:`mrc_pyomo.ccg.fit_ccg` does).  ``time_limit`` (seconds, HiGHS backend)
+    reduced LP is solved (as :func:`mrc_pyomo.generation.loop.fit_ccg` does).  ``time_limit`` (seconds, HiGHS backend)
     bounds the solve; if it is reached the result is ``mu = 0`` with the interval ``[0, R(0)]`` and the status
     ``"time_limit"`` (the solver's unfinished iterate is not certified).
     """

@@ -18,7 +18,7 @@ from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import ccg
+from .generation import choose_regime, feature_density
 from .classifier import MRCClassifier
 from .continuation import solve_stages
 from .progress import progress_display
@@ -72,7 +72,7 @@ def mrc_path(X, y, lambda0s=None, **params):
     X, Psi, y_idx, tau, std, _, reduction = template._prepare(X, y)
     if template.regime_ == "full":   # a path of full LPs would gain nothing from warm starts of rows: the
         # regime "auto" would pick without the full LP
-        template.regime_ = ccg.choose_regime(len(template.classes_), Psi.shape[1], None, ccg.feature_density(Psi))
+        template.regime_ = choose_regime(len(template.classes_), Psi.shape[1], None, feature_density(Psi))
     start = time.perf_counter()
     with progress_display(template.verbose, "ccg") as progress:   # the masters of all stages, as a fit shows them
         stages = solve_stages(Psi, y_idx, tau, std, lambda0s, template._ccg_config(), reduction=reduction,

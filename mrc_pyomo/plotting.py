@@ -6,9 +6,7 @@ optional dependency.
 
 import numpy as np
 
-TIME_PARTS = [("seconds_oracle", "oracles"), ("seconds_update", "model updates"),
-              ("seconds_build", "Pyomo model built"), ("seconds_handover", "handed to the solver"),
-              ("seconds_solve", "solver")]
+from .generation.record import TIME_PARTS
 
 
 def plot_history(fitted, axes=None):

@@ -10,9 +10,9 @@
 
 The solver says nothing at any level: its own log is turned on only through ``solver_options`` (HiGHS's
 ``output_flag``).  A display is a callable given each iteration's record (the keys of
-:data:`mrc_pyomo.ccg.HISTORY_COLUMNS`, or of :data:`mrc_pyomo.subgradient.HISTORY_COLUMNS`), then closed with
-the fit's outcome; as a context manager it is closed on leaving the block, without an outcome if the fit
-raised.
+:data:`mrc_pyomo.generation.record.HISTORY_COLUMNS`, or of :data:`mrc_pyomo.subgradient.HISTORY_COLUMNS`; the
+line of the log is :func:`~mrc_pyomo.generation.record.format_record`'s), then closed with the fit's outcome;
+as a context manager it is closed on leaving the block, without an outcome if the fit raised.
 """
 
 import sys
@@ -20,31 +20,7 @@ import threading
 
 from tqdm.auto import tqdm
 
-#: the first line of the iteration log of MRC-CCG, one column per key of :func:`format_record`'s line
-LOG_HEADER = ("  it.    R_master         R(mu)        lower        upper       gap   primal_v     dual_v    rows  "
-              "feats  +rows  -rows  again  +feat  oracle  update   model   solve")
-
-
-def format_record(record):
-    """One line of the iteration log (with the solver's message when it failed)."""
-    if record["R_master"] != record["R_master"]:  # NaN: the solver failed on this master
-        return f"{record['iteration']:5d}  solver failed: {record['solver_status']}"
-    return ("{iteration:5d} {R_master:12.8f} {R_mu:12.8f} {lower:12.8f} {upper:12.8f} {gap:9.2e} "
-            "{max_primal_violation:10.2e} {max_dual_violation:10.2e} {n_rows:7d} {n_features:7d} {rows_added:+6d} "
-            "{rows_removed:6d} {rows_readded:6d} {features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} "
-            "{model:7.2f} {seconds_solve:7.2f}").format(gap=record["upper"] - record["lower"],
-                                           model=record["seconds_build"] + record["seconds_handover"], **record)
-
-
-def time_split(history):
-    """The time split of a fit's records (a ``history_`` DataFrame), as one phrase: oracles, model updates,
-    building the Pyomo model and handing it to the solver (Pyomo's solvers only), the solver."""
-    text = f"oracles {history.seconds_oracle.sum():.2f} s, model updates {history.seconds_update.sum():.2f} s, "
-    build, handover = history.seconds_build.sum(), history.seconds_handover.sum()
-    if build or handover:
-        text += f"Pyomo model built {build:.2f} s and handed over {handover:.2f} s, "
-    return text + f"solver {history.seconds_solve.sum():.2f} s"
-
+from .generation.record import LOG_HEADER, format_record
 
 #: MRC-SUB's log shows every this many steps (it takes thousands of small steps)
 SUBGRADIENT_LOG_EVERY = 100

@@ -119,28 +119,32 @@ def test_theorem_2_bounds_large_n_and_m(K):
 
 
 def test_simplex_budget_is_relative_to_the_largest_solve():
-    """Stall protection is on by default: the warm simplex gets STALL_FACTOR (3) times the largest solve so
-    far, at least STALL_FLOOR (1 s), and nothing on the first master."""
-    from mrc_pyomo.ccg import simplex_budget
+    """Stall protection is on by default: the warm simplex gets stall_factor (3) times the largest solve so
+    far, at least stall_floor (1 s), and nothing on the first master; a config without a factor has none."""
+    from mrc_pyomo.ccg import CCGConfig, simplex_budget
     assert simplex_budget([]) is None
     assert simplex_budget([2.0, 5.0, 1.0]) == pytest.approx(15.0)
     assert simplex_budget([0.01, 0.02]) == pytest.approx(1.0)
+    assert simplex_budget([2.0], CCGConfig(stall_factor=2.0, stall_floor=0.0)) == pytest.approx(4.0)
+    assert simplex_budget([2.0], CCGConfig(stall_factor=None)) is None
 
 
-@pytest.mark.parametrize("variant", [{"IN_OUT": 0.8}, {"STALL_FACTOR": 1e-9, "STALL_FLOOR": 0.0}])
-def test_loop_variants_reach_R_star(monkeypatch, variant):
+@pytest.mark.parametrize("variant", [{"in_out": 0.8}, {"stall_factor": 1e-9, "stall_floor": 0.0}])
+def test_loop_variants_reach_R_star(variant):
     """In-out separation and the interior point method after a stalled simplex (forced here by a zero budget:
-    every master after the first is solved by IPM) keep the certified answer."""
-    import mrc_pyomo.ccg as ccg
-    for name, value in variant.items():
-        monkeypatch.setattr(ccg, name, value)
+    every master after the first is solved by IPM) keep the certified answer: each a setting of the config."""
+    from mrc_pyomo.ccg import CCGConfig, fit_ccg
     X, y = random_problem(120, 4, 3, seed=4)
-    lp = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)
-    clf = MRCClassifier(eps_1=0.0, n_max=5, continuation=False).fit(X, y)
-    assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= 1e-8
-    assert clf.upper_ == pytest.approx(lp.upper_, abs=1e-7)
-    if "STALL_FACTOR" in variant:
-        assert clf.history_.solver_status.iloc[1:].str.contains("IPM").all()
+    Psi = make_feature_map("linear").fit(X).transform(X)
+    tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
+    result = fit_ccg(Psi, y, tau, lam, CCGConfig(eps_1=0.0, n_max=5, **variant))
+    assert result.status == "converged" and result.upper - result.lower <= 1e-8
+    assert result.upper == pytest.approx(reference_R_star(X, y), abs=1e-7)
+    statuses = [record["solver_status"] for record in result.history]
+    if "stall_factor" in variant:
+        assert all("IPM" in status for status in statuses[1:])
+    else:
+        assert not any("IPM" in status for status in statuses)
 
 
 @pytest.mark.parametrize("row_age", [1, 3])
