@@ -175,7 +175,7 @@ def main(argv=None):
                       seconds_solve=float(h.seconds_solve.sum()),
                       trace=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_mu)],
                       trace_master=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_master)])
-        if clf.master_ is not None and clf.master_.bulk:
+        if clf.master_ is not None and clf.master_.capabilities.limits_inside_solve:
             cap = seconds if args.cold_time_limit is None else min(seconds, args.cold_time_limit)
             record.update(cold_solves(clf.master_, seconds, cap))
             record["peak_mb_cold"] = peak_rss_mb()   # peak_mb stays the fit's

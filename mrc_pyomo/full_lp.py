@@ -11,14 +11,11 @@ duals.
     max -b.alpha   s.t.   tau - lambda <= F^T alpha <= tau + lambda,   sum(alpha) = 1,   alpha >= 0
 
 has ``m + 1`` rows, ``R`` columns and ``nnz(F) + R`` nonzeros: half the entries (no ``mu1`` / ``mu2`` split),
-and a basis of size ``m + 1`` instead of ``R``.  With the default HiGHS backend the dual LP is built in bulk
-(columns added in blocks of samples, never through Pyomo) in its own ``highspy.Highs`` instance and solved
-once; ``mu`` is the vector of its row duals (HiGHS's sign convention for a minimisation of ``b.alpha``:
-``mu = row_dual[:m]``, ``nu = -row_dual[m]``), ``alpha`` its column values, ``R* = -`` its objective.  The
-returned :class:`~mrc_pyomo.master.RestrictedMaster` still holds the primal full LP (all rows and features,
-loaded in bulk, so ``clf.master_`` can be inspected and exported as before); it is not solved again, its
-``solution`` is the one computed from the dual (loading it costs about 3% of the solve: 0.7 s against
-24 s on pulsar with 2,000 samples).
+and a basis of size ``m + 1`` instead of ``R``.  With the default HiGHS backend the full LP is a
+:class:`~mrc_pyomo.master.RestrictedMaster` with every row and feature whose backend is the dual form
+(:class:`~mrc_pyomo.master.dual_lp.DualLPBackend`: columns loaded in blocks of samples, never through Pyomo),
+solved once through the master's own interface; ``clf.master_`` is that master, its Pyomo model the primal
+LP, which can be inspected and exported as any master.
 
 **Which algorithm** (:func:`choose_method`): interior point (IPX) with crossover on the dual LP when both ``K D >=
 IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, else dual simplex. ``K nnz(Psi)`` counts the entries of
@@ -77,13 +74,13 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from . import formulation
-from .generation import Best, gap_tolerance
 from .certificate import lower_bound
+from .generation import Best, gap_tolerance
 from .initialization import all_subsets
-from .master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolution, MasterSolveError, RestrictedMaster
-from .master.highs import quiet_highs, run_with_limit, set_option
+from .master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, RestrictedMaster
+from .master.dual_lp import DualLPBackend
 from .primal_oracle import risk_on_segment
+from .reduction import full_lp_rows
 from .result import FitResult
 
 MAX_ROWS = 2_000_000
@@ -135,11 +132,11 @@ def _check_size(Psi, n_classes):
             f"{MAX_NONZEROS:,}): use method='ccg'")
 
 
-def _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction=None):
+def _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction=None, backend=None):
     """The :class:`RestrictedMaster` of the full primal LP: every feature, every row, in sample blocks (with a
-    :class:`~mrc_pyomo.reduction.Reduction`: those of the reduced LP)."""
+    :class:`~mrc_pyomo.reduction.Reduction`: those of the reduced LP), on ``backend`` (None: ``solver``'s)."""
     n_classes, n_features = tau.shape
-    master = RestrictedMaster(Psi, tau, lam, solver=solver, solver_options=solver_options)
+    master = RestrictedMaster(Psi, tau, lam, solver=solver, solver_options=solver_options, backend=backend)
     features = np.arange(n_classes * n_features)
     master.add_features(features if reduction is None else features[~reduction.fixed.ravel()])
     subsets = all_subsets(n_classes)
@@ -153,127 +150,38 @@ def _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction=No
     return master
 
 
-class DualLP:
-    """The dual of the full LP in its own ``highspy.Highs`` instance, loaded in bulk from the master's rows.
-
-    Rows ``0 .. m-1``: ``tau - lambda <= F^T alpha <= tau + lambda`` (features in the master's order), row
-    ``m``: ``sum(alpha) = 1``; column ``r``: ``alpha_r`` of the master's row ``r``, cost ``b_r`` (minimised).
-    """
-
-    def __init__(self, master, options=None, block_size=2000):
-        import highspy
-
-        self.highspy = highspy
-        self.h = quiet_highs(options)
-        features = master.features
-        m = len(features)
-        self.m = m
-        t, l = master.tau.ravel()[features], master.lam.ravel()[features]
-        empty_i, empty_f = np.zeros(0, dtype=np.int32), np.zeros(0)
-        self.h.addRows(m + 1, np.concatenate([t - l, [1.0]]), np.concatenate([t + l, [1.0]]), 0,
-                       empty_i, empty_i, empty_f)
-        inf = highspy.kHighsInf
-        for first in range(0, master.n_rows, block_size * 2 ** master.n_classes):
-            rows = slice(first, min(first + block_size * 2 ** master.n_classes, master.n_rows))
-            samples, subsets = master.samples[rows], master.subsets[rows]
-            block = master.block(samples, subsets, features).tocsr()
-            block.sort_indices()
-            r = block.shape[0]
-            # column r of the dual: the entries of the master's row r, then 1 in the row sum(alpha) = 1
-            counts = np.diff(block.indptr) + 1
-            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-            ends = starts + counts - 1
-            index = np.empty(block.nnz + r, dtype=np.int32)
-            value = np.empty(block.nnz + r)
-            entries = np.ones(block.nnz + r, dtype=bool)
-            entries[ends] = False
-            index[entries], value[entries] = block.indices, block.data
-            index[ends], value[ends] = m, 1.0
-            self.h.addCols(r, formulation.right_hand_sides(subsets), np.zeros(r), np.full(r, inf), len(index),
-                           starts.astype(np.int32), index, value)
-
-    def set_option(self, name, value):
-        set_option(self.h, name, value)
-
-    def solve(self, time_limit=None):
-        """Run HiGHS (for ``time_limit`` seconds at most); return ``(status_text, MasterSolution or None)``
-        (``mu`` flat, in the master's order)."""
-        run_with_limit(self.h, time_limit)
-        status = self.h.getModelStatus()
-        text = self.h.modelStatusToString(status)
-        if status != self.highspy.HighsModelStatus.kOptimal:
-            return text, None
-        solution = self.h.getSolution()
-        duals = np.asarray(solution.row_dual)
-        alpha = np.asarray(solution.col_value)
-        objective = -self.h.getInfo().objective_function_value
-        return text, MasterSolution(mu=duals[:self.m].copy(), nu=-float(duals[self.m]), alpha=alpha, beta=0.0,
-                                    objective=float(objective))
-
-
-def _master_solution(master, flat):
-    """``flat`` (``mu`` in the order of ``master.features``) as the master's ``(K, D)`` solution."""
-    mu = np.zeros(master.n_classes * master.n_features)
-    mu[master.features] = flat.mu
-    return MasterSolution(mu=mu.reshape(master.n_classes, master.n_features), nu=flat.nu, alpha=flat.alpha,
-                          beta=0.0, objective=flat.objective)
-
-
 def solve_full_lp(Psi, tau, lam, solver="highs", solver_options=None, block_size=2000, method=None,
-                  reduction=None):
+                  reduction=None, time_limit=None):
     """Solve the full LP; return ``(master, solution, seconds_update, seconds_solve)``.
 
-    With the HiGHS backend (``solver="highs"``) the explicit dual LP
-    is solved by ``method`` (``"simplex"`` or ``"ipm"``; ``None``: :func:`choose_method`), ``solver_options``
-    applied after the method's own options; ``master.full_lp_method`` says which method ran (``"pyomo"`` on
-    the other path, where the primal LP is solved through the master's Pyomo model).  Raises ``ValueError``
-    when the LP is beyond :data:`MAX_ROWS` rows or :data:`MAX_NONZEROS` nonzeros,
-    :class:`~mrc_pyomo.master.MasterSolveError` when the solver does not return an optimal solution.
+    With the HiGHS backend (``solver="highs"``) the LP is solved by ``method`` (``"simplex"`` or ``"ipm"`` on
+    the dual form, ``"primal_ipm"`` on the primal; ``None``: :func:`choose_method`), ``solver_options`` applied
+    after the method's own options; ``master.full_lp_method`` says which method ran (``"pyomo"`` for any other
+    solver, which solves the primal LP through the master's Pyomo model).  ``time_limit`` (seconds from the
+    start, HiGHS only) bounds the solve.  Raises ``ValueError`` when the LP is beyond :data:`MAX_ROWS` rows or
+    :data:`MAX_NONZEROS` nonzeros, :class:`~mrc_pyomo.master.MasterSolveError` when the solver does not return
+    an optimal solution.
     """
-    master, solution, _, seconds_update, seconds_solve = _solve(Psi, tau, lam, solver, solver_options,
-                                                               block_size, method, reduction)
-    return master, solution, seconds_update, seconds_solve
-
-
-def _solve(Psi, tau, lam, solver, solver_options, block_size, method, reduction=None, time_limit=None):
-    """:func:`solve_full_lp`, also returning the :class:`DualLP` (``None`` on the Pyomo path) for a re-solve;
-    ``time_limit`` (seconds from the start, HiGHS backend only) bounds the solve."""
     n_classes = tau.shape[0]
     _check_size(Psi, n_classes)
     if method is not None and method not in METHODS:
         raise ValueError(f"method must be one of {METHODS} or None, got {method!r}")
     start = time.perf_counter()
-    remaining = lambda: None if time_limit is None else time_limit - (time.perf_counter() - start)  # noqa: E731
-    master = _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction)
     if solver != BUILTIN_SOLVER:
-        seconds_update = time.perf_counter() - start
-        start = time.perf_counter()
-        solution = master.solve()
-        master.full_lp_method = "pyomo"
-        return master, solution, None, seconds_update, time.perf_counter() - start
-    if method is None:
-        method = choose_method(n_classes, tau.shape[1], _nonzeros(Psi), master.n_rows)
-    options = {**METHOD_OPTIONS[method], **(solver_options or {})}
+        method, options, backend = "pyomo", solver_options, None
+    else:
+        if method is None:
+            rows = full_lp_rows(reduction, Psi.shape[0], n_classes)
+            method = choose_method(n_classes, tau.shape[1], _nonzeros(Psi), rows)
+        options = {**METHOD_OPTIONS[method], **(solver_options or {})}
+        backend = None if method == "primal_ipm" else DualLPBackend
+    master = _full_master(Psi, tau, lam, solver, options, block_size, reduction, backend)
     master.full_lp_method = method
-    if method == "primal_ipm":
-        for name, value in options.items():
-            master.set_solver_option(name, value)
-        seconds_update = time.perf_counter() - start
-        start = time.perf_counter()
-        solution = master.solve(time_limit=remaining())
-        return master, solution, None, seconds_update, time.perf_counter() - start
-    dual = DualLP(master, options, block_size=block_size)
     seconds_update = time.perf_counter() - start
-    limit = remaining()
-    start = time.perf_counter()
-    status, flat = dual.solve(limit)
-    seconds_solve = time.perf_counter() - start
-    master.solver_status = status
-    if flat is None:
-        raise MasterSolveError(f"HiGHS ({method}) did not solve the full LP's dual ({master.n_rows} columns, "
-                               f"{len(master.features) + 1} rows) to optimality: model status '{status}'")
-    master.solution = _master_solution(master, flat)
-    return master, master.solution, dual, seconds_update, seconds_solve
+    tic = time.perf_counter()
+    limit = None if time_limit is None else time_limit - (tic - start)
+    solution = master.solve(time_limit=limit)
+    return master, solution, seconds_update, time.perf_counter() - tic
 
 
 def _certify(Psi, master, solution, tau, lam, blocked=None):
@@ -286,23 +194,20 @@ def _certify(Psi, master, solution, tau, lam, blocked=None):
     return best, lower
 
 
-def _refine(master, dual, solver_options):
-    """Re-solve with the simplex at tolerances ``1e-10`` (unless the user set them): the dual LP warm started, or
-    the primal LP (``dual`` None) from scratch; a solution or ``None``."""
-    if dual is None:
-        master.refine()
+def _refine(master, solver_options):
+    """Re-solve once: on HiGHS at tolerances ``1e-10`` (unless the user's ``solver_options`` set them; the
+    methods' own options do not count) by the simplex, the dual LP from its basis, the primal LP from scratch;
+    a solution or ``None``."""
+    if master.full_lp_method != "pyomo":
+        for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+            if name not in (solver_options or {}):
+                master.set_solver_option(name, REFINED_TOLERANCE)
         master.set_solver_option("solver", "simplex")
-        try:
-            return master.solve()
-        except MasterSolveError:
-            return None
-    for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
-        if name not in (solver_options or {}):
-            dual.set_option(name, REFINED_TOLERANCE)
-    dual.set_option("solver", "simplex")
-    status, flat = dual.solve()
-    master.solver_status = status
-    return None if flat is None else _master_solution(master, flat)
+    master.refine()
+    try:
+        return master.solve()
+    except MasterSolveError:
+        return None
 
 
 def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="highs", solver_options=None, method=None,
@@ -310,16 +215,16 @@ def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="highs", solver_options=None, 
     """Solve the full LP and certify its answer: a :class:`~mrc_pyomo.result.FitResult` (no history).
 
     The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
-    ``"solver_error"``: the solver's "optimal" is not taken on trust.  On the HiGHS backend an open gap
-    first gets one refined re-solve (module docstring).  With a :class:`~mrc_pyomo.reduction.Reduction` the
+    ``"solver_error"``: the solver's "optimal" is not taken on trust.  An open gap first gets one refined
+    re-solve (module docstring).  With a :class:`~mrc_pyomo.reduction.Reduction` the
     reduced LP is solved (as :func:`mrc_pyomo.generation.loop.fit_ccg` does).  ``time_limit`` (seconds, HiGHS backend)
     bounds the solve; if it is reached the result is ``mu = 0`` with the interval ``[0, R(0)]`` and the status
     ``"time_limit"`` (the solver's unfinished iterate is not certified).
     """
     blocked = None if reduction is None else reduction.blocked
     try:
-        master, solution, dual, _, _ = _solve(Psi, tau, lam, solver, solver_options, 2000, method, reduction,
-                                              time_limit)
+        master, solution, _, _ = solve_full_lp(Psi, tau, lam, solver, solver_options, 2000, method, reduction,
+                                               time_limit)
     except MasterSolveError as error:
         if time_limit is None or "Time limit" not in str(error):
             raise
@@ -327,8 +232,8 @@ def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="highs", solver_options=None, 
         return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk,
                          status="time_limit", history=[])
     best, lower = _certify(Psi, master, solution, tau, lam, blocked)
-    if best.risk - lower > gap_tolerance(eps_1) and master.bulk:
-        refined = _refine(master, dual, solver_options)
+    if best.risk - lower > gap_tolerance(eps_1):
+        refined = _refine(master, solver_options)
         if refined is not None:
             better, refined_lower = _certify(Psi, master, refined, tau, lam, blocked)
             if better.risk - refined_lower < best.risk - lower:

@@ -40,8 +40,8 @@ def test_fast_path_gives_R_star(K, sparse, method):
     assert result.lower <= R_star + 1e-9 and result.upper - result.lower <= 1e-9
     assert result.upper == pytest.approx(worst_case_risk(Psi, result.mu, tau, lam), abs=1e-12)
     master = result.master
-    assert master.full_lp_method == method and master.bulk
-    # the master holds the primal full LP, with the solution computed from the dual LP
+    assert master.full_lp_method == method and master.capabilities.bulk_loading
+    # the master holds the primal full LP, its solution computed by its backend from the dual LP
     assert master.n_rows == Psi.shape[0] * (2**K - 1) and len(master.features) == tau.size
     assert len(master.solution.alpha) == master.n_rows and master.solution.beta == 0.0
     assert master.solution.alpha.sum() == pytest.approx(1.0, abs=1e-9)
@@ -106,7 +106,7 @@ def test_the_master_can_be_exported_and_pickled(tmp_path):
     assert path.stat().st_size > 0
     copy = pickle.loads(pickle.dumps(clf))
     assert copy.master_.full_lp_method == "simplex"
-    # its HiGHS instance holds the primal LP: solving it gives R* again
+    # unpickled, its backend (the dual form) is loaded again: solving it gives R* again
     assert copy.master_.solve().objective == pytest.approx(clf.objective_, abs=1e-9)
 
 

@@ -88,7 +88,7 @@ def solve_master(master, history, first, remaining, config, solve_times=()):
     (None: no limit), which bounds the solve on the HiGHS backend except on the ``first`` master (without it
     there is no master to return).  ``solve_times``: the seconds of earlier solves of the same fit (a previous
     stage's), which count for the stall budget too.  Raises :class:`MasterSolveError`."""
-    limit = lambda: None if first or not master.bulk else remaining()  # noqa: E731
+    limit = lambda: None if first or not master.capabilities.limits_inside_solve else remaining()  # noqa: E731
     budget = simplex_budget(list(solve_times) + [record["seconds_solve"] for record in history], config)
     try:
         return master.solve(time_limit=limit(), budget=budget)

@@ -2,14 +2,18 @@
 
 * :mod:`~mrc_pyomo.master.model`: the Pyomo model, one block per batch of rows (the record of I and J);
 * :mod:`~mrc_pyomo.master.restricted`: :class:`RestrictedMaster`, the interface the generation loop uses;
+* :mod:`~mrc_pyomo.master.backend`: the backend seam, :class:`Backend` and its :class:`Capabilities`;
+* :mod:`~mrc_pyomo.master.registry`: the one registry from solver names to backends;
 * :mod:`~mrc_pyomo.master.highs`: the built-in HiGHS backend (``solver="highs"``), loaded in bulk;
 * :mod:`~mrc_pyomo.master.pyomo_backends`: Pyomo's persistent interfaces and Pyomo's other solvers;
 * :mod:`~mrc_pyomo.master.solution`: :class:`MasterSolution` and :class:`MasterSolveError`.
 """
 
+from .backend import Backend, Capabilities
 from .highs import REFINED_TOLERANCE
-from .restricted import BUILTIN_SOLVER, RestrictedMaster, check_solver, row_keys
+from .registry import BUILTIN_SOLVER, check_solver, register_backend
+from .restricted import RestrictedMaster, row_keys
 from .solution import MasterSolution, MasterSolveError
 
-__all__ = ["BUILTIN_SOLVER", "REFINED_TOLERANCE", "MasterSolution", "MasterSolveError", "RestrictedMaster",
-           "check_solver", "row_keys"]
+__all__ = ["BUILTIN_SOLVER", "REFINED_TOLERANCE", "Backend", "Capabilities", "MasterSolution", "MasterSolveError",
+           "RestrictedMaster", "check_solver", "register_backend", "row_keys"]

@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..formulation import objective_coefficients
+from .backend import Backend, Capabilities
 from .solution import MasterSolveError
 
 try:
@@ -247,19 +248,27 @@ class HighsMaster:
 REFINED_TOLERANCE = 1e-10
 
 
-class HighsBackend:
-    """The backend interface of :class:`~mrc_pyomo.master.restricted.RestrictedMaster` on a :class:`HighsMaster`:
-    each batch of rows or features is loaded in bulk from the master's arrays as it is added; no Pyomo component
-    is built.  ``seconds`` of the last solve: nothing to build or hand over (loading happens with the changes, in
-    the loop's ``seconds_update``), ``solve`` the time in HiGHS."""
+class HighsBackend(Backend):
+    """The built-in backend on a :class:`HighsMaster`: each batch of rows or features is loaded in bulk from the
+    master's arrays as it is added; no Pyomo component is built.  ``seconds`` of the last solve: nothing to
+    build or hand over (loading happens with the changes, in the loop's ``seconds_update``), ``solve`` the time
+    in HiGHS."""
 
+    capabilities = Capabilities(limits_inside_solve=True, bulk_loading=True, warm_start=True)
 
-    def __init__(self, objective_floor, options=None):
-        self.objective_floor = objective_floor
-        self.options = dict(options or {})
+    def __init__(self, solver="highs", objective_floor=False, options=None):
+        super().__init__(solver, objective_floor, options)
         # the fixed row, if any, is ``objective >= 0`` as ``-objective <= 0``
         self.lp = HighsMaster([(-1.0, 0.0)] if objective_floor else [], self.options)
-        self.seconds = {}
+
+    @classmethod
+    def check_available(cls, solver):
+        if highspy is None:
+            raise RuntimeError(f"solver {solver!r} needs the package highspy: pip install highspy")
+
+    @classmethod
+    def check_options(cls, solver, options):
+        check_options(options)
 
     @property
     def highs(self):
@@ -288,9 +297,6 @@ class HighsBackend:
 
     def removing_rows(self, master, mask):
         self.lp.delete_rows(np.flatnonzero(mask))
-
-    def row_bounds_changing(self, master, mask):
-        pass
 
     def row_bounds_changed(self, master, mask):
         positions = np.flatnonzero(mask)

@@ -13,16 +13,59 @@ Both read the duals from Pyomo's ``dual`` suffix, where a ``<=`` row of a minimi
 ``alpha = -dual`` (eq. 8's ``alpha >= 0``), and the floor ``objective >= 0`` has ``beta = dual >= 0``.
 """
 
+import io
 import time
 
 import numpy as np
 import pyomo.environ as pyo
 from pyomo.common.collections import ComponentSet
 from pyomo.common.gc_manager import PauseGC
+from pyomo.common.log import LoggingIntercept
 from pyomo.contrib.appsi import base as appsi_base
+from pyomo.solvers.plugins.solvers.persistent_solver import PersistentSolver
 
 from ..formulation import objective_coefficients
+from .backend import Backend, Capabilities
+from .highs import check_options as check_highs_options
 from .solution import MasterSolveError
+
+# Pyomo solver names that run HiGHS: their options are checked against HiGHS's own list
+HIGHS_NAMES = ("appsi_highs", "highs")
+
+
+def check_pyomo_solver(solver):
+    """Raise a clear error if ``solver`` is not a Pyomo solver name, or one not usable on this machine."""
+    with LoggingIntercept(io.StringIO(), "pyomo"):   # Pyomo's own warning and traceback: the error says it
+        opt = pyo.SolverFactory(solver)
+    if type(opt).__name__ == "UnknownSolver":
+        raise ValueError(f"unknown solver {solver!r}: not a Pyomo solver name (see pyomo help --solvers)")
+    if not opt.available(exception_flag=False):
+        raise RuntimeError(f"solver {solver!r} is known to Pyomo but not available on this machine "
+                           "(is it installed and on the PATH, with a licence if it needs one?)")
+
+
+def is_persistent(solver):
+    """Whether Pyomo's ``SolverFactory(solver)`` is a persistent interface: APPSI's and the newer interfaces
+    say so with ``is_persistent()``; the older ones (``gurobi_persistent``, ``cplex_persistent``, ...) are
+    subclasses of Pyomo's ``PersistentSolver``."""
+    opt = pyo.SolverFactory(solver)
+    if isinstance(opt, PersistentSolver):
+        return True
+    return bool(getattr(opt, "is_persistent", lambda: False)())
+
+
+class _PyomoSolverBackend(Backend):
+    """What both Pyomo backends share: the name's checks (Pyomo's HiGHS interfaces pass options on without
+    looking at HiGHS's answer, so HiGHS checks them here)."""
+
+    @classmethod
+    def check_available(cls, solver):
+        check_pyomo_solver(solver)
+
+    @classmethod
+    def check_options(cls, solver, options):
+        if solver in HIGHS_NAMES:
+            check_highs_options(options)
 
 
 def _solve_and_load(opt, m, name, interface):
@@ -86,43 +129,14 @@ def read_solution(master_model, name, tau, lam):
     return objective, mu_pos - mu_neg, nu, np.asarray(alpha, dtype=float), beta
 
 
-class PyomoBackend:
-    """Pyomo's non-persistent solvers: the model built in Pyomo (once per batch), handed over at every solve.
+class PyomoBackend(_PyomoSolverBackend):
+    """Pyomo's non-persistent solvers: the model built in Pyomo (once per batch), handed over at every solve,
+    which starts from scratch.
 
     ``seconds`` splits the last solve into ``build`` (Pyomo components), ``handover`` (the rest of
     ``SolverFactory(name).solve``: writing the model and reading the answer back, for a file-based solver) and
     ``solve`` (the solver's own run, as Pyomo timed it; all of ``SolverFactory(name).solve`` if it did not).
     """
-
-
-    def __init__(self, solver, options=None):
-        self.solver = solver
-        self.options = dict(options or {})
-        self.seconds = {}
-
-    def features_added(self, master, features):
-        pass
-
-    def rows_added(self, master, block):
-        pass
-
-    def removing_rows(self, master, mask):
-        pass
-
-    def row_bounds_changing(self, master, mask):
-        pass
-
-    def row_bounds_changed(self, master, mask):
-        pass
-
-    def set_option(self, name, value):
-        self.options[name] = value
-
-    def refine(self):
-        pass   # every solve starts from scratch
-
-    def large_change(self):
-        pass   # every solve starts from scratch
 
     def solve(self, master, time_limit=None, budget=None):
         tic = time.perf_counter()
@@ -151,7 +165,7 @@ def _manual_updates(opt):
             config[name] = False
 
 
-class PersistentBackend:
+class PersistentBackend(_PyomoSolverBackend):
     """A Pyomo persistent solver, handed the model once and then each change (see the module docstring).
 
     ``instances`` counts the times the model was handed over whole (``set_instance``): 1 after any number of
@@ -159,13 +173,12 @@ class PersistentBackend:
     (Pyomo components), ``handover`` (passing them to the solver) and ``solve``.
     """
 
+    capabilities = Capabilities(warm_start=True)
 
-    def __init__(self, solver, options=None):
-        self.solver = solver
-        self.options = dict(options or {})
+    def __init__(self, solver, objective_floor=False, options=None):
+        super().__init__(solver, objective_floor, options)
         self.opt = None
         self.instances = 0
-        self.seconds = {}
         self._pending = []     # constraints to hand over again at the next solve (their bound changed)
         self._handed = ComponentSet()   # the constraints the solver holds
         # how the solver takes changes and answers: "classic" (Pyomo's older persistent interface: add_constraint,
@@ -205,9 +218,6 @@ class PersistentBackend:
         # rows already handed over gain entries for the new features: they are rebuilt, so taken out first
         self._remove(master.pyomo_model.stale_constraints())
 
-    def rows_added(self, master, block):
-        pass   # built and handed over at the next solve
-
     def removing_rows(self, master, mask):
         self._remove(master.pyomo_model.row_constraints(mask))
 
@@ -218,16 +228,10 @@ class PersistentBackend:
         if self.opt is not None:
             self._pending.extend(changed)
 
-    def row_bounds_changed(self, master, mask):
-        pass
-
     def set_option(self, name, value):
         self.options[name] = value
         if self.opt is not None:
             self.opt.options[name] = value
-
-    def large_change(self):
-        pass   # the solver chooses its own method
 
     def refine(self):
         self.opt = None   # the next solve hands the model over to a fresh solver instance

@@ -1,8 +1,9 @@
 """The restricted master ``P_{I,J}`` (paper, eq. 7) with its dual ``D_{I,J}`` (eq. 8): the interface the loop uses.
 
 A :class:`RestrictedMaster` is its Pyomo model of blocks (:class:`~mrc_pyomo.master.model.MasterModel`, the one
-record of the rows ``I`` and features ``J``) and a backend that holds the solver's copy of that LP, told of
-every change as it is made:
+record of the rows ``I`` and features ``J``) and a backend (:class:`~mrc_pyomo.master.backend.Backend`) that
+holds the solver's copy of that LP, told of every change as it is made.  Which backend a solver name gets is
+the registry's answer (:mod:`mrc_pyomo.master.registry`):
 
 * ``solver="highs"`` (default): the built-in HiGHS backend (:class:`~mrc_pyomo.master.highs.HighsBackend`),
   loading each batch of rows or features in bulk from NumPy arrays and warm-starting each re-solve;
@@ -12,77 +13,19 @@ every change as it is made:
 * any other Pyomo solver name (``"glpk"``, ``"cbc"``, ...): the model handed over at each solve
   (:class:`~mrc_pyomo.master.pyomo_backends.PyomoBackend`).
 
+The loop asks the master what its backend can do (:attr:`RestrictedMaster.capabilities`), never which it is.
 On every backend :attr:`RestrictedMaster.model` is the Pyomo model of the master last changed, with the last
 solution's values and duals loaded: it can be inspected, written with :meth:`RestrictedMaster.write`, or
 solved by any Pyomo solver.
-
-The backend interface (Coluna's idea: the loop is written against a small interface to the master)::
-
-    features_added(master, features)   J has grown by these flat ids (already in master.features)
-    rows_added(master, block)          I has grown by the batch ``block`` (already in master.samples)
-    removing_rows(master, mask)        the rows of I at ``mask`` are about to be removed
-    row_bounds_changing(master, mask)  the right-hand sides of the rows at ``mask`` are about to change
-    row_bounds_changed(master, mask)   ... and have changed (master.pyomo_model.upper)
-    set_option(name, value), refine()  a solver option; forget warm-start information
-    solve(master, time_limit, budget)  -> (status, objective, mu_J, nu, alpha, beta), one sign convention:
-                                       alpha >= 0 (eq. 8), beta >= 0; MasterSolveError if not optimal
-    seconds                            the last solve's time split (build / handover / solve)
 """
 
-import io
-
 import numpy as np
-import pyomo.environ as pyo
-from pyomo.common.log import LoggingIntercept
 import scipy.sparse as sp
-from pyomo.solvers.plugins.solvers.persistent_solver import PersistentSolver
 
 from .. import formulation
-from .highs import HighsBackend, check_options
 from .model import MasterModel
-from .pyomo_backends import PersistentBackend, PyomoBackend
-from .solution import MasterSolution, MasterSolveError
-
-# the solver name of the built-in backend (SPEC "Solver names")
-BUILTIN_SOLVER = "highs"
-# Pyomo solver names that run HiGHS: their options are checked against HiGHS's own list
-HIGHS_SOLVERS = ("highs", "appsi_highs")
-
-
-def check_solver(solver):
-    """Raise a clear error if ``solver`` is not ``"highs"`` or a usable Pyomo LP solver name."""
-    if not isinstance(solver, str) or not solver:
-        raise ValueError(f"solver must be 'highs' or a Pyomo solver name, got {solver!r}")
-    if solver == BUILTIN_SOLVER:
-        try:
-            import highspy  # noqa: F401
-        except ImportError as exc:
-            raise RuntimeError(f"solver {solver!r} needs the package highspy: pip install highspy") from exc
-        return
-    with LoggingIntercept(io.StringIO(), "pyomo"):   # Pyomo's own warning and traceback: the error says it
-        opt = pyo.SolverFactory(solver)
-    if type(opt).__name__ == "UnknownSolver":
-        raise ValueError(f"unknown solver {solver!r}: not a Pyomo solver name (see pyomo help --solvers)")
-    if not opt.available(exception_flag=False):
-        raise RuntimeError(f"solver {solver!r} is known to Pyomo but not available on this machine "
-                           "(is it installed and on the PATH, with a licence if it needs one?)")
-
-
-def is_persistent(solver):
-    """Whether Pyomo's ``SolverFactory(solver)`` is a persistent interface: APPSI's and the newer interfaces
-    say so with ``is_persistent()``; the older ones (``gurobi_persistent``, ``cplex_persistent``, ...) are
-    subclasses of Pyomo's ``PersistentSolver``."""
-    opt = pyo.SolverFactory(solver)
-    if isinstance(opt, PersistentSolver):
-        return True
-    return bool(getattr(opt, "is_persistent", lambda: False)())
-
-
-def make_backend(solver, objective_floor, options):
-    """The backend of ``solver`` (see the module docstring)."""
-    if solver == BUILTIN_SOLVER:
-        return HighsBackend(objective_floor, options)
-    return (PersistentBackend if is_persistent(solver) else PyomoBackend)(solver, options)
+from .registry import BUILTIN_SOLVER, check_solver, make_backend
+from .solution import MasterSolution
 
 
 def row_keys(samples, subsets):
@@ -110,11 +53,15 @@ class RestrictedMaster:
         ``"highs"`` (the built-in backend) or any Pyomo LP solver name.
     solver_options : dict, optional
         Options passed to the solver.
+    backend : Backend subclass, optional
+        The backend to solve with instead of ``solver``'s in the registry (:mod:`mrc_pyomo.master.registry`),
+        e.g. the full LP's dual form (:class:`~mrc_pyomo.master.dual_lp.DualLPBackend`).
     """
 
     def __init__(self, Psi, tau, lam, centroids=None, objective_floor=False, solver=BUILTIN_SOLVER,
-                 solver_options=None):
-        check_solver(solver)
+                 solver_options=None, backend=None):
+        if backend is None:
+            check_solver(solver)
         self.Psi = Psi
         self.tau, self.lam = tau, lam
         self.n_classes, self.n_features = tau.shape
@@ -123,10 +70,8 @@ class RestrictedMaster:
         self.objective_floor = objective_floor
         self.solver = solver
         self.solver_options = dict(solver_options or {})
-        if solver in HIGHS_SOLVERS:
-            check_options(self.solver_options)
         self.pyomo_model = MasterModel(self.n_samples, self.n_features, self.n_classes, objective_floor)
-        self.backend = make_backend(solver, objective_floor, self.solver_options)
+        self.backend = make_backend(solver, objective_floor, self.solver_options, backend)
         self.solution = None
         self.solver_status = None
         self._stored_ids = None     # after compact(): the training ids whose rows Psi still holds
@@ -149,9 +94,9 @@ class RestrictedMaster:
         return self.pyomo_model.n_rows
 
     @property
-    def bulk(self):
-        """True on the built-in HiGHS backend (the master loaded in bulk, time limits inside a solve)."""
-        return isinstance(self.backend, HighsBackend)
+    def capabilities(self):
+        """What the backend can do (:class:`~mrc_pyomo.master.backend.Capabilities`)."""
+        return self.backend.capabilities
 
     # -- data access ------------------------------------------------------------------------------------
     def points(self, ids, columns=None):
@@ -249,7 +194,7 @@ class RestrictedMaster:
         previous stage's basis (HiGHS's ``setBasis``, same rows and columns) changed nothing (12.0 s against
         12.1 s at 0.09, 46.1 s against 46.4 s at 0.03), so it is not done."""
         master = RestrictedMaster(self.Psi, tau, lam, centroids=self.centroids, objective_floor=self.objective_floor,
-                                  solver=self.solver, solver_options=self.solver_options)
+                                  solver=self.solver, solver_options=self.solver_options, backend=type(self.backend))
         master.add_features(self.features)
         master.add_rows(self.samples, self.subsets)
         master.large_change()
@@ -282,8 +227,9 @@ class RestrictedMaster:
     def solve(self, time_limit=None, budget=None):
         """Solve ``P_{I,J}``; return and store the :class:`MasterSolution`.  Raises :class:`MasterSolveError`.
 
-        On the HiGHS backend, ``time_limit`` (seconds) bounds this solve (no limit is left on the master) and
-        ``budget`` the warm-started simplex before the interior point method takes over
+        On a backend whose capabilities include ``limits_inside_solve`` (the built-in HiGHS backend),
+        ``time_limit`` (seconds) bounds this solve (no limit is left on the master) and ``budget`` the
+        warm-started simplex before the interior point method takes over
         (:meth:`~mrc_pyomo.master.highs.HighsMaster.solve`); other backends ignore both.
         """
         status, objective, mu_J, nu, alpha, beta = self.backend.solve(self, time_limit, budget)
@@ -301,7 +247,7 @@ class RestrictedMaster:
         """The Pyomo model of the current master (built now where it is not), with the last solution's values
         and duals loaded."""
         self.materialise()
-        if self.solution is not None and self.bulk:
+        if self.solution is not None and self.capabilities.bulk_loading:
             self.pyomo_model.load_solution(self.solution)
         return self.pyomo_model.pyomo
 
@@ -324,11 +270,10 @@ class RestrictedMaster:
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        state["backend"] = None  # a solver instance cannot be pickled: a new one is loaded on unpickling
+        state["backend"] = type(self.backend)  # a solver instance cannot be pickled: a new one is loaded
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self.backend = make_backend(self.solver, self.objective_floor, self.solver_options)
-        if self.bulk:
-            self.backend.load(self)
+        self.backend = make_backend(self.solver, self.objective_floor, self.solver_options, state["backend"])
+        self.backend.load(self)

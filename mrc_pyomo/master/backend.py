@@ -1,0 +1,90 @@
+"""The backend seam: what a solver backend of the restricted master ``P_{I,J}`` does, and what it can do.
+
+A :class:`~mrc_pyomo.master.RestrictedMaster` keeps the one record of the rows ``I`` and features ``J`` (its
+Pyomo model of blocks, :mod:`mrc_pyomo.master.model`) and tells its backend of every change as it is made; the
+backend holds the solver's copy of the LP, or none, and solves it.  The generation loop never looks at which
+backend it has, only at its :class:`Capabilities` (Coluna's idea: the loop is written against a small
+interface to the master).
+
+A new backend is one new file: a subclass of :class:`Backend` with its ``capabilities``, a ``solve`` and the
+change hooks it needs, registered under a solver name with :func:`mrc_pyomo.master.registry.register_backend`.
+"""
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do, as the loop and the master ask it.
+
+    ``limits_inside_solve``: a solve takes a ``time_limit`` (and a warm simplex a ``budget``) and stops inside
+    the solver when it is reached; ``bulk_loading``: rows and features are loaded with each change from the
+    master's arrays, no Pyomo component is built (the Pyomo model is built, and the solution loaded into it,
+    only when someone asks for it); ``warm_start``: a re-solve after changes starts from the previous solve's
+    basis (:meth:`Backend.large_change` and :meth:`Backend.refine` then mean something).
+    """
+
+    limits_inside_solve: bool = False
+    bulk_loading: bool = False
+    warm_start: bool = False
+
+
+class Backend(ABC):
+    """A solver's copy of ``P_{I,J}``, told of every change of the master (the hooks are no-ops by default).
+
+    ``solver`` is the name it was made for, ``objective_floor`` whether the master has the row
+    ``objective >= 0``, ``options`` the solver's options.  ``seconds`` is the last solve's time split:
+    ``build`` (Pyomo components), ``handover`` (passing them to the solver) and ``solve``.
+    """
+
+    capabilities = Capabilities()
+
+    def __init__(self, solver, objective_floor=False, options=None):
+        self.solver = solver
+        self.objective_floor = objective_floor
+        self.options = dict(options or {})
+        self.seconds = {}
+
+    @classmethod
+    def check_available(cls, solver):
+        """Raise a clear error if ``solver`` cannot be used on this machine (the default: it can)."""
+
+    @classmethod
+    def check_options(cls, solver, options):
+        """Raise ``ValueError`` naming an option the solver rejects (the default: none is checked)."""
+
+    def load(self, master):
+        """Load the whole ``master`` into this new backend (after unpickling); nothing by default."""
+
+    def features_added(self, master, features):
+        """``J`` has grown by these flat feature ids (already in ``master.features``)."""
+
+    def rows_added(self, master, block):
+        """``I`` has grown by the batch ``block`` (already in ``master.samples``)."""
+
+    def removing_rows(self, master, mask):
+        """The rows of ``I`` at ``mask`` are about to be removed."""
+
+    def row_bounds_changing(self, master, mask):
+        """The right-hand sides of the rows at ``mask`` are about to change."""
+
+    def row_bounds_changed(self, master, mask):
+        """... and have changed (``master.pyomo_model.upper``)."""
+
+    def set_option(self, name, value):
+        """A solver option for the next solves."""
+        self.options[name] = value
+
+    def large_change(self):
+        """The next solve has no useful basis to start from (a new master, or one changed by a large fraction)."""
+
+    def refine(self):
+        """Forget warm-start information: the next solve starts from scratch."""
+
+    @abstractmethod
+    def solve(self, master, time_limit=None, budget=None):
+        """Solve ``P_{I,J}``; return ``(status, objective, mu_J, nu, alpha, beta)`` in one sign convention:
+        ``mu_J`` in the order of ``master.features``, ``alpha >= 0`` (eq. 8) in the order of ``I``, ``beta >= 0``
+        the dual of the floor (0 without it).  Raise :class:`~mrc_pyomo.master.MasterSolveError` unless optimal.
+        ``time_limit`` and ``budget`` (seconds) are honoured where ``capabilities.limits_inside_solve``."""
