@@ -18,21 +18,22 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import HasMethods, Interval, InvalidParameterError, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from . import continuation as continuation_
+from .data import InMemorySource, as_source
+from .data.validation import map_rows, validate_prediction_data, validate_training_data
 from .estimates import mean_and_confidence
 from .feature_maps import LinearFeatures, make_feature_map
 from .full_lp import fit_full_lp
 from .generation import HISTORY_COLUMNS, CCGConfig, choose_regime, feature_density, gap_tolerance, row_age
 from .master import check_solver
 from .progress import progress_display
-from .primal_oracle import class_probabilities, class_scores, most_violated_subsets, risk
+from .primal_oracle import class_probabilities, class_scores, risk, varphi
 from .reduction import complete, find_reduction, full_lp_rows
 from .scaling import center_columns, column_scales, scale_columns, uncenter
 from .subgradient import HISTORY_COLUMNS as SUBGRADIENT_COLUMNS
@@ -200,13 +201,13 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
         """Learn the MRC from ``X`` (dense or scipy.sparse, shape ``(n, d)``) and labels ``y``."""
-        X, Psi, y_idx, tau, std, centre, reduction = self._prepare(X, y, centre=self.lambda0 == 0)
+        X, data, y_idx, tau, std, centre, reduction = self._prepare(X, y, centre=self.lambda0 == 0)
         scale, lam = self.column_scale_, self.lambda0 * std
         method = "lp" if self.method == "lp" or self.regime_ == "full" else self.method
         with progress_display(self.verbose, method) as progress:
-            result = self._fit_scaled(Psi, y_idx, tau, std, reduction, progress)
-            mu = result.mu if reduction is None else complete(reduction, Psi, result.mu)
-            del Psi   # not held during the last pass over X
+            result = self._fit_scaled(data, y_idx, tau, std, reduction, progress)
+            mu = result.mu if reduction is None else complete(reduction, data, result.mu)
+            del data   # not held during the last pass over X
             self._set_result(X, result, mu, tau, lam, scale, centre)
             progress.close(self.status_, self.lower_, self.upper_, self.n_iter_)
         gap = self.upper_ - self.lower_
@@ -228,7 +229,7 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
         # whether it is usable depends on the machine, not only on the name
         check_solver(self.solver)
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        X, y = validate_training_data(self, X, y)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
@@ -236,22 +237,27 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         n_classes = len(self.classes_)
         self.feature_map_ = make_feature_map(self.phi, self.fit_intercept, self.random_state).fit(X)
         # the fit works on Psi D (R-invariant, better conditioned); the original Psi is not held meanwhile
-        Psi = self.feature_map_.transform(X)
+        data = self._mapped(X)
         means = None
-        if centre and self.fit_intercept and not sp.issparse(Psi):
+        if centre and self.fit_intercept and not data.sparse:
             # first, so that the scale is that of the centred columns: a column far from 0 (x + 1e6) would
             # otherwise be scaled to 1 + O(1e-6) and centred to O(1e-6), an ill-conditioned LP at lambda0 > 0
             # (the stages of continuation)
-            Psi, means = center_columns(Psi)
-        self.column_scale_ = scale = column_scales(Psi)
-        Psi = scale_columns(Psi, scale)
-        tau, std = mean_and_confidence(Psi, y_idx, n_classes, 1.0)
-        reduction = None if self.method == "subgradient" else find_reduction(Psi, y_idx, n_classes)
+            data, means = center_columns(data)
+        self.column_scale_ = scale = column_scales(data)
+        data = data.map_blocks(lambda block: scale_columns(block, scale), data.n_features)
+        tau, std = mean_and_confidence(data, y_idx, n_classes, 1.0)
+        reduction = None if self.method == "subgradient" else find_reduction(data, y_idx, n_classes)
         self.regime_ = self.regime
         if self.regime == "auto":
-            rows = full_lp_rows(reduction, Psi.shape[0], n_classes)
-            self.regime_ = choose_regime(n_classes, Psi.shape[1], rows, feature_density(Psi))
-        return X, Psi, y_idx, tau, std, means, reduction
+            rows = full_lp_rows(reduction, data.n_samples, n_classes)
+            self.regime_ = choose_regime(n_classes, data.n_features, rows, feature_density(data))
+        return X, data, y_idx, tau, std, means, reduction
+
+    def _mapped(self, X):
+        """``Psi(X)`` of the fitted feature map as a :class:`~mrc_pyomo.data.DataSource` (in memory for an array,
+        mapped block by block for a Dask array)."""
+        return as_source(X).map_blocks(self.feature_map_.transform)
 
     def _ccg_config(self):
         """The :class:`~mrc_pyomo.generation.config.CCGConfig` of this estimator's parameters."""
@@ -271,9 +277,9 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("the coefficients mu are beyond the floating-point range in the data's units: "
                              "rescale the data")
         # the certificate's upper end, once more over all training samples, in the user's units
-        varphi = most_violated_subsets(class_scores(self.feature_map_.transform(X), self.mu_))[0].max()
-        self.upper_ = risk(self.mu_, varphi, self.tau_, self.lambda_)
-        self.nu_ = float(varphi) + 1.0
+        value = varphi(self._mapped(X), self.mu_)
+        self.upper_ = risk(self.mu_, value, self.tau_, self.lambda_)
+        self.nu_ = value + 1.0
         self.lower_ = float(result.lower)
         self.objective_ = float(result.objective)
         self.status_ = result.status
@@ -285,11 +291,15 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         self.master_ = None if result.master is None else result.master.compact()
 
     def _fit_scaled(self, Psi, y_idx, tau, std, reduction, progress=None):
-        """Run the chosen method on the rescaled ``Psi`` (``std``: the standard deviations of ``Phi``, ``lambda =
-        lambda0 * std``), showing each iteration's record to ``progress``; a :class:`~mrc_pyomo.result.FitResult`."""
+        """Run the chosen method on the rescaled ``Psi`` (a :class:`~mrc_pyomo.data.DataSource`; ``std``: the
+        standard deviations of ``Phi``, ``lambda = lambda0 * std``), showing each iteration's record to
+        ``progress``; a :class:`~mrc_pyomo.result.FitResult`."""
         lam = self.lambda0 * std
         if self.method == "subgradient":
-            return fit_subgradient(Psi, tau, lam, max_iter=self.max_iter, time_limit=self.time_limit,
+            if not isinstance(Psi, InMemorySource):
+                raise ValueError("method='subgradient' takes thousands of passes over the data: it needs the data "
+                                 "in memory (a NumPy array or a SciPy sparse matrix), not a Dask array")
+            return fit_subgradient(Psi.array, tau, lam, max_iter=self.max_iter, time_limit=self.time_limit,
                                    log=progress, gap=gap_tolerance(self.eps_1))
         if self.method == "lp" or (self.method == "ccg" and self.regime_ == "full"):
             return fit_full_lp(Psi, tau, lam, eps_1=self.eps_1, solver=self.solver,
@@ -330,21 +340,24 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         intercept.flags.writeable = False
         return intercept
 
-    def _scores(self, X):
+    def _per_row(self, X, fn, n_columns=None):
+        """``fn(scores)`` of ``X``'s rows: in memory, or chunk by chunk, lazily, for a Dask array."""
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return class_scores(self.feature_map_.transform(X), self.mu_)
+        X = validate_prediction_data(self, X)
+        return map_rows(X, lambda rows: fn(class_scores(self.feature_map_.transform(rows), self.mu_)), n_columns)
 
     def decision_function(self, X):
         """Class scores ``v_y = Psi(x).mu_y``, shape ``(n, K)`` (``(n,)``: ``v_1 - v_0`` for two classes)."""
-        scores = self._scores(X)
-        return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
+        check_is_fitted(self)
+        if len(self.classes_) == 2:
+            return self._per_row(X, lambda scores: scores[:, 1] - scores[:, 0])
+        return self._per_row(X, lambda scores: scores, len(self.classes_))
 
     def predict(self, X):
         """``classes_[argmax_y Psi(x).mu_y]``."""
-        scores = self._scores(X)
-        return self.classes_[np.argmax(scores, axis=1)]
+        return self._per_row(X, lambda scores: self.classes_[np.argmax(scores, axis=1)])
 
     def predict_proba(self, X):
         """``p(y | x) = max(v_y - psi(x), 0)``, columns in the order of ``classes_``; rows sum to 1."""
-        return class_probabilities(self._scores(X))
+        check_is_fitted(self)
+        return self._per_row(X, class_probabilities, len(self.classes_))

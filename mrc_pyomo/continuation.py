@@ -29,6 +29,7 @@ from .generation import Best, centroid_rows, fit_ccg
 from .certificate import lower_bound
 from .master import MasterSolveError
 from .result import FitResult
+from .scaling import column_means
 
 #: each stage's lambda0 is this many times the next one's
 FACTOR = 3.0
@@ -42,8 +43,8 @@ def zero_rule_lambda0(Psi, tau, std, n_classes):
     """A ``lambda0`` at and above which ``mu = 0`` is a minimiser of ``R``: the uniform weights on the rows
     ``(i, Y)`` give ``g_yj = mean_i Psi_ij / K``, and 0 is optimal once ``|g_yj - tau_yj| <= lambda0 s_yj`` for
     every feature (the optimality condition at 0, with ``varphi``'s subgradient ``g``).  ``inf`` if a feature
-    with ``s_yj = 0`` has ``g_yj != tau_yj``."""
-    mean = np.asarray(Psi.mean(axis=0)).ravel() / n_classes
+    with ``s_yj = 0`` has ``g_yj != tau_yj``.  One pass over ``Psi`` (an array or a data source)."""
+    mean = column_means(Psi) / n_classes
     excess = np.abs(mean[None, :] - tau)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(std > 0, excess / std, np.where(excess > 1e-12, np.inf, 0.0))
@@ -91,7 +92,7 @@ def solve_stages(Psi, y_idx, tau, std, lambda0s, config, *, reduction=None, log=
         if master is not None:
             # the previous final master with this stage's costs; the centroid rows it dropped keep it bounded
             warm = master.with_costs(tau, lam)
-            warm.add_rows(*centroid_rows(Psi.shape[0], tau.shape[0], reduction)[:2])
+            warm.add_rows(*centroid_rows(master.n_samples, tau.shape[0], reduction)[:2])
         candidates = [r.mu for _, r in results]
         solve_times = [record["seconds_solve"] for _, r in results for record in r.history]
         try:

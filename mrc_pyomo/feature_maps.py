@@ -33,12 +33,21 @@ from sklearn.kernel_approximation import RBFSampler
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .data import is_dask_array
+
+
+def first_row(X):
+    """What the fit of a map of this module reads of ``X``: ``X`` itself, or for a Dask array its first row, in
+    memory (the maps learn the number of columns from it; :class:`RandomFourierFeatures` its variance too, by
+    Dask)."""
+    return X[:1].compute() if is_dask_array(X) else X
+
 
 class LinearFeatures(TransformerMixin, BaseEstimator):
     """The identity map ``Psi(x) = x``; scipy.sparse input stays sparse."""
 
     def fit(self, X, y=None):
-        validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        validate_data(self, first_row(X), accept_sparse="csr", dtype=np.float64)
         return self
 
     def transform(self, X):
@@ -81,10 +90,13 @@ class RandomFourierFeatures(TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Set ``gamma_`` and draw ``W`` and ``b`` (``sampler_``) for the ``d`` columns of ``X``."""
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        """Set ``gamma_`` and draw ``W`` and ``b`` (``sampler_``) for the ``d`` columns of ``X`` (a Dask array: its
+        variance computed by Dask, nothing else of it read)."""
+        variance = float(X.astype(np.float64).var().compute()) if is_dask_array(X) else None
+        X = validate_data(self, first_row(X), accept_sparse="csr", dtype=np.float64)
         if isinstance(self.gamma, str):   # "scale", the only string the constraints accept
-            variance = X.multiply(X).mean() - X.mean() ** 2 if sp.issparse(X) else X.var()
+            if variance is None:
+                variance = X.multiply(X).mean() - X.mean() ** 2 if sp.issparse(X) else X.var()
             self.gamma_ = 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
         else:
             self.gamma_ = float(self.gamma)

@@ -75,6 +75,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .certificate import lower_bound
+from .data import as_source
 from .generation import Best, gap_tolerance
 from .initialization import all_subsets
 from .master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, RestrictedMaster
@@ -100,13 +101,15 @@ METHOD_OPTIONS = {
 
 def full_lp_size(Psi, n_classes):
     """``(rows, nonzeros)`` of the full LP: ``n (2^K - 1)`` rows, ``2 nnz(Psi) K 2^(K-1) + rows`` entries."""
-    n = Psi.shape[0]
+    n = as_source(Psi).n_samples
     rows = n * (2**n_classes - 1)
     return rows, 2 * _nonzeros(Psi) * n_classes * 2 ** (n_classes - 1) + rows
 
 
 def _nonzeros(Psi):
-    return int(Psi.nnz if sp.issparse(Psi) else np.count_nonzero(Psi))
+    data = as_source(Psi)
+    return int(data.map_reduce(lambda block, start: block.nnz if sp.issparse(block) else np.count_nonzero(block),
+                               sum))
 
 
 def choose_method(n_classes, n_features, psi_nonzeros, n_rows=None):
@@ -140,8 +143,9 @@ def _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction=No
     features = np.arange(n_classes * n_features)
     master.add_features(features if reduction is None else features[~reduction.fixed.ravel()])
     subsets = all_subsets(n_classes)
-    for first in range(0, Psi.shape[0], block_size):
-        samples = np.arange(first, min(first + block_size, Psi.shape[0]))
+    n = master.n_samples
+    for first in range(0, n, block_size):
+        samples = np.arange(first, min(first + block_size, n))
         rows = np.repeat(samples, len(subsets)), np.tile(subsets, (len(samples), 1))
         if reduction is not None:
             kept = reduction.kept_rows(*rows)
@@ -171,7 +175,7 @@ def solve_full_lp(Psi, tau, lam, solver="highs", solver_options=None, block_size
         method, options, backend = "pyomo", solver_options, None
     else:
         if method is None:
-            rows = full_lp_rows(reduction, Psi.shape[0], n_classes)
+            rows = full_lp_rows(reduction, as_source(Psi).n_samples, n_classes)
             method = choose_method(n_classes, tau.shape[1], _nonzeros(Psi), rows)
         options = {**METHOD_OPTIONS[method], **(solver_options or {})}
         backend = None if method == "primal_ipm" else DualLPBackend

@@ -17,15 +17,16 @@ import itertools
 
 import numpy as np
 
-from .estimates import class_sums
+from .estimates import class_sums_of
 
 # up to this many classes every non-empty label subset of every centroid is an initial row (K = 6: 378 rows)
 MAX_CLASSES_ALL_SUBSETS = 6
 
 
 def class_centroids(Psi, y_idx, n_classes):
-    """``xhat_k``: the mean of ``Psi(x_i)`` over the samples of class ``k``, shape ``(K, D)``."""
-    return class_sums(Psi, y_idx, n_classes) / np.bincount(y_idx, minlength=n_classes)[:, None]
+    """``xhat_k``: the mean of ``Psi(x_i)`` over the samples of class ``k``, shape ``(K, D)`` (one pass over
+    ``Psi``, an array or a :class:`~mrc_pyomo.data.DataSource`)."""
+    return class_sums_of(Psi, y_idx, n_classes) / np.bincount(y_idx, minlength=n_classes)[:, None]
 
 
 def all_subsets(n_classes):

@@ -69,13 +69,13 @@ def mrc_path(X, y, lambda0s=None, **params):
     template._validate_params()
     if template.method != "ccg":
         raise ValueError(f"mrc_path runs MRC-CCG (method='ccg'), not method={template.method!r}")
-    X, Psi, y_idx, tau, std, _, reduction = template._prepare(X, y)
+    X, data, y_idx, tau, std, _, reduction = template._prepare(X, y)
     if template.regime_ == "full":   # a path of full LPs would gain nothing from warm starts of rows: the
         # regime "auto" would pick without the full LP
-        template.regime_ = choose_regime(len(template.classes_), Psi.shape[1], None, feature_density(Psi))
+        template.regime_ = choose_regime(len(template.classes_), data.n_features, None, feature_density(data))
     start = time.perf_counter()
     with progress_display(template.verbose, "ccg") as progress:   # the masters of all stages, as a fit shows them
-        stages = solve_stages(Psi, y_idx, tau, std, lambda0s, template._ccg_config(), reduction=reduction,
+        stages = solve_stages(data, y_idx, tau, std, lambda0s, template._ccg_config(), reduction=reduction,
                               log=progress)
     ends = [r.history[-1]["seconds_elapsed"] if r.history else 0.0 for _, r in stages]
     seconds = np.diff([0.0] + ends)
@@ -85,7 +85,7 @@ def mrc_path(X, y, lambda0s=None, **params):
         for name in ("n_features_in_", "feature_names_in_", "classes_", "feature_map_", "column_scale_", "regime_"):
             if hasattr(template, name):
                 setattr(estimator, name, getattr(template, name))
-        mu = result.mu if reduction is None else complete(reduction, Psi, result.mu)
+        mu = result.mu if reduction is None else complete(reduction, data, result.mu)
         estimator._set_result(X, result, mu, tau, lambda0 * std, template.column_scale_, None)
         rows.append({"lambda0": float(lambda0), "lower": estimator.lower_, "upper": estimator.upper_,
                      "gap": estimator.upper_ - estimator.lower_, "status": estimator.status_,

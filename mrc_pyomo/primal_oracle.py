@@ -12,10 +12,19 @@ violation ``psi(x_i) + 1 - nu``.  ``varphi(mu) = max_i psi(x_i)`` and the worst-
 
     R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|                                  (paper, eq. 3)
 
-Pure NumPy / SciPy: no solver is involved.
+Pure NumPy / SciPy: no solver is involved.  The functions of a block of samples (:func:`class_scores`,
+:func:`most_violated_subsets`, ...) take arrays; the passes over all samples (:func:`varphi`,
+:func:`separation`, :func:`worst_case_risk`, :func:`risk_on_segment`) take the data as a
+:class:`~mrc_pyomo.data.DataSource` (or an array, held in memory) and run those functions on each of its
+blocks, combining maxima and the ``n_max`` most violated rows.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
+
+from .data import as_source
+from .selection import NUMERICAL_FLOOR, most_violated
 
 
 def class_scores(Psi, mu):
@@ -57,22 +66,105 @@ def risk(mu, varphi, tau, lam):
     return 1.0 - float(np.sum(tau * mu)) + float(varphi) + float(np.sum(lam * np.abs(mu)))
 
 
-def worst_case_risk(Psi, mu, tau, lam, blocked=None):
-    """``R(mu)``, evaluated exactly over all rows of ``Psi`` (``blocked``: see :func:`most_violated_subsets`)."""
-    return risk(mu, psi_values(class_scores(Psi, mu), blocked).max(), tau, lam)
+def _part(blocked):
+    """The ``blocked`` argument of a pass's block function: the block's rows of the per-sample array, or None."""
+    return blocked[0] if blocked else None
 
 
-def risk_on_segment(Psi, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
+def _per_sample(blocked):
+    """``blocked`` as the per-sample arrays of a pass: ``()`` for None."""
+    return () if blocked is None else (blocked,)
+
+
+def varphi(data, mu, blocked=None):
+    """``varphi(mu) = max_i psi(x_i)`` (eq. 3) in one pass over the samples of ``data`` (``blocked``: see
+    :func:`most_violated_subsets`)."""
+    return float(as_source(data).map_reduce(
+        lambda block, start, *b: psi_values(class_scores(block, mu), _part(b)).max(initial=-np.inf), max,
+        *_per_sample(blocked)))
+
+
+def worst_case_risk(data, mu, tau, lam, blocked=None):
+    """``R(mu)``, evaluated exactly over all samples of ``data`` (``blocked``: see :func:`most_violated_subsets`)."""
+    return risk(mu, varphi(data, mu, blocked), tau, lam)
+
+
+@dataclass
+class Separation:
+    """CONSTR over all samples for one point ``(mu, nu)``: ``varphi = max_i psi(x_i)``, the largest violation
+    ``psi(x_i) + 1 - nu``, and the rows to add: at most ``n_max`` samples of violation above round-off, most
+    violated first, with their most violated subsets and violations (rows already in the master excluded)."""
+
+    varphi: float
+    max_violation: float
+    samples: np.ndarray
+    subsets: np.ndarray
+    violations: np.ndarray
+
+
+def _separate_block(block, start, mu, nu, n_max, exclude, keys, blocked):
+    psi, subsets = most_violated_subsets(class_scores(block, mu), blocked)
+    violations = psi + 1.0 - nu
+    candidates = np.flatnonzero(violations > NUMERICAL_FLOOR)
+    eligible = np.ones(len(candidates), dtype=bool)
+    if exclude is not None and len(exclude) and len(candidates):
+        eligible = ~np.isin(keys(candidates + start, subsets[candidates]), exclude)
+    picked = candidates[most_violated(violations[candidates], 0.0, n_max, eligible)]
+    return (psi.max(initial=-np.inf), violations.max(initial=-np.inf), picked + start, subsets[picked],
+            violations[picked])
+
+
+def separation(data, mu, nu, n_max, exclude=None, keys=None, blocked=None):
+    """CONSTR (paper, Algorithm 2) at ``(mu, nu)`` in one pass over the samples: a :class:`Separation`.
+
+    ``exclude``: the keys (``keys(samples, subsets)``, e.g. :func:`mrc_pyomo.master.row_keys`) of the rows
+    that may not be picked (the master's); ``blocked``: see :func:`most_violated_subsets`.  Each block keeps its
+    ``n_max`` most violated eligible rows; the pass keeps the ``n_max`` most violated of those."""
+    def combine(parts):
+        samples = np.concatenate([p[2] for p in parts])
+        subsets = np.concatenate([p[3] for p in parts])
+        violations = np.concatenate([p[4] for p in parts])
+        top = most_violated(violations, 0.0, n_max) if len(parts) > 1 else np.arange(len(samples))
+        return Separation(float(max(p[0] for p in parts)), float(max(p[1] for p in parts)), samples[top],
+                          subsets[top], violations[top])
+
+    return as_source(data).map_reduce(
+        lambda block, start, *b: _separate_block(block, start, mu, nu, n_max, exclude, keys, _part(b)), combine,
+        *_per_sample(blocked))
+
+
+def primal_violations(data, mu, nu, blocked=None):
+    """``psi(x_i) + 1 - nu`` for every sample, in the order of the samples (one pass; the whole ``(n,)`` array,
+    for inspection: the loop itself keeps only what :func:`separation` returns)."""
+    return as_source(data).map_reduce(
+        lambda block, start, *b: psi_values(class_scores(block, mu), _part(b)) + 1.0 - nu, np.concatenate,
+        *_per_sample(blocked))
+
+
+class Segment:
+    """The scores of ``mu_a`` and ``mu_b`` on a block of samples held in memory, for a line search:
+    ``varphi(t) = max_i psi_i((1 - t) V_a + t V_b)`` (the scores are linear in ``t``)."""
+
+    def __init__(self, Psi, mu_a, mu_b, blocked=None):
+        self.scores_a, self.scores_b = class_scores(Psi, mu_a), class_scores(Psi, mu_b)
+        self.blocked = blocked
+
+    def varphi(self, t):
+        return float(psi_values((1.0 - t) * self.scores_a + t * self.scores_b, self.blocked).max(initial=-np.inf))
+
+
+def risk_on_segment(data, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
     """``(mu, R(mu))`` minimising ``R`` on the segment ``mu = (1 - t) mu_a + t mu_b``, ``t in [0, 1]``.
 
-    ``R`` is convex (eq. 3), so it is unimodal along the segment: a golden-section search on ``t``, from the
-    two score matrices (the scores are linear in ``t``), with both ends kept as candidates.
+    ``R`` is convex (eq. 3), so it is unimodal along the segment: a golden-section search on ``t``, on the two
+    rules' scores held by the data source (:meth:`~mrc_pyomo.data.DataSource.segment`), with both ends kept as
+    candidates.
     """
-    scores_a, scores_b = class_scores(Psi, mu_a), class_scores(Psi, mu_b)
+    segment = as_source(data).segment(mu_a, mu_b, blocked)
 
     def value(t):
         mu = (1.0 - t) * mu_a + t * mu_b
-        return risk(mu, psi_values((1.0 - t) * scores_a + t * scores_b, blocked).max(), tau, lam), t
+        return risk(mu, segment.varphi(t), tau, lam), t
 
     ratio = (np.sqrt(5.0) - 1.0) / 2.0
     lo, hi = 0.0, 1.0

@@ -33,8 +33,9 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from .data import as_source
 from .estimates import class_sums
-from .primal_oracle import class_scores, psi_values
+from .primal_oracle import class_scores, varphi
 
 # the blocked scores are pushed below varphi' by this much (relative to 1 + |varphi'|): they then stay below it
 # after the rounding of Psi . mu; R does not depend on the margin
@@ -79,17 +80,34 @@ def full_lp_rows(reduction, n_samples, n_classes):
     return float(np.sum(2.0 ** (n_classes - reduction.blocked.sum(axis=1)) - 1))
 
 
+def _pattern_counts(n_classes):
+    """The block function of :func:`find_reduction`'s first pass: per class, the samples where each column is
+    nonzero ``(K, D)``, and per column the positive and the negative entries ``(D,)`` each."""
+    def counts(block, start, y):
+        return (class_sums(_nonzero(block), y, n_classes), np.asarray((block > 0).sum(axis=0)).ravel(),
+                np.asarray((block < 0).sum(axis=0)).ravel())
+    return counts
+
+
+def _added(parts):
+    return tuple(sum(p[k] for p in parts) for k in range(len(parts[0])))
+
+
 def find_reduction(Psi, y_idx, n_classes):
-    """The :class:`Reduction` of ``Psi`` with classes ``y_idx``, or ``None`` when no label is blocked."""
-    nonzero = _nonzero(Psi)
-    in_class = class_sums(nonzero, y_idx, n_classes) > 0                 # (K, D): column (y, j) not all zero
-    positive = np.asarray((Psi > 0).sum(axis=0)).ravel()
-    negative = np.asarray((Psi < 0).sum(axis=0)).ravel()
+    """The :class:`Reduction` of ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`) with classes
+    ``y_idx``, or ``None`` when no label is blocked; two passes over the samples, the second only if some
+    feature is fixed."""
+    data = as_source(Psi)
+    y_idx = np.asarray(y_idx)
+    in_class, positive, negative = data.map_reduce(_pattern_counts(n_classes), _added, y_idx)
+    in_class = in_class > 0                                               # (K, D): column (y, j) not all zero
     sign = np.where(negative == 0, 1.0, np.where(positive == 0, -1.0, 0.0)) * ((positive + negative) > 0)
     fixed = ~in_class & (sign != 0)[None, :]
     if not fixed.any():
         return None
-    blocked = np.asarray(nonzero @ fixed.T.astype(np.float32)) > 0       # (n, K)
+    weights = fixed.T.astype(np.float32)
+    blocked = data.map_reduce(lambda block, start: np.asarray(_nonzero(block) @ weights) > 0,
+                              np.concatenate)                             # (n, K)
     if not blocked.any():
         return None
     centroid_blocked = class_sums(blocked.astype(float), y_idx, n_classes) > 0
@@ -98,16 +116,28 @@ def find_reduction(Psi, y_idx, n_classes):
 
 
 def complete(reduction, Psi, mu):
-    """``mu`` of the full problem with ``R(mu) = R'(mu')``, from ``mu' = mu`` (its fixed features are ignored)."""
+    """``mu`` of the full problem with ``R(mu) = R'(mu')``, from ``mu' = mu`` (its fixed features are ignored);
+    two passes over ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`)."""
+    data = as_source(Psi)
     mu = np.where(reduction.fixed, 0.0, mu)
-    scores = class_scores(Psi, mu)
-    varphi = psi_values(scores, reduction.blocked).max()
-    ceiling = varphi - MARGIN * (1.0 + abs(varphi))
-    weights = np.asarray(abs(Psi) @ reduction.fixed.T.astype(float))  # w_iy
-    for y in np.flatnonzero(reduction.fixed.any(axis=1)):
-        rows = reduction.blocked[:, y]
-        excess = scores[rows, y] - ceiling
-        if len(excess) and excess.max() > 0:
-            magnitude = float(np.max(excess / weights[rows, y])) * (1.0 + 1e-12)
-            mu[y] = mu[y] + reduction.direction[y] * magnitude
+    ceiling = varphi(data, mu, reduction.blocked)
+    ceiling = ceiling - MARGIN * (1.0 + abs(ceiling))
+    fixed = reduction.fixed.T.astype(float)
+    classes = np.flatnonzero(reduction.fixed.any(axis=1))
+
+    def largest_ratio(block, start, blocked):
+        """Per class ``y``: ``max (v_iy - ceiling) / w_iy`` over the block's samples where ``y`` is blocked."""
+        scores = class_scores(block, mu)
+        weights = np.asarray(abs(block) @ fixed)                            # w_iy
+        out = np.full(mu.shape[0], -np.inf)
+        for y in classes:
+            rows = blocked[:, y]
+            if rows.any():
+                out[y] = np.max((scores[rows, y] - ceiling) / weights[rows, y])
+        return out
+
+    ratios = data.map_reduce(largest_ratio, lambda parts: np.max(parts, axis=0), reduction.blocked)
+    for y in classes:
+        if ratios[y] > 0:
+            mu[y] = mu[y] + reduction.direction[y] * float(ratios[y]) * (1.0 + 1e-12)
     return mu

@@ -30,24 +30,43 @@ R-invariant and is not done.)  Pure NumPy / SciPy.
 import numpy as np
 import scipy.sparse as sp
 
+from .data import DataSource, as_source
+
+
+def _column_peaks(block, start):
+    """``max_i |Psi_ij|`` of a block (0 for a column without entries)."""
+    if not sp.issparse(block):
+        return np.abs(block).max(axis=0) if block.shape[0] else np.zeros(block.shape[1])
+    block = sp.csc_matrix(block)
+    peak = np.zeros(block.shape[1])
+    nonempty = np.diff(block.indptr) > 0
+    if block.nnz:
+        peak[nonempty] = np.maximum.reduceat(np.abs(block.data), block.indptr[:-1][nonempty])
+    return peak
+
+
+def _normalised_squares(unit):
+    """The block function ``sum_i (Psi_ij / unit_j)^2``."""
+    def squares(block, start):
+        if sp.issparse(block):
+            normalised = block @ sp.diags(1.0 / unit)
+            return np.asarray(normalised.multiply(normalised).sum(axis=0)).ravel()
+        return np.sum((block / unit) ** 2, axis=0)
+    return squares
+
 
 def column_scales(Psi):
-    """``d_j = 1 / sqrt(mean_i Psi_ij^2)`` (1 for an all-zero column), computed without over- or underflow."""
-    if sp.issparse(Psi):
-        Psi = sp.csc_matrix(Psi)
-        peak = np.zeros(Psi.shape[1])
-        counts = np.diff(Psi.indptr)
-        nonempty = counts > 0
-        peak[nonempty] = np.maximum.reduceat(np.abs(Psi.data), Psi.indptr[:-1][nonempty]) if Psi.nnz else 0.0
-        unit = np.where(peak > 0, peak, 1.0)
-        normalised = Psi @ sp.diags(1.0 / unit)
-        mean_square = np.asarray(normalised.multiply(normalised).mean(axis=0)).ravel()
-    else:
-        peak = np.abs(Psi).max(axis=0) if Psi.shape[0] else np.zeros(Psi.shape[1])
-        unit = np.where(peak > 0, peak, 1.0)
-        mean_square = np.mean((Psi / unit) ** 2, axis=0)
+    """``d_j = 1 / sqrt(mean_i Psi_ij^2)`` (1 for an all-zero column), computed without over- or underflow, in
+    two passes over ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`): the columns' peaks, then the
+    mean squares of the columns divided by their peaks."""
+    data = as_source(Psi)
+    peak = data.map_reduce(_column_peaks, lambda parts: np.max(parts, axis=0))
+    unit = np.where(peak > 0, peak, 1.0)
+    mean_square = data.map_reduce(_normalised_squares(unit), sum) / max(data.n_samples, 1)
+    if not data.n_samples:
+        mean_square = np.full(data.n_features, np.nan)
     rms = np.sqrt(mean_square) * unit
-    with np.errstate(divide="ignore", over="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         d = np.where(rms > 0, 1.0 / np.where(rms > 0, rms, 1.0), 1.0)
     if not np.all(np.isfinite(d)):
         columns = np.flatnonzero(~np.isfinite(d))[:5].tolist()
@@ -63,12 +82,27 @@ def scale_columns(Psi, d):
     return np.ascontiguousarray(Psi * d)
 
 
-def center_columns(Psi):
-    """``(Psi A, c)``: the columns after the first (the intercept, all ones) minus their means ``c``."""
-    c = Psi[:, 1:].mean(axis=0)
-    centred = Psi.copy()
+def column_means(Psi):
+    """``mean_i Psi_ij`` for every column, one pass over ``Psi`` (an array or a
+    :class:`~mrc_pyomo.data.DataSource`)."""
+    data = as_source(Psi)
+    return data.map_reduce(lambda block, start: np.asarray(block.sum(axis=0)).ravel(), sum) / data.n_samples
+
+
+def center_block(block, c):
+    """A block of ``Psi`` with the columns after the first minus ``c`` (a new array)."""
+    centred = np.array(block, dtype=float)
     centred[:, 1:] -= c
-    return centred, c
+    return centred
+
+
+def center_columns(Psi):
+    """``(Psi A, c)``: the columns after the first (the intercept, all ones) minus their means ``c``; ``Psi``
+    an array or a :class:`~mrc_pyomo.data.DataSource` (then the result is a source too)."""
+    c = column_means(Psi)[1:]
+    if isinstance(Psi, DataSource):
+        return Psi.map_blocks(lambda block: center_block(block, c), Psi.n_features), c
+    return center_block(Psi, c), c
 
 
 def uncenter(mu, tau, c):

@@ -274,7 +274,7 @@ def test_pickle_roundtrip_keeps_predictions_and_master():
     # the master can be solved again after unpickling and gives the same R^k
     assert clone.master_.solve().objective == pytest.approx(clf.objective_, abs=1e-9)
     # the fitted master holds only the samples of its rows, not the training data
-    assert clone.master_.Psi.shape[0] <= clone.master_.n_rows
+    assert clone.master_.data.n_samples <= clone.master_.n_rows
 
 
 @pytest.mark.parametrize("solver", ["highs", "glpk", "cbc"])

@@ -17,34 +17,34 @@ import numpy as np
 
 from ..certificate import lower_bound
 from ..dual_oracle import dual_correlations, feature_violations, relative_feature_violations
-from ..primal_oracle import class_scores, most_violated_subsets, risk, risk_on_segment, subset_values
+from ..master import row_keys
+from ..primal_oracle import class_scores, risk, risk_on_segment, separation, subset_values, varphi
 from ..selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 from .config import gap_tolerance
 
 
 @dataclass
 class Best:
-    """The best rule so far: ``mu`` with the smallest ``R(mu)``, its scores ``Psi mu^T`` and
-    ``nu = varphi(mu) + 1`` (the point ``(mu, nu)`` satisfies every row)."""
+    """The best rule so far: ``mu`` with the smallest ``R(mu)`` and ``nu = varphi(mu) + 1`` (the point
+    ``(mu, nu)`` satisfies every row)."""
 
     mu: np.ndarray
     risk: float
-    scores: np.ndarray
     nu: float
 
     @classmethod
-    def evaluate(cls, Psi, mu, tau, lam, blocked=None):
-        """``mu`` with ``R(mu)`` evaluated over all samples (``R'`` of :mod:`mrc_pyomo.reduction` if ``blocked``)."""
-        scores = class_scores(Psi, mu)
-        varphi = most_violated_subsets(scores, blocked)[0].max()
-        return cls(mu, risk(mu, varphi, tau, lam), scores, float(varphi) + 1.0)
+    def evaluate(cls, data, mu, tau, lam, blocked=None):
+        """``mu`` with ``R(mu)`` evaluated over all samples of ``data``, one pass (``R'`` of
+        :mod:`mrc_pyomo.reduction` if ``blocked``)."""
+        value = varphi(data, mu, blocked)
+        return cls(mu, risk(mu, value, tau, lam), value + 1.0)
 
     @classmethod
-    def best_of(cls, Psi, mus, tau, lam, blocked=None):
+    def best_of(cls, data, mus, tau, lam, blocked=None):
         """The best of ``mu = 0`` and the rules ``mus``, each evaluated by :meth:`evaluate` (the first of equals)."""
-        best = cls.evaluate(Psi, np.zeros_like(tau), tau, lam, blocked)
+        best = cls.evaluate(data, np.zeros_like(tau), tau, lam, blocked)
         for mu in mus:
-            candidate = cls.evaluate(Psi, mu, tau, lam, blocked)
+            candidate = cls.evaluate(data, mu, tau, lam, blocked)
             best = candidate if candidate.risk < best.risk else best
         return best
 
@@ -53,7 +53,7 @@ class Best:
 class Check:
     """The oracles' verdict on one master solution: violations, the certified interval, what to change next.
 
-    ``primal_violations[i] = psi(x_i) + 1 - nu`` (the most violated row of each sample),
+    ``max_primal_violation = max_i psi(x_i) + 1 - nu`` (over the most violated row of each sample),
     ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta) lambda_yj``, ``risk = R(mu)``;
     ``best`` is the best rule once ``mu^k`` is counted and ``lower`` the best lower bound on ``R*``.
     """
@@ -61,16 +61,12 @@ class Check:
     risk: float
     best: Best
     lower: float
-    primal_violations: np.ndarray
+    max_primal_violation: float
     dual_violations: np.ndarray
     new_samples: np.ndarray
     new_subsets: np.ndarray
     new_features: np.ndarray
     remove: np.ndarray
-
-    @property
-    def max_primal_violation(self):
-        return float(self.primal_violations.max())
 
     @property
     def max_dual_violation(self):
@@ -82,47 +78,38 @@ class Check:
         return self.best.risk - self.lower
 
 
-def check_solution(master, solution, Psi, tau, lam, config, best, lower, blocked=None):
-    """Run CONSTR, FEAT and the certificate on a master solution (one full pass over samples and features):
-    the **check** step of the loop.
+def check_solution(master, solution, data, tau, lam, config, best, lower, blocked=None):
+    """Run CONSTR, FEAT and the certificate on a master solution (one full pass over the samples of ``data``,
+    a :class:`~mrc_pyomo.data.DataSource`, and one over the features): the **check** step of the loop.
 
     ``config``: a :class:`~mrc_pyomo.generation.config.CCGConfig` (regime, ``eps_1``, ``eps_2``, ``n_max``,
-    ``m_max``, ``in_out``); ``blocked``: the
-    labels left out of each sample's subsets (:mod:`mrc_pyomo.reduction`), or None."""
+    ``m_max``, ``in_out``); ``blocked``: the labels left out of each sample's subsets
+    (:mod:`mrc_pyomo.reduction`), or None."""
     regime, eps_1, eps_2, n_max, m_max = config.regime, config.eps_1, config.eps_2, config.n_max, config.m_max
     mu, nu = solution.mu, solution.nu
-    scores = class_scores(Psi, mu)
-    psi, subsets = most_violated_subsets(scores, blocked)
-    violations = psi + 1.0 - nu
-    value = risk(mu, psi.max(), tau, lam)
-    separation = (violations, subsets)
+    exclude = row_keys(master.samples, master.subsets) if master.n_rows else None
+    constr = separation(data, mu, nu, n_max, exclude, row_keys, blocked)
+    value = risk(mu, constr.varphi, tau, lam)
+    rows = constr
     if config.in_out > 0:
         # in-out (Ben-Ameur and Neto): separate at a point between the best rule, whose (mu, varphi + 1)
-        # satisfies every row, and (mu^k, nu^k); scores are linear in mu, so no extra product with Psi
+        # satisfies every row, and (mu^k, nu^k)
         a = config.in_out
         mu_s, nu_s = a * best.mu + (1 - a) * mu, a * best.nu + (1 - a) * nu
-        scores_s = a * best.scores + (1 - a) * scores
-        psi_s, subsets_s = most_violated_subsets(scores_s, blocked)
-        value_s = risk(mu_s, psi_s.max(), tau, lam)
-        if (psi_s + 1.0 - nu_s > NUMERICAL_FLOOR).any():
-            separation = (psi_s + 1.0 - nu_s, subsets_s)
+        inner = separation(data, mu_s, nu_s, n_max, exclude, row_keys, blocked)
+        value_s = risk(mu_s, inner.varphi, tau, lam)
+        if inner.max_violation > NUMERICAL_FLOOR:
+            rows = inner
         if value_s < min(value, best.risk):
-            best = Best(mu_s, value_s, scores_s, float(psi_s.max()) + 1.0)
+            best = Best(mu_s, value_s, inner.varphi + 1.0)
     if value < best.risk:
-        best = Best(mu, value, scores, float(psi.max()) + 1.0)
+        best = Best(mu, value, constr.varphi + 1.0)
 
     g = dual_correlations(master.points, master.samples, master.subsets, solution.alpha)
     lower = max(lower, lower_bound(master.points, master.samples, master.subsets, solution.alpha, tau, lam,
                                    rho=best.risk, g=g, target=best.risk - gap_tolerance(eps_1)))
     gap_open = best.risk - lower > gap_tolerance(eps_1)
-
-    picked = np.zeros(0, dtype=np.int64)
-    if gap_open:
-        sep_violations, sep_subsets = separation
-        candidates = np.flatnonzero(sep_violations > NUMERICAL_FLOOR)
-        eligible = ~master.contains_rows(candidates, sep_subsets[candidates])
-        picked = candidates[most_violated(sep_violations[candidates], 0.0, n_max, eligible)]
-        subsets = sep_subsets
+    picked = slice(None) if gap_open else slice(0)
 
     feature_violation = feature_violations(g, tau, lam, solution.beta).ravel()
     new_features = np.zeros(0, dtype=np.int64)
@@ -138,12 +125,12 @@ def check_solution(master, solution, Psi, tau, lam, config, best, lower, blocked
     if regime == "n":
         row_scores = class_scores(master.points(master.samples), mu)
         remove = over_satisfied(subset_values(row_scores, master.subsets) + 1.0 - nu, solution.alpha)
-    return Check(risk=value, best=best, lower=lower, primal_violations=violations,
-                 dual_violations=feature_violation.reshape(tau.shape), new_samples=picked,
-                 new_subsets=subsets[picked], new_features=new_features, remove=remove)
+    return Check(risk=value, best=best, lower=lower, max_primal_violation=constr.max_violation,
+                 dual_violations=feature_violation.reshape(tau.shape), new_samples=rows.samples[picked],
+                 new_subsets=rows.subsets[picked], new_features=new_features, remove=remove)
 
 
-def improve_on_segments(Psi, best, mu, tau, lam, blocked=None):
+def improve_on_segments(data, best, mu, tau, lam, blocked=None):
     """The best rule on the segments from ``best.mu`` to ``mu`` and to ``c(mu)``, and from 0 to ``c(mu)``.
 
     ``c(mu) = mu - mean_y mu_y`` has the same scores up to a shift common to all classes, hence the same
@@ -154,7 +141,7 @@ def improve_on_segments(Psi, best, mu, tau, lam, blocked=None):
     """
     centred = mu - mu.mean(axis=0)
     for start, end in ((best.mu, mu), (best.mu, centred), (np.zeros_like(mu), centred)):
-        candidate, value = risk_on_segment(Psi, start, end, tau, lam, blocked=blocked)
+        candidate, value = risk_on_segment(data, start, end, tau, lam, blocked=blocked)
         if value < best.risk:
-            best = Best.evaluate(Psi, candidate, tau, lam, blocked)
+            best = Best.evaluate(data, candidate, tau, lam, blocked)
     return best

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..data import as_source
+
 # "auto" picks the large n and m regime when the LP has more than this many features m = K * D ...
 LARGE_M = 10_000
 # ... unless the full LP has at most this many rows: it is then solved directly (regime "full") ...
@@ -89,11 +91,13 @@ def choose_regime(n_classes, n_features, full_lp_rows=None, density=0.0):
 
 
 def feature_density(Psi):
-    """The fraction of nonzero entries of ``Psi`` (dense array or sparse matrix)."""
-    size = Psi.shape[0] * Psi.shape[1]
+    """The fraction of nonzero entries of ``Psi`` (an array, or a :class:`~mrc_pyomo.data.DataSource`: one pass)."""
+    data = as_source(Psi)
+    size = data.n_samples * data.n_features
     if not size:
         return 0.0
-    return (Psi.nnz if hasattr(Psi, "nnz") else np.count_nonzero(Psi)) / size
+    count = data.map_reduce(lambda block, start: block.nnz if data.sparse else np.count_nonzero(block), sum)
+    return count / size
 
 
 def simplex_budget(solve_seconds, config=None):

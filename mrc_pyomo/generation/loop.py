@@ -47,6 +47,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..data import as_source
 from ..initialization import class_centroids, initial_features, initial_rows
 from ..master import MasterSolveError, RestrictedMaster, row_keys
 from ..result import FitResult
@@ -65,16 +66,16 @@ def centroid_rows(n, n_classes, reduction=None):
     return samples, subsets, floor
 
 
-def initial_master(Psi, y_idx, tau, lam, config, reduction=None):
+def initial_master(data, y_idx, tau, lam, config, reduction=None):
     """The first master: the class-centroid rows and the initial features (:mod:`mrc_pyomo.initialization`),
     without the rows and features a reduction leaves out.  Returns the master and its changes, as recorded."""
-    n, n_features = Psi.shape
+    n, n_features = data.shape
     n_classes = tau.shape[0]
     samples, subsets, floor = centroid_rows(n, n_classes, reduction)
     features = initial_features(n_classes, n_features, config.regime, config.fit_intercept)
     if reduction is not None:
         features = features[~reduction.fixed.ravel()[features]]
-    master = RestrictedMaster(Psi, tau, lam, centroids=class_centroids(Psi, y_idx, n_classes),
+    master = RestrictedMaster(data, tau, lam, centroids=class_centroids(data, y_idx, n_classes),
                               objective_floor=floor, solver=config.solver, solver_options=config.solver_options)
     master.add_features(features)
     master.add_rows(samples, subsets)
@@ -143,8 +144,9 @@ class RowHistory:
 
 def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduction=None, master=None,
             candidates=(), solve_times=()):
-    """Run MRC-CCG (Algorithm 1) on ``Psi`` (``(n, D)``) with class indices ``y_idx``, estimates ``tau``,
-    ``lam`` and the settings ``config`` (a :class:`CCGConfig`; None: the defaults).
+    """Run MRC-CCG (Algorithm 1) on ``Psi`` (``(n, D)``: an array, or a :class:`~mrc_pyomo.data.DataSource`)
+    with class indices ``y_idx``, estimates ``tau``, ``lam`` and the settings ``config`` (a :class:`CCGConfig`;
+    None: the defaults).
 
     The loop only sequences its steps: :func:`solve_master`, :func:`check_solution`, :func:`iteration_record`
     and :func:`update_master`.  Returns a :class:`FitResult` whose ``history`` has one record per master
@@ -177,6 +179,7 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
     others (the candidates are rules to return), and ``solve_times`` (that fit's) count for its stall budget.
     """
     config = CCGConfig() if config is None else config
+    data = as_source(Psi)
     start = time.perf_counter()
     elapsed = lambda: time.perf_counter() - start  # noqa: E731
     remaining = lambda: None if config.time_limit is None else config.time_limit - elapsed()  # noqa: E731
@@ -184,10 +187,10 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
     blocked = None if reduction is None else reduction.blocked
     warm = master
     if master is None:
-        master, added = initial_master(Psi, y_idx, tau, lam, config, reduction)
+        master, added = initial_master(data, y_idx, tau, lam, config, reduction)
     else:
         added = ((master.samples, master.subsets), (master.samples[:0], master.subsets[:0]), master.features)
-    best = Best.best_of(Psi, candidates, tau, lam, blocked)
+    best = Best.best_of(data, candidates, tau, lam, blocked)
     lower, seconds_update = 0.0, elapsed()
     history, status, solution, refined = [], "max_iter", None, False
     rows = RowHistory(idle=np.zeros(master.n_rows, dtype=np.int64))
@@ -216,14 +219,14 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
         known["seconds_solve"] = time.perf_counter() - tic - known["seconds_build"] - known["seconds_handover"]
 
         tic = time.perf_counter()
-        check = check_solution(master, solution, Psi, tau, lam, config, best, lower, blocked)
+        check = check_solution(master, solution, data, tau, lam, config, best, lower, blocked)
         best, lower = check.best, check.lower
         check = replace(check, remove=rows.age(check.remove, config.row_age))
         record = iteration_record(known, phase, solution, check, lower, master, time.perf_counter() - tic, start)
         history.append(record)
         if log is not None:
             log(record)
-        if callback is not None and callback(IterationState(k, master, solution, check, record, *added)):
+        if callback is not None and callback(IterationState(k, master, solution, check, record, *added, data, blocked)):
             status = "callback"
             break
         if check.gap <= gap_tolerance(config.eps_1):
@@ -252,6 +255,6 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
         seconds_update = time.perf_counter() - tic
 
     if status != "converged" and solution is not None:
-        best = improve_on_segments(Psi, best, solution.mu, tau, lam, blocked)
+        best = improve_on_segments(data, best, solution.mu, tau, lam, blocked)
     return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower,
                      upper=best.risk, status=status, history=history)

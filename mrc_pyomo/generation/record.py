@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..master import RestrictedMaster
+from ..primal_oracle import primal_violations
 from .check import Check
 
 HISTORY_COLUMNS = [
@@ -84,6 +85,8 @@ class IterationState:
     rows_added: tuple
     rows_removed: tuple
     features_added: np.ndarray
+    data: object = None
+    blocked: np.ndarray = None
 
     @property
     def model(self):
@@ -111,7 +114,9 @@ class IterationState:
 
     @property
     def primal_violations(self):
-        return self.check.primal_violations
+        """``psi(x_i) + 1 - nu`` for every sample: one more pass over the data (the loop keeps only the largest
+        and the rows it picks)."""
+        return primal_violations(self.data, self.mu, self.nu, self.blocked)
 
     @property
     def dual_violations(self):

@@ -23,6 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import formulation
+from ..data import InMemorySource, as_source
 from .model import MasterModel
 from .registry import BUILTIN_SOLVER, check_solver, make_backend
 from .solution import MasterSolution
@@ -41,8 +42,8 @@ class RestrictedMaster:
 
     Parameters
     ----------
-    Psi : ndarray or CSR matrix, shape (n, D)
-        Feature map of the training samples.
+    Psi : ndarray, CSR matrix or DataSource, shape (n, D)
+        Feature map of the training samples (:mod:`mrc_pyomo.data`: the master fetches the rows it holds).
     tau, lam : ndarray, shape (K, D)
         Mean and confidence vectors.
     centroids : ndarray, shape (K, D), optional
@@ -62,10 +63,10 @@ class RestrictedMaster:
                  solver_options=None, backend=None):
         if backend is None:
             check_solver(solver)
-        self.Psi = Psi
+        self.data = as_source(Psi)
         self.tau, self.lam = tau, lam
         self.n_classes, self.n_features = tau.shape
-        self.n_samples = Psi.shape[0]
+        self.n_samples = self.data.n_samples
         self.centroids = np.zeros((0, self.n_features)) if centroids is None else np.asarray(centroids)
         self.objective_floor = objective_floor
         self.solver = solver
@@ -100,7 +101,7 @@ class RestrictedMaster:
 
     # -- data access ------------------------------------------------------------------------------------
     def points(self, ids, columns=None):
-        """``Psi[ids][:, columns]`` where ids ``>= n`` are centroids (dense or CSR, following ``Psi``)."""
+        """``Psi[ids][:, columns]`` where ids ``>= n`` are centroids (dense or CSR, following the data)."""
         ids = np.asarray(ids, dtype=np.int64)
         train = ids < self.n_samples
         local = ids[train]
@@ -108,20 +109,15 @@ class RestrictedMaster:
             local = np.minimum(np.searchsorted(self._stored_ids, local), len(self._stored_ids) - 1)
             if not np.array_equal(self._stored_ids[local], ids[train]):
                 raise ValueError("this compacted master only holds the samples of its rows")
-        extra = self.centroids[ids[~train] - self.n_samples]
-        if columns is not None:
-            columns = np.asarray(columns, dtype=np.int64)
-            extra = extra[:, columns]
-        if sp.issparse(self.Psi):
-            rows = self.Psi[local]
-            rows = rows if columns is None else rows[:, columns]
-            if train.all():
-                return rows
-            stacked = sp.vstack([rows, sp.csr_matrix(extra)], format="csr")
-            return stacked[np.argsort(np.concatenate([np.flatnonzero(train), np.flatnonzero(~train)]))]
-        rows = self.Psi[local] if columns is None else self.Psi[np.ix_(local, columns)]
+        rows = self.data.rows(local, columns)
         if train.all():
             return rows
+        extra = self.centroids[ids[~train] - self.n_samples]
+        if columns is not None:
+            extra = extra[:, np.asarray(columns, dtype=np.int64)]
+        if self.data.sparse:
+            stacked = sp.vstack([rows, sp.csr_matrix(extra)], format="csr")
+            return stacked[np.argsort(np.concatenate([np.flatnonzero(train), np.flatnonzero(~train)]))]
         out = np.empty((len(ids), rows.shape[1]))
         out[train], out[~train] = rows, extra
         return out
@@ -193,7 +189,7 @@ class RestrictedMaster:
         (602 rows, 9,300 columns) took 46 s by dual simplex and 9.0 s by interior point; handing over the
         previous stage's basis (HiGHS's ``setBasis``, same rows and columns) changed nothing (12.0 s against
         12.1 s at 0.09, 46.1 s against 46.4 s at 0.03), so it is not done."""
-        master = RestrictedMaster(self.Psi, tau, lam, centroids=self.centroids, objective_floor=self.objective_floor,
+        master = RestrictedMaster(self.data, tau, lam, centroids=self.centroids, objective_floor=self.objective_floor,
                                   solver=self.solver, solver_options=self.solver_options, backend=type(self.backend))
         master.add_features(self.features)
         master.add_rows(self.samples, self.subsets)
@@ -258,13 +254,12 @@ class RestrictedMaster:
 
     # -- after fitting ----------------------------------------------------------------------------------
     def compact(self):
-        """Keep only the rows of ``Psi`` that ``I`` uses, so that a fitted estimator does not hold the data.
-
-        Sample ids, and so the names in the model, are unchanged.
+        """Keep only the rows of the data that ``I`` uses, in memory, so that a fitted estimator does not hold
+        the data (nor a reference to a cluster's).  Sample ids, and so the names in the model, are unchanged.
         """
         ids = self.samples[self.samples < self.n_samples]
         ids = np.unique(ids) if self._stored_ids is None else self._stored_ids[np.isin(self._stored_ids, ids)]
-        self.Psi = self.points(ids)
+        self.data = InMemorySource(self.points(ids))
         self._stored_ids = ids
         return self
 

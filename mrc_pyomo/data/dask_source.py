@@ -1,0 +1,128 @@
+"""Data beyond memory: a :class:`~mrc_pyomo.data.DataSource` on a ``dask.array.Array`` (SPEC "Progress, paths
+and data"; needs the extra ``pip install "mrc_pyomo[dask]"``).
+
+The array's chunks of rows are the blocks: every pass (:meth:`DaskSource.map_reduce`) is one Dask task per
+chunk, running the library's pure NumPy block function where the chunk lives (a worker of a
+``distributed`` cluster, or a thread of the local scheduler), and only the per-block results, whose size does
+not grow with ``n`` (sums, maxima, the ``n_max`` most violated rows), come back to combine.  The rows the
+master holds are fetched by id (:meth:`DaskSource.rows`) and kept in a bounded cache.  The column functions of
+:meth:`DaskSource.map_blocks` (the feature map, the scaling) act row by row: a pass applies them to each
+chunk as it reads it, and a fetch to the rows it fetched, so neither ``Psi`` nor any ``(n, D)`` array is ever
+formed whole.  Per-sample arrays of a pass (the class of each sample, the blocked labels) are NumPy arrays on
+the client, of ``n`` or ``n K`` entries, sliced per chunk.
+"""
+
+import numpy as np
+
+from .source import DataSource
+
+try:
+    import dask
+    import dask.array as da
+except ImportError:  # pragma: no cover - the optional extra; DaskSource says so when it is made
+    dask = da = None
+
+#: rows fetched by id are kept up to this many (the master's rows are fetched again and again)
+CACHE_ROWS = 100_000
+
+
+def _compose(functions):
+    def apply(block):
+        for fn in functions:
+            block = fn(block)
+        return block
+    return apply
+
+
+class DaskSource(DataSource):
+    """``Psi = f(array)``: a 2-d Dask array of samples by columns and the row-wise functions ``f`` (composed in
+    order) of :meth:`map_blocks`.  Chunks span all columns (the array is rechunked so if they do not)."""
+
+    def __init__(self, array, functions=(), cache_rows=CACHE_ROWS):
+        if da is None:
+            raise ImportError('a Dask array needs the extra: pip install "mrc_pyomo[dask]"')
+        if array.ndim != 2:
+            raise ValueError(f"the data must be a 2-d array of samples by features, got {array.ndim} dimensions")
+        if any(np.isnan(size) for size in array.shape):
+            raise ValueError("the Dask array's number of rows is unknown (chunks of unknown size): call "
+                             "compute_chunk_sizes() on it first")
+        if len(array.chunks[1]) > 1:
+            array = array.rechunk({1: -1})
+        self.base = array
+        self.functions = tuple(functions)
+        self.cache_rows = cache_rows
+        self._cache = {}
+        self.n_samples = int(array.shape[0])
+        self.sparse = False
+        self.n_features = (int(array.shape[1]) if not self.functions
+                           else int(_compose(self.functions)(array[:1].compute()).shape[1]))
+        self.starts = np.concatenate([[0], np.cumsum(array.chunks[0])]).astype(np.int64)
+
+    @property
+    def array(self):
+        """``Psi`` as a lazy Dask array (the functions applied chunk by chunk)."""
+        if not self.functions:
+            return self.base
+        return self.base.map_blocks(_compose(self.functions), chunks=(self.base.chunks[0], (self.n_features,)),
+                                    dtype=np.float64, meta=np.empty((0, 0)))
+
+    def rows(self, ids, columns=None):
+        ids = np.asarray(ids, dtype=np.int64)
+        unique, inverse = np.unique(ids, return_inverse=True)
+        missing = np.array([i for i in unique.tolist() if i not in self._cache], dtype=np.int64)
+        if len(missing):
+            fetched = _compose(self.functions)(np.asarray(self.base[missing].compute(), dtype=np.float64))
+            if len(self._cache) + len(missing) > self.cache_rows:
+                self._cache.clear()
+            self._cache.update(zip(missing.tolist(), fetched))
+        out = np.stack([self._cache[i] for i in unique.tolist()]) if len(unique) else np.empty((0, self.n_features))
+        out = out[inverse]
+        return out if columns is None else out[:, np.asarray(columns, dtype=np.int64)]
+
+    def map_reduce(self, fn, combine, *per_sample):
+        apply = _compose(self.functions)
+        blocks = self.base.to_delayed().ravel()
+        tasks = []
+        for block, start, stop in zip(blocks, self.starts[:-1], self.starts[1:]):
+            parts = [np.asarray(a)[start:stop] for a in per_sample]
+            tasks.append(dask.delayed(_run)(fn, apply, block, int(start), *parts))
+        return combine(list(dask.compute(*tasks)))
+
+    def map_blocks(self, fn, n_features=None):
+        return DaskSource(self.base, self.functions + (fn,), self.cache_rows)
+
+    def segment(self, mu_a, mu_b, blocked=None):
+        return DaskSegment(self, mu_a, mu_b, blocked)
+
+
+def _run(fn, apply, block, start, *parts):
+    return fn(apply(np.asarray(block, dtype=np.float64)), start, *parts)
+
+
+class DaskSegment:
+    """:class:`~mrc_pyomo.primal_oracle.Segment` on a Dask source: the two rules' scores, ``(n, 2K)`` in all,
+    computed in one pass and persisted (on the workers of a cluster), then ``varphi(t)`` by one small task per
+    chunk of scores."""
+
+    def __init__(self, source, mu_a, mu_b, blocked=None):
+        from ..primal_oracle import class_scores
+        both = np.concatenate([mu_a, mu_b])
+        apply = _compose(source.functions)
+        scores = source.base.map_blocks(lambda block: class_scores(apply(np.asarray(block, dtype=np.float64)), both),
+                                        chunks=(source.base.chunks[0], (both.shape[0],)), dtype=np.float64,
+                                        meta=np.empty((0, 0)))
+        self.blocks = list(dask.persist(*scores.to_delayed().ravel()))
+        self.starts, self.n_classes, self.blocked = source.starts, mu_a.shape[0], blocked
+
+    def varphi(self, t):
+        tasks = []
+        for block, start, stop in zip(self.blocks, self.starts[:-1], self.starts[1:]):
+            blocked = None if self.blocked is None else self.blocked[start:stop]
+            tasks.append(dask.delayed(_segment_varphi)(block, t, self.n_classes, blocked))
+        return float(max(dask.compute(*tasks)))
+
+
+def _segment_varphi(scores, t, n_classes, blocked):
+    from ..primal_oracle import psi_values
+    mixed = (1.0 - t) * scores[:, :n_classes] + t * scores[:, n_classes:]
+    return psi_values(mixed, blocked).max(initial=-np.inf)

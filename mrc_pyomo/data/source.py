@@ -1,0 +1,100 @@
+"""The data seam: how a fit reaches the training data ``Psi`` (the feature map of the samples, ``(n, D)``).
+
+MRC-CCG needs the data in two ways only (paper, Algorithm 1): **full passes** over the samples whose results
+do not grow with ``n`` (class sums and second moments for ``tau`` and ``lambda``, eq. 2; the most violated
+rows of CONSTR, eq. 9, reduced to ``varphi`` and the ``n_max`` most violated; column statistics), and
+**rows fetched by sample id** for the master ``P_{I,J}``, which only ever holds a few thousand of them.
+A :class:`DataSource` offers exactly these, so that where the data live is one seam:
+
+* :class:`InMemorySource`: a NumPy array or a SciPy CSR matrix, one block (today's path, as fast);
+* :class:`~mrc_pyomo.data.dask_source.DaskSource`: a ``dask.array.Array``, one block per chunk of rows, each
+  pass a graph of Dask tasks (data beyond memory, on a cluster).
+
+The passes themselves are pure NumPy functions of a block (:mod:`mrc_pyomo.data.passes`): a source only runs
+``fn`` on each of its blocks of consecutive samples and combines the results (:meth:`DataSource.map_reduce`).
+"""
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+import scipy.sparse as sp
+
+
+class DataSource(ABC):
+    """The training data ``Psi`` of a fit, reached by passes and by rows (see the module docstring).
+
+    ``n_samples`` and ``n_features`` give its shape, ``sparse`` whether its blocks are CSR matrices.
+    """
+
+    n_samples: int
+    n_features: int
+    sparse: bool
+
+    @property
+    def shape(self):
+        return self.n_samples, self.n_features
+
+    @abstractmethod
+    def rows(self, ids, columns=None):
+        """``Psi[ids][:, columns]`` in memory (NumPy array, or CSR for sparse data), in the order of ``ids``."""
+
+    @abstractmethod
+    def map_reduce(self, fn, combine, *per_sample):
+        """``combine([fn(block, start, *parts) for each block])``: ``block`` holds the samples ``start, ...,
+        start + len(block) - 1`` (in memory, dense or CSR) and ``parts`` the same rows of each array of
+        ``per_sample`` (NumPy arrays whose first axis is the samples)."""
+
+    @abstractmethod
+    def map_blocks(self, fn, n_features=None):
+        """A new source whose block of samples is ``fn(block)`` (the feature map, the column scaling), with
+        ``n_features`` columns (None: as ``fn`` gives them); this source is not changed."""
+
+    @abstractmethod
+    def segment(self, mu_a, mu_b, blocked=None):
+        """The class scores of ``mu_a`` and ``mu_b`` held for a line search on ``(1 - t) mu_a + t mu_b``: an
+        object whose ``varphi(t)`` is ``max_i psi(x_i)`` at ``t`` (``blocked``: the labels a
+        :class:`~mrc_pyomo.reduction.Reduction` leaves out of each sample's subsets, ``(n, K)``)."""
+
+
+class InMemorySource(DataSource):
+    """``Psi`` held in memory: a dense NumPy array or a CSR matrix, passed over as one block."""
+
+    def __init__(self, Psi):
+        if sp.issparse(Psi):
+            Psi = sp.csr_matrix(Psi)
+        self.array = Psi
+        self.n_samples, self.n_features = Psi.shape
+        self.sparse = sp.issparse(Psi)
+
+    def rows(self, ids, columns=None):
+        ids = np.asarray(ids, dtype=np.int64)
+        if columns is None:
+            return self.array[ids]
+        columns = np.asarray(columns, dtype=np.int64)
+        return self.array[ids][:, columns] if self.sparse else self.array[np.ix_(ids, columns)]
+
+    def map_reduce(self, fn, combine, *per_sample):
+        return combine([fn(self.array, 0, *per_sample)])
+
+    def map_blocks(self, fn, n_features=None):
+        return InMemorySource(fn(self.array))
+
+    def segment(self, mu_a, mu_b, blocked=None):
+        from ..primal_oracle import Segment
+        return Segment(self.array, mu_a, mu_b, blocked)
+
+
+def as_source(data):
+    """``data`` as a :class:`DataSource`: a source as it is, a Dask array as a
+    :class:`~mrc_pyomo.data.dask_source.DaskSource`, anything else (NumPy, SciPy sparse) in memory."""
+    if isinstance(data, DataSource):
+        return data
+    if is_dask_array(data):
+        from .dask_source import DaskSource
+        return DaskSource(data)
+    return InMemorySource(data)
+
+
+def is_dask_array(data):
+    """Whether ``data`` is a ``dask.array.Array`` (without importing Dask when it is not installed)."""
+    return type(data).__module__.startswith("dask.") and hasattr(data, "to_delayed")

@@ -1,0 +1,54 @@
+"""The estimator's boundary for data in memory or on Dask: validation that reads a Dask array only in passes,
+and predictions that stay lazy on a Dask array (Dask-ML's convention: NumPy semantics, a Dask array out for a
+Dask array in)."""
+
+import numpy as np
+from sklearn.utils.validation import column_or_1d, validate_data
+
+from .source import is_dask_array
+
+
+def validate_training_data(estimator, X, y):
+    """``(X, y)`` validated as :func:`sklearn.utils.validation.validate_data` does (which it is, for data in
+    memory); a Dask ``X`` is checked lazily (2-d, numbers, one pass for finite values) and cast to float64,
+    and ``y`` (a Dask array, or in memory) computed: ``n`` labels fit in memory where ``n`` rows may not."""
+    if not is_dask_array(X):
+        return validate_data(estimator, X, y, accept_sparse="csr", dtype=np.float64)
+    _check_dask(X, "X")
+    y = column_or_1d(np.asarray(y.compute() if is_dask_array(y) else y), warn=True)
+    if len(y) != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} samples but y has {len(y)} labels")
+    estimator.n_features_in_ = int(X.shape[1])
+    return X.astype(np.float64), y
+
+
+def validate_prediction_data(estimator, X):
+    """``X`` for ``predict`` and its kin: validated like the training data (same number of features)."""
+    if not is_dask_array(X):
+        return validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, reset=False)
+    _check_dask(X, "X", finite=False)
+    if X.shape[1] != estimator.n_features_in_:
+        raise ValueError(f"X has {X.shape[1]} features, but {type(estimator).__name__} is expecting "
+                         f"{estimator.n_features_in_} features as input")
+    return X.astype(np.float64)
+
+
+def _check_dask(X, name, finite=True):
+    if X.ndim != 2:
+        raise ValueError(f"Expected a 2-d array of samples by features for {name}, got a {X.ndim}-d Dask array")
+    if not (np.issubdtype(X.dtype, np.number) or X.dtype == bool) or np.iscomplexobj(np.empty(0, X.dtype)):
+        raise ValueError(f"{name} must hold real numbers, got the type {X.dtype}")
+    if finite and not bool(np.isfinite(X).all().compute()):
+        raise ValueError(f"Input {name} contains NaN or infinity.")
+
+
+def map_rows(X, fn, n_columns=None):
+    """``fn(X)`` for ``X`` in memory; for a Dask ``X``, ``fn`` applied chunk by chunk (a lazy Dask array with
+    ``n_columns`` columns, or one value per row if None)."""
+    if not is_dask_array(X):
+        return fn(X)
+    if len(X.chunks[1]) > 1:
+        X = X.rechunk({1: -1})
+    if n_columns is None:
+        return X.map_blocks(fn, drop_axis=1, dtype=fn(X[:1].compute()).dtype)
+    return X.map_blocks(fn, chunks=(X.chunks[0], (n_columns,)), dtype=np.float64)

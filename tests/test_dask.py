@@ -1,0 +1,123 @@
+"""Data beyond memory (SPEC "Progress, paths and data"): a Dask array, on a ``distributed.LocalCluster`` of
+several worker processes and from an array on disk, gives the in-memory fit's certified interval to 1e-9, its
+``mu_`` where the optimum is unique, and the same predictions; only the master's rows are gathered."""
+
+import numpy as np
+import pytest
+
+from conftest import random_problem
+from mrc_pyomo import MRCClassifier, mrc_path
+from mrc_pyomo.data import DaskSource, as_source
+from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.primal_oracle import separation, varphi
+from mrc_pyomo.scaling import column_scales
+
+dask = pytest.importorskip("dask")
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A cluster of two worker processes (so every pass's block functions are pickled and run elsewhere)."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def problem():
+    """A problem whose LP optimum is unique: the full LP by dual simplex and by interior point give one mu."""
+    X, y = random_problem(240, 5, 3, seed=17)
+    simplex = MRCClassifier(method="lp", eps_1=0.0, solver_options={"solver": "simplex"}).fit(X, y)
+    ipm = MRCClassifier(method="lp", eps_1=0.0, solver_options={"solver": "ipm"}).fit(X, y)
+    assert np.allclose(simplex.mu_, ipm.mu_, atol=1e-6)
+    return X, y, simplex
+
+
+def _same_fit(in_memory, on_dask, mu=True):
+    assert on_dask.status_ == in_memory.status_ == "converged"
+    assert on_dask.upper_ == pytest.approx(in_memory.upper_, abs=1e-9)
+    assert on_dask.lower_ == pytest.approx(in_memory.lower_, abs=1e-9)
+    if mu:
+        assert np.allclose(on_dask.mu_, in_memory.mu_, atol=1e-6)
+
+
+def test_the_passes_equal_the_in_memory_ones(client, problem):
+    X, y, _ = problem
+    dask_X = da.from_array(X, chunks=(50, 2))    # chunks split the columns too: rechunked to whole rows
+    source = as_source(dask_X)
+    assert isinstance(source, DaskSource) and source.base.chunks[1] == (X.shape[1],)
+    y_idx = np.unique(y, return_inverse=True)[1]
+    for got, want in zip(mean_and_confidence(source, y_idx, 3, 0.1), mean_and_confidence(X, y_idx, 3, 0.1)):
+        assert np.allclose(got, want, rtol=1e-12, atol=1e-15)
+    assert np.allclose(column_scales(source), column_scales(X), rtol=1e-12)
+    mu = np.random.default_rng(0).normal(size=(3, X.shape[1]))
+    assert varphi(source, mu) == pytest.approx(varphi(X, mu), abs=1e-12)
+    memory, dask = separation(X, mu, 0.5, 30), separation(source, mu, 0.5, 30)
+    assert dask.varphi == pytest.approx(memory.varphi, abs=1e-12)
+    assert sorted(dask.samples.tolist()) == sorted(memory.samples.tolist())
+    assert np.array_equal(source.rows([7, 3, 7]), X[[7, 3, 7]])
+
+
+def test_fit_on_a_cluster_equals_the_in_memory_fit(client, problem):
+    X, y, lp = problem
+    in_memory = MRCClassifier(eps_1=0.0, n_max=20).fit(X, y)
+    on_dask = MRCClassifier(eps_1=0.0, n_max=20).fit(da.from_array(X, chunks=(45, X.shape[1])), y)
+    _same_fit(in_memory, on_dask)
+    assert in_memory.upper_ == pytest.approx(lp.upper_, abs=1e-8)
+    # the master holds (and, compacted, keeps) only the rows of I, in memory: not the cluster's data
+    assert on_dask.master_.data.n_samples <= on_dask.master_.n_rows
+    dask_X = da.from_array(X, chunks=(60, X.shape[1]))
+    predicted = on_dask.predict(dask_X)
+    assert isinstance(predicted, da.Array)
+    assert np.array_equal(predicted.compute(), in_memory.predict(X))
+    assert np.allclose(on_dask.predict_proba(dask_X).compute(), in_memory.predict_proba(X), atol=1e-6)
+    assert np.allclose(on_dask.decision_function(dask_X).compute(), in_memory.decision_function(X), atol=1e-6)
+    assert on_dask.score(dask_X, y) == pytest.approx(in_memory.score(X, y))
+
+
+def test_fit_from_an_array_on_disk(tmp_path, problem):
+    """A memory-mapped file, read chunk by chunk by Dask's local scheduler; Fourier features mapped per chunk,
+    their gamma from the variance Dask computes."""
+    X, y, _ = problem
+    on_disk = np.lib.format.open_memmap(tmp_path / "X.npy", mode="w+", dtype=np.float64, shape=X.shape)
+    on_disk[:] = X
+    on_disk.flush()
+    dask_X = da.from_array(np.load(tmp_path / "X.npy", mmap_mode="r"), chunks=(64, X.shape[1]))
+    params = dict(phi="fourier", random_state=0, eps_1=0.0, n_max=30)
+    in_memory = MRCClassifier(**params).fit(X, y)
+    with dask.config.set(scheduler="threads"):   # the local scheduler reads the file where it is
+        on_dask = MRCClassifier(**params).fit(dask_X, y)
+    _same_fit(in_memory, on_dask, mu=False)
+    assert on_dask.feature_map_.base_.gamma_ == pytest.approx(in_memory.feature_map_.base_.gamma_, rel=1e-12)
+    assert np.array_equal(on_dask.predict(dask_X).compute(), in_memory.predict(X))
+
+
+def test_continuation_the_full_lp_and_the_path_on_dask(client, problem):
+    X, y, _ = problem
+    dask_X = da.from_array(X, chunks=(80, X.shape[1]))
+    for params in (dict(continuation=True, eps_1=0.0, n_max=20), dict(method="lp", eps_1=0.0),
+                   dict(lambda0=0.0, eps_1=1e-7)):
+        _same_fit(MRCClassifier(**params).fit(X, y), MRCClassifier(**params).fit(dask_X, y),
+                  mu=params.get("lambda0", 0.01) > 0)
+    lambda0s = [0.1, 0.01]
+    memory, dask = mrc_path(X, y, lambda0s, eps_1=0.0), mrc_path(dask_X, y, lambda0s, eps_1=0.0)
+    assert np.allclose(dask.table.upper, memory.table.upper, atol=1e-9)
+
+
+def test_bad_dask_input_is_refused_with_its_cause(client):
+    X = np.ones((20, 3))
+    X[4, 1] = np.nan
+    y = np.arange(20) % 2
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        MRCClassifier().fit(da.from_array(X, chunks=(5, 3)), y)
+    with pytest.raises(ValueError, match="2-d"):
+        MRCClassifier().fit(da.ones(20, chunks=5), y)
+    with pytest.raises(ValueError, match="samples but y has"):
+        MRCClassifier().fit(da.ones((20, 3), chunks=(5, 3)), y[:10])
+    with pytest.raises(ValueError, match="in memory"):
+        MRCClassifier(method="subgradient").fit(da.random.random((20, 3), chunks=(5, 3)), y)
+    fitted = MRCClassifier().fit(np.random.default_rng(1).normal(size=(20, 3)), y)
+    with pytest.raises(ValueError, match="expecting 3 features"):
+        fitted.predict(da.ones((4, 5), chunks=(2, 5)))
