@@ -5,6 +5,7 @@
 * :mod:`~mrc_pyomo.master.backend`: the backend seam, :class:`Backend` and its :class:`Capabilities`;
 * :mod:`~mrc_pyomo.master.registry`: the one registry from solver names to backends;
 * :mod:`~mrc_pyomo.master.highs`: the built-in HiGHS backend (``solver="highs"``), loaded in bulk;
+* :mod:`~mrc_pyomo.master.highs_instance`: a quiet ``highspy.Highs``, its options and time limits;
 * :mod:`~mrc_pyomo.master.pyomo_backends`: Pyomo's persistent interfaces and Pyomo's other solvers;
 * :mod:`~mrc_pyomo.master.solution`: :class:`MasterSolution` and :class:`MasterSolveError`.
 """

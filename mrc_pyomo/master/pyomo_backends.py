@@ -26,7 +26,7 @@ from pyomo.solvers.plugins.solvers.persistent_solver import PersistentSolver
 
 from ..formulation import objective_coefficients
 from .backend import Backend, Capabilities
-from .highs import check_options as check_highs_options
+from .highs_instance import check_options as check_highs_options
 from .solution import MasterSolveError
 
 # Pyomo solver names that run HiGHS: their options are checked against HiGHS's own list

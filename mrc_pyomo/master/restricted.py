@@ -109,7 +109,11 @@ class RestrictedMaster:
             local = np.minimum(np.searchsorted(self._stored_ids, local), len(self._stored_ids) - 1)
             if not np.array_equal(self._stored_ids[local], ids[train]):
                 raise ValueError("this compacted master only holds the samples of its rows")
-        rows = self.data.rows(local, columns)
+        if len(local):
+            rows = self.data.rows(local, columns)
+        else:   # no training row: a source is never asked for none
+            width = self.n_features if columns is None else len(columns)
+            rows = sp.csr_matrix((0, width)) if self.data.sparse else np.empty((0, width))
         if train.all():
             return rows
         extra = self.centroids[ids[~train] - self.n_samples]

@@ -1,0 +1,102 @@
+"""A quiet ``highspy.Highs`` and its options: what every HiGHS instance of the library is made and run with
+(the built-in backend, the full LP's dual form, the benchmark harness).
+
+From highspy 1.16 the constructor prints HiGHS's banner on the process's stdout before any option can be
+set; :func:`quiet_highs` makes instances that have printed nothing.  HiGHS's ``time_limit`` is measured on
+its own clock, which runs across runs: :func:`run_with_limit` bounds one run.  Options are checked against
+HiGHS's own answer (:func:`set_option`, :func:`check_options`): Pyomo's HiGHS interfaces do not look.
+"""
+
+import contextlib
+import ctypes
+import os
+import sys
+
+try:
+    import highspy
+except ImportError:  # pragma: no cover - highspy is a dependency; a clear error is raised on use
+    highspy = None
+
+INF = 1e30 if highspy is None else highspy.kHighsInf
+
+
+def run_with_limit(highs, time_limit):
+    """``highs.run()`` with a limit for this run only: HiGHS compares its ``time_limit`` option with its own
+    clock, which runs across runs, so it is set to that clock plus the limit and restored afterwards."""
+    if time_limit is None:
+        highs.run()
+        return
+    previous = highs.getOptionValue("time_limit")[1]
+    highs.setOptionValue("time_limit", highs.getRunTime() + max(float(time_limit), 0.0))
+    try:
+        highs.run()
+    finally:
+        highs.setOptionValue("time_limit", previous)
+
+
+def set_option(highs, name, value):
+    """Set a HiGHS option; ``ValueError`` naming it if HiGHS rejects it (Pyomo's HiGHS interfaces do not look)."""
+    if highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+        raise ValueError(f"HiGHS rejected the option {name}={value!r} (unknown name, or a value of the wrong "
+                         f"type or range)")
+
+
+def _flush_c_streams():
+    """Flush the C library's output buffers (``fflush(NULL)``), where the C library can be reached."""
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError, TypeError):   # no C library by that route (Windows): HiGHS flushes its log
+        pass
+
+
+@contextlib.contextmanager
+def stdout_to_devnull():
+    """While the block runs, whatever is written to file descriptor 1 (C code's ``stdout``) is discarded.
+
+    For the few microseconds of making a ``highspy.Highs``: from highspy 1.16 the constructor itself prints
+    HiGHS's banner ("Running HiGHS ... Copyright ...") on the process's stdout, before any option (``output_flag``)
+    can be set.  Python's own ``sys.stdout`` is flushed first, so nothing printed before is lost or reordered;
+    output of another thread in that instant would be discarded too.
+    """
+    try:
+        sys.stdout.flush()
+    except (AttributeError, ValueError, OSError):
+        pass
+    try:
+        saved = os.dup(1)
+    except OSError:   # no file descriptor 1 (a closed stdout): nothing to protect
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), 1)
+        yield
+    finally:
+        _flush_c_streams()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def quiet_highs(options=None):
+    """A new ``highspy.Highs`` instance that has printed nothing, its log off, and ``options`` set
+    (:func:`set_option`).  Only an option the caller passes (``output_flag``, ``log_to_console``) turns HiGHS's
+    log on."""
+    if highspy is None:
+        raise ImportError("the default solver needs the package highspy: pip install highspy")
+    with stdout_to_devnull():
+        highs = highspy.Highs()
+        highs.setOptionValue("output_flag", False)
+    for name, value in (options or {}).items():
+        set_option(highs, name, value)
+    return highs
+
+
+def check_options(options):
+    """Raise ``ValueError`` naming the first option HiGHS does not know, or whose value it rejects.
+
+    Pyomo's HiGHS interfaces pass options on without looking at HiGHS's answer, so a misspelt option would
+    be silently ignored; a scratch ``Highs`` instance answers for them.
+    """
+    if highspy is None or not options:
+        return
+    quiet_highs(options)
