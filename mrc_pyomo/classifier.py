@@ -4,7 +4,7 @@
 estimates ``tau`` and ``lambda`` (eq. 2), and solves the MRC LP (eq. 4) by MRC-CCG (``method="ccg"``,
 :mod:`mrc_pyomo.generation`), in full (``method="lp"``, :mod:`mrc_pyomo.full_lp`) or by MRC-SUB
 (``method="subgradient"``).  ``mu``, ``tau`` and ``lambda`` are mapped back to the user's units.  The rule is
-``h(x) = argmax_y Psi(x).mu_y`` with probabilities ``max(v_y - psi(x), 0)``.
+``h(x) = argmax_y Psi(x).mu_y`` with probabilities ``max(v_y - psi(x), 0)`` (:mod:`mrc_pyomo.rule`).
 
 Every fit ends with a certified interval ``lower_ <= R* <= upper_`` (:mod:`mrc_pyomo.certificate`):
 ``upper_ = R(mu_)``, one exact pass of the primal oracle over the training samples in the user's units,
@@ -22,25 +22,25 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import HasMethods, Interval, InvalidParameterError, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
 
 from . import continuation as continuation_
 from .data import InMemorySource, as_source
-from .data.validation import map_rows, validate_prediction_data, validate_training_data
+from .data.validation import validate_training_data
 from .estimates import mean_and_confidence
-from .feature_maps import LinearFeatures, make_feature_map
+from .feature_maps import make_feature_map
 from .full_lp import fit_full_lp
 from .generation import HISTORY_COLUMNS, CCGConfig, choose_regime, feature_density, gap_tolerance, row_age
 from .master import check_solver
 from .progress import progress_display
-from .primal_oracle import class_probabilities, class_scores, risk, varphi
+from .primal_oracle import risk, varphi
 from .reduction import complete, find_reduction, full_lp_rows
+from .rule import RuleMixin
 from .scaling import center_columns, column_scales, scale_columns, uncenter
 from .subgradient import HISTORY_COLUMNS as SUBGRADIENT_COLUMNS
 from .subgradient import fit_subgradient
 
 
-class MRCClassifier(ClassifierMixin, BaseEstimator):
+class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     """Minimax risk classifier with the 0-1 loss, learned by constraint and column generation.
 
     Standardise raw features: ``R``, the rule and its certificate are invariant under a positive rescaling of
@@ -232,6 +232,8 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_training_data(self, X, y)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
+        # the smallest integer type: a pass over data beyond memory ships each block's class indices
+        y_idx = y_idx.astype(np.min_scalar_type(len(self.classes_) - 1))
         if len(self.classes_) < 2:
             raise ValueError(f"MRCClassifier needs at least two classes; got 1 class ({self.classes_.tolist()[0]!r})")
         n_classes = len(self.classes_)
@@ -312,52 +314,3 @@ class MRCClassifier(ClassifierMixin, BaseEstimator):
             stages = continuation_.schedule(self.lambda0, zero_rule)
         return continuation_.fit_continued(Psi, y_idx, tau, std, stages, config, reduction=reduction, log=progress,
                                            callback=self.callback)
-
-    def _linear_weights(self, name):
-        """``mu_`` of a fitted linear map; ``AttributeError`` naming the cause for any other map."""
-        check_is_fitted(self)
-        base = self.feature_map_.base_
-        if type(base) is not LinearFeatures:
-            raise AttributeError(
-                f"{name} is defined for the linear map only (phi='linear'): this classifier was fitted on the map "
-                f"{type(base).__name__}, whose weights mu_ belong to the mapped features "
-                f"feature_map_.transform(X), not to the columns of X")
-        return self.mu_
-
-    @property
-    def coef_(self):
-        # documented in the class docstring (Attributes); a docstring here would document it twice
-        mu = self._linear_weights("coef_")
-        coef = mu[:, 1:] if self.feature_map_.fit_intercept else mu[:, :]
-        coef.flags.writeable = False
-        return coef
-
-    @property
-    def intercept_(self):
-        # documented in the class docstring (Attributes)
-        mu = self._linear_weights("intercept_")
-        intercept = mu[:, 0] if self.feature_map_.fit_intercept else np.zeros(mu.shape[0])
-        intercept.flags.writeable = False
-        return intercept
-
-    def _per_row(self, X, fn, n_columns=None):
-        """``fn(scores)`` of ``X``'s rows: in memory, or chunk by chunk, lazily, for a Dask array."""
-        check_is_fitted(self)
-        X = validate_prediction_data(self, X)
-        return map_rows(X, lambda rows: fn(class_scores(self.feature_map_.transform(rows), self.mu_)), n_columns)
-
-    def decision_function(self, X):
-        """Class scores ``v_y = Psi(x).mu_y``, shape ``(n, K)`` (``(n,)``: ``v_1 - v_0`` for two classes)."""
-        check_is_fitted(self)
-        if len(self.classes_) == 2:
-            return self._per_row(X, lambda scores: scores[:, 1] - scores[:, 0])
-        return self._per_row(X, lambda scores: scores, len(self.classes_))
-
-    def predict(self, X):
-        """``classes_[argmax_y Psi(x).mu_y]``."""
-        return self._per_row(X, lambda scores: self.classes_[np.argmax(scores, axis=1)])
-
-    def predict_proba(self, X):
-        """``p(y | x) = max(v_y - psi(x), 0)``, columns in the order of ``classes_``; rows sum to 1."""
-        check_is_fitted(self)
-        return self._per_row(X, class_probabilities, len(self.classes_))
