@@ -4,6 +4,8 @@
   ``examples/tutorial.py``, run now on the package of this source tree (as autodoc documents it), so the
   tutorial shows what the code prints today, and run in ``_generated`` so that it prints no path of the
   machine that builds the pages;
+* ``_generated/new_backend_output.txt`` and ``_generated/new_data_source_output.txt``: what the worked
+  examples of the architecture page (``examples/new_backend.py``, ``examples/new_data_source.py``) print;
 * ``_generated/benchmarks_full.rst`` and ``_generated/benchmarks_quick.rst``: the benchmark harness's
   reports (``benchmarks.md``, ``benchmarks_quick.md``, written by ``python -m benchmarks.report``) in
   reStructuredText, tables and figures included, so they are pages of the site.
@@ -20,19 +22,25 @@ ROOT = DOCS.parent
 OUT = DOCS / "_generated"
 
 
+def run_example(script, output, *args):
+    """Run ``examples/<script>`` on the package in this source tree, in ``_generated``; keep what it prints in
+    ``_generated/<output>``."""
+    OUT.mkdir(exist_ok=True)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    result = subprocess.run([sys.executable, str(ROOT / "examples" / script), *args],
+                            capture_output=True, text=True, cwd=OUT, env=env)
+    if result.returncode:
+        raise RuntimeError(f"examples/{script} failed (exit {result.returncode}):\n{result.stderr[-3000:]}")
+    (OUT / output).write_text(result.stdout)
+
+
 def run_tutorial():
     """Run the tutorial script on the package in this source tree; keep what it prints and its figure.
 
     It runs in ``_generated`` and is given the figure's name alone, so what it prints (and the page shows)
     holds no path of the machine that built the pages."""
-    OUT.mkdir(exist_ok=True)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    result = subprocess.run([sys.executable, str(ROOT / "examples" / "tutorial.py"), "--plot", "tutorial.png"],
-                            capture_output=True, text=True, cwd=OUT, env=env)
-    if result.returncode:
-        raise RuntimeError(f"examples/tutorial.py failed (exit {result.returncode}):\n{result.stderr[-3000:]}")
-    (OUT / "tutorial_output.txt").write_text(result.stdout)
+    run_example("tutorial.py", "tutorial_output.txt", "--plot", "tutorial.png")
 
 
 def _inline(text):
@@ -103,4 +111,6 @@ def convert_benchmarks():
 
 def generate(app=None):
     run_tutorial()
+    run_example("new_backend.py", "new_backend_output.txt")
+    run_example("new_data_source.py", "new_data_source_output.txt")
     convert_benchmarks()

@@ -33,14 +33,28 @@ from sklearn.kernel_approximation import RBFSampler
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .data import is_dask_array
+from .data import DataSource, is_dask_array
 
 
 def first_row(X):
-    """What the fit of a map of this module reads of ``X``: ``X`` itself, or for a Dask array its first row, in
-    memory (the maps learn the number of columns from it; :class:`RandomFourierFeatures` its variance too, by
-    Dask)."""
+    """What the fit of a map of this module reads of ``X``: ``X`` itself, or for a Dask array or another data
+    source (:mod:`mrc_pyomo.data`) its first row, in memory (the maps learn the number of columns from it;
+    :class:`RandomFourierFeatures` its variance too, by a pass)."""
+    if isinstance(X, DataSource):
+        return X.rows([0])
     return X[:1].compute() if is_dask_array(X) else X
+
+
+def _variance(X):
+    """The variance of all entries of a Dask array or a data source (one pass), else None."""
+    if is_dask_array(X):
+        return float(X.astype(np.float64).var().compute())
+    if not isinstance(X, DataSource):
+        return None
+    total, squares = X.map_reduce(lambda block, start: (block.sum(), (block * block).sum()),
+                                  lambda parts: np.sum(parts, axis=0))
+    size = X.n_samples * X.n_features
+    return float(squares / size - (total / size) ** 2)
 
 
 class LinearFeatures(TransformerMixin, BaseEstimator):
@@ -92,7 +106,7 @@ class RandomFourierFeatures(TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Set ``gamma_`` and draw ``W`` and ``b`` (``sampler_``) for the ``d`` columns of ``X`` (a Dask array: its
         variance computed by Dask, nothing else of it read)."""
-        variance = float(X.astype(np.float64).var().compute()) if is_dask_array(X) else None
+        variance = _variance(X)
         X = validate_data(self, first_row(X), accept_sparse="csr", dtype=np.float64)
         if isinstance(self.gamma, str):   # "scale", the only string the constraints accept
             if variance is None:

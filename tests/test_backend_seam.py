@@ -1,57 +1,37 @@
 """The backend seam: a new backend is one class registered under a name, and the loop asks only its
 capabilities; the full LP is solved through the same master interface (its dual form as a backend)."""
 
-import numpy as np
+import runpy
+from pathlib import Path
+
 import pytest
-import scipy.sparse as sp
-from scipy.optimize import linprog
 
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.formulation import objective_coefficients
-from mrc_pyomo.master import Backend, Capabilities, MasterSolveError, register_backend
+from mrc_pyomo.master import Backend, Capabilities, register_backend, registry
 from mrc_pyomo.master.dual_lp import DualLPBackend
 from mrc_pyomo.master.highs import HighsBackend
 from mrc_pyomo.master.registry import backend_class, registered_backends
+from mrc_pyomo import full_lp
 
 from conftest import random_problem
-from mrc_pyomo import full_lp
 from test_full_lp_fast import scaled_problem
 
-
-class LinprogBackend(Backend):
-    """``P_{I,J}`` rebuilt from the master's record at every solve and solved by ``scipy.optimize.linprog``:
-    no copy to keep in step, so no change hook is needed."""
-
-    capabilities = Capabilities()
-
-    def solve(self, master, time_limit=None, budget=None):
-        features = master.features
-        F = master.block(master.samples, master.subsets, features)
-        cost_pos, cost_neg = objective_coefficients(master.tau, master.lam, features)
-        # columns: mu1 (|J|), mu2 (|J|), nu; rows: F (mu1 - mu2) - nu <= upper
-        A = sp.hstack([F, -F, -np.ones((master.n_rows, 1))], format="csr")
-        bounds = [(0, None)] * (2 * len(features)) + [(None, None)]
-        result = linprog(np.concatenate([cost_pos, cost_neg, [1.0]]), A_ub=A, b_ub=master.pyomo_model.upper,
-                         bounds=bounds, method="highs")
-        if result.status != 0:
-            raise MasterSolveError(f"linprog: {result.message}")
-        x, q = result.x, len(features)
-        return result.message, result.fun, x[:q] - x[q:2 * q], x[-1], -result.ineqlin.marginals, 0.0
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 @pytest.fixture
-def linprog_solver():
-    register_backend("scipy_linprog", LinprogBackend)
-    yield "scipy_linprog"
-    from mrc_pyomo.master import registry
+def linprog_backend():
+    """The backend of the architecture page's worked example (examples/new_backend.py), which registers it as
+    "scipy_linprog"."""
+    yield runpy.run_path(str(EXAMPLES / "new_backend.py"), run_name="example")["LinprogBackend"]
     registry._BACKENDS.pop("scipy_linprog")
 
 
-def test_a_registered_backend_reaches_the_same_certified_answer(linprog_solver):
+def test_a_registered_backend_reaches_the_same_certified_answer(linprog_backend):
     X, y = random_problem(150, 4, 3, seed=21)
     reference = MRCClassifier(eps_1=1e-7).fit(X, y)
-    clf = MRCClassifier(solver=linprog_solver, eps_1=1e-7).fit(X, y)
-    assert isinstance(clf.master_.backend, LinprogBackend) and clf.status_ == "converged"
+    clf = MRCClassifier(solver="scipy_linprog", eps_1=1e-7).fit(X, y)
+    assert isinstance(clf.master_.backend, linprog_backend) and clf.status_ == "converged"
     assert clf.upper_ == pytest.approx(reference.upper_, abs=1e-6)
     assert clf.lower_ <= reference.upper_ + 1e-9 and clf.upper_ - clf.lower_ <= 1e-7
     # no time limit is passed to a backend that cannot honour it: the loop asks the capability
@@ -64,7 +44,7 @@ def test_the_registry_is_the_one_place_for_solver_names():
     assert registered_backends() == {"highs": HighsBackend}
     assert backend_class("highs") is HighsBackend
     with pytest.raises(ValueError, match="non-empty name"):
-        register_backend("", LinprogBackend)
+        register_backend("", HighsBackend)
     with pytest.raises(TypeError):
         Backend("x")   # solve is abstract
 

@@ -68,6 +68,14 @@ def test_the_extras_install_what_they_are_for():
     assert all(name in pins for name in set(test) | set(docs) | set(commercial))
 
 
+def test_dask_is_an_optional_extra():
+    """Data beyond memory needs 'dask': not the default install, but the suite's (its tests run in CI)."""
+    dask = set(_requirements("dask"))
+    assert dask == {"dask", "distributed"} and dask <= set(_requirements("test"))
+    assert not dask & set(RUNTIME)
+    assert all(name in _pins() for name in dask)
+
+
 def test_the_readme_commands_install_with_the_constraints():
     readme = (ROOT / "README.md").read_text()
     commands = re.findall(r"```bash\n(pip install .*)\n```", readme)

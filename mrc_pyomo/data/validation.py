@@ -5,32 +5,37 @@ Dask array in)."""
 import numpy as np
 from sklearn.utils.validation import column_or_1d, validate_data
 
-from .source import is_dask_array
+from .source import DataSource, is_dask_array
 
 
 def validate_training_data(estimator, X, y):
     """``(X, y)`` validated as :func:`sklearn.utils.validation.validate_data` does (which it is, for data in
-    memory); a Dask ``X`` is checked lazily (2-d, numbers, one pass for finite values) and cast to float64,
-    and ``y`` (a Dask array, or in memory) computed: ``n`` labels fit in memory where ``n`` rows may not."""
-    if not is_dask_array(X):
+    memory); a Dask ``X`` is checked lazily (2-d, numbers, one pass for finite values) and cast to float64, a
+    :class:`~mrc_pyomo.data.DataSource` taken as it is (its own passes are its checks), and ``y`` (a Dask
+    array, or in memory) computed: ``n`` labels fit in memory where ``n`` rows may not."""
+    if not (is_dask_array(X) or isinstance(X, DataSource)):
         return validate_data(estimator, X, y, accept_sparse="csr", dtype=np.float64)
-    _check_dask(X, "X")
+    if is_dask_array(X):
+        _check_dask(X, "X")
+        X = X.astype(np.float64)
     y = column_or_1d(np.asarray(y.compute() if is_dask_array(y) else y), warn=True)
     if len(y) != X.shape[0]:
         raise ValueError(f"X has {X.shape[0]} samples but y has {len(y)} labels")
     estimator.n_features_in_ = int(X.shape[1])
-    return X.astype(np.float64), y
+    return X, y
 
 
 def validate_prediction_data(estimator, X):
     """``X`` for ``predict`` and its kin: validated like the training data (same number of features)."""
-    if not is_dask_array(X):
+    if not (is_dask_array(X) or isinstance(X, DataSource)):
         return validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, reset=False)
-    _check_dask(X, "X", finite=False)
+    if is_dask_array(X):
+        _check_dask(X, "X", finite=False)
+        X = X.astype(np.float64)
     if X.shape[1] != estimator.n_features_in_:
         raise ValueError(f"X has {X.shape[1]} features, but {type(estimator).__name__} is expecting "
                          f"{estimator.n_features_in_} features as input")
-    return X.astype(np.float64)
+    return X
 
 
 def _check_dask(X, name, finite=True):
@@ -44,7 +49,10 @@ def _check_dask(X, name, finite=True):
 
 def map_rows(X, fn, n_columns=None):
     """``fn(X)`` for ``X`` in memory; for a Dask ``X``, ``fn`` applied chunk by chunk (a lazy Dask array with
-    ``n_columns`` columns, or one value per row if None)."""
+    ``n_columns`` columns, or one value per row if None); for another data source, block by block, the results
+    concatenated in memory."""
+    if isinstance(X, DataSource):
+        return X.map_reduce(lambda block, start: fn(block), np.concatenate)
     if not is_dask_array(X):
         return fn(X)
     if len(X.chunks[1]) > 1:

@@ -1,0 +1,59 @@
+"""The data seam: a new data source is one class (the architecture page's worked example reads the samples
+from a file on disk, block by block), and a fit on it certifies the in-memory fit's R*."""
+
+import runpy
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from mrc_pyomo import MRCClassifier
+from mrc_pyomo.data import InMemorySource, as_source
+from mrc_pyomo.primal_oracle import primal_violations, separation, varphi
+
+from conftest import random_problem
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_a_new_source_gives_the_in_memory_fit(tmp_path):
+    NpyFileSource = runpy.run_path(str(EXAMPLES / "new_data_source.py"), run_name="example")["NpyFileSource"]
+    X, y = random_problem(230, 4, 3, seed=8)
+    np.save(tmp_path / "X.npy", X)
+    source = NpyFileSource(tmp_path / "X.npy", block_rows=40)   # 6 blocks, the last one short
+    for params in (dict(eps_1=0.0, n_max=15), dict(phi="fourier", random_state=1, eps_1=0.0)):
+        in_memory, from_file = MRCClassifier(**params).fit(X, y), MRCClassifier(**params).fit(source, y)
+        assert from_file.status_ == in_memory.status_ == "converged"
+        assert from_file.upper_ == pytest.approx(in_memory.upper_, abs=1e-9)
+        assert from_file.lower_ == pytest.approx(in_memory.lower_, abs=1e-9)
+        assert np.array_equal(from_file.predict(source), in_memory.predict(X))
+        assert np.allclose(from_file.predict_proba(source), in_memory.predict_proba(X), atol=1e-6)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_passes_over_blocks_equal_one_pass(sparse):
+    """The same pass over one block (in memory) and over many (a source of blocks of 7 rows): the results
+    combine to the same values, the n_max most violated rows included."""
+    X, _ = random_problem(60, 5, 3, seed=3, sparse=sparse)
+    X = sp.csr_matrix(X) if sparse else X
+
+    class Blocks(InMemorySource):
+        def map_reduce(self, fn, combine, *per_sample):
+            return combine([fn(self.array[s:s + 7], s, *[a[s:s + 7] for a in per_sample])
+                            for s in range(0, self.n_samples, 7)])
+
+    mu = np.random.default_rng(2).normal(size=(3, X.shape[1]))
+    one, many = separation(X, mu, 0.2, 9), separation(Blocks(X), mu, 0.2, 9)
+    assert many.varphi == one.varphi and many.max_violation == one.max_violation
+    assert np.array_equal(np.sort(many.samples), np.sort(one.samples))
+    assert np.array_equal(primal_violations(Blocks(X), mu, 0.2), primal_violations(X, mu, 0.2))
+    assert varphi(Blocks(X), mu) == varphi(X, mu)
+
+
+def test_as_source_and_rows():
+    X = np.arange(12.0).reshape(4, 3)
+    source = as_source(X)
+    assert as_source(source) is source and source.shape == (4, 3) and not source.sparse
+    assert np.array_equal(source.rows([2, 0, 2], [1]), X[[2, 0, 2]][:, [1]])
+    assert sp.issparse(as_source(sp.csr_matrix(X)).rows([1]))
