@@ -53,7 +53,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import lsqr
 
 from .dual_oracle import dual_correlations, relative_feature_violations
-from .formulation import constraint_block
+from .formulation import constraint_block, right_hand_sides
 
 # steps of repair_alpha at most: each drops the rows the previous one made negative, or adds the features it
 # pushed over their dual constraint
@@ -124,7 +124,7 @@ def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None, target=N
     if g is None:
         g = dual_correlations(points, samples, subsets, alpha)
     alpha, g = alpha / total, g / total
-    minus_b = 1.0 - 1.0 / subsets.sum(axis=1)
+    minus_b = -right_hand_sides(subsets)
     minus_b_alpha = float(alpha @ minus_b)
     bound = lagrangian_bound(g, minus_b_alpha, tau, lam, rho)
     if bound == -np.inf or (target is not None and bound < target <= minus_b_alpha):

@@ -22,6 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .certificate import lagrangian_bound
+from .formulation import right_hand_sides
 from .primal_oracle import class_scores, most_violated_subsets, risk
 from .result import FitResult
 
@@ -61,7 +62,7 @@ def fit_subgradient(Psi, tau, lam, max_iter=10_000, time_limit=None, log=None, g
         if k & (k - 1) == 0:  # a power of two: restart the average of the rows met
             rows_g[:], rows_minus_b, rows_count = 0.0, 0.0, 0
         rows_g[subset] += row / subset.sum()
-        rows_minus_b += 1.0 - 1.0 / subset.sum()
+        rows_minus_b -= float(right_hand_sides(subset[None])[0])
         rows_count += 1
         lower = max(lower, lagrangian_bound(rows_g / rows_count, rows_minus_b / rows_count, tau, lam, best))
         g = lam * np.sign(y) - tau
