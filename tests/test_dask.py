@@ -4,6 +4,7 @@ several worker processes and from an array on disk, gives the in-memory fit's ce
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier, mrc_path
@@ -118,6 +119,8 @@ def test_bad_dask_input_is_refused_with_its_cause(client):
         MRCClassifier().fit(da.ones((20, 3), chunks=(5, 3)), y[:10])
     with pytest.raises(ValueError, match="in memory"):
         MRCClassifier(method="subgradient").fit(da.random.random((20, 3), chunks=(5, 3)), y)
+    with pytest.raises(ValueError, match="only NumPy chunks"):
+        MRCClassifier().fit(da.ones((20, 3), chunks=(5, 3)).map_blocks(sp.csr_matrix), y)
     fitted = MRCClassifier().fit(np.random.default_rng(1).normal(size=(20, 3)), y)
     with pytest.raises(ValueError, match="expecting 3 features"):
         fitted.predict(da.ones((4, 5), chunks=(2, 5)))

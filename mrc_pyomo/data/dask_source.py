@@ -26,6 +26,14 @@ except ImportError:  # pragma: no cover - the optional extra; DaskSource says so
 CACHE_ROWS = 100_000
 
 
+def check_chunks(array):
+    """Raise ``ValueError`` unless the chunks of the Dask ``array`` are NumPy arrays."""
+    meta = getattr(array, "_meta", None)
+    if meta is not None and not isinstance(meta, np.ndarray):
+        raise ValueError(f"a Dask array of {type(meta).__module__}.{type(meta).__name__} chunks: only NumPy "
+                         "chunks are supported (sparse data in memory: a SciPy sparse matrix)")
+
+
 def _compose(functions):
     def apply(block):
         for fn in functions:
@@ -46,6 +54,7 @@ class DaskSource(DataSource):
         if any(np.isnan(size) for size in array.shape):
             raise ValueError("the Dask array's number of rows is unknown (chunks of unknown size): call "
                              "compute_chunk_sizes() on it first")
+        check_chunks(array)
         if len(array.chunks[1]) > 1:
             array = array.rechunk({1: -1})
         self.base = array

@@ -39,6 +39,8 @@ def validate_prediction_data(estimator, X):
 
 
 def _check_dask(X, name, finite=True):
+    from .dask_source import check_chunks
+    check_chunks(X)
     if X.ndim != 2:
         raise ValueError(f"Expected a 2-d array of samples by features for {name}, got a {X.ndim}-d Dask array")
     if not (np.issubdtype(X.dtype, np.number) or X.dtype == bool) or np.iscomplexobj(np.empty(0, X.dtype)):
