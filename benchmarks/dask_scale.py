@@ -4,6 +4,8 @@
     python -m benchmarks.dask_scale fit DIR [--workers 2] [--memory-limit 1.5GiB] [--eps-1 1e-3]
     python -m benchmarks.dask_scale passes DIR [--workers 1 2 4]
 
+Each ``fit`` and ``passes`` record is printed and appended to ``--records`` (default
+``benchmarks/results/dask.jsonl``), which the full report shows (section "Data beyond memory").
 ``generate`` writes synthetic classes chunk by chunk (never the whole array in memory): ``x = m_y + noise``
 with class means ``m_y`` drawn once, float64, to ``DIR/X.npy`` and the labels (int8) to ``DIR/y.npy``.
 The fit reads ``X.npy`` with plain file reads per chunk (:class:`NpyRows`, not a memory map, whose pages
@@ -21,6 +23,18 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from benchmarks.environment import versions
+
+RECORDS = Path(__file__).resolve().parent / "results" / "dask.jsonl"
+
+
+def emit(record, records):
+    """Print ``record`` (with the versions of this environment) and append it to the file ``records``."""
+    line = json.dumps({**record, "versions": versions()})
+    print(line, flush=True)
+    with open(records, "a") as f:
+        f.write(line + "\n")
 
 
 class NpyRows:
@@ -106,7 +120,7 @@ def cluster(workers, memory_limit):
     return local, Client(local)
 
 
-def fit(directory, workers, memory_limit, eps_1, chunk_rows, time_limit):
+def fit(directory, workers, memory_limit, eps_1, chunk_rows, time_limit, records=RECORDS):
     from mrc_pyomo import MRCClassifier
     X, y = dask_input(directory, chunk_rows)
     local, client = cluster(workers, memory_limit)
@@ -119,15 +133,15 @@ def fit(directory, workers, memory_limit, eps_1, chunk_rows, time_limit):
         client.close()
         local.close()
     h = clf.history_
-    print(json.dumps({"experiment": "dask_fit", "samples": int(X.shape[0]), "features": int(X.shape[1]),
+    emit({"experiment": "dask_fit", "samples": int(X.shape[0]), "features": int(X.shape[1]),
                       "gib": X.nbytes / 2**30, "workers": workers, "memory_limit": memory_limit,
                       "seconds": seconds, "status": clf.status_, "lower": clf.lower_, "upper": clf.upper_,
                       "gap": clf.upper_ - clf.lower_, "masters": int(clf.n_iter_),
                       "seconds_oracle": float(h.seconds_oracle.sum()), "seconds_solve": float(h.seconds_solve.sum()),
-                      "peak_rss_gib": memory.peak / 2**30}), flush=True)
+          "peak_rss_gib": memory.peak / 2**30}, records)
 
 
-def passes(directory, worker_counts, memory_limit, chunk_rows):
+def passes(directory, worker_counts, memory_limit, chunk_rows, records=RECORDS):
     from mrc_pyomo.data import as_source
     from mrc_pyomo.primal_oracle import varphi
     X, y = dask_input(directory, chunk_rows)
@@ -143,8 +157,8 @@ def passes(directory, worker_counts, memory_limit, chunk_rows):
         finally:
             client.close()
             local.close()
-        print(json.dumps({"experiment": "dask_pass", "workers": workers, "gib": X.nbytes / 2**30,
-                          "seconds": seconds}), flush=True)
+        emit({"experiment": "dask_pass", "workers": workers, "gib": X.nbytes / 2**30, "seconds": seconds},
+             records)
 
 
 def main(argv=None):
@@ -161,6 +175,7 @@ def main(argv=None):
         p.add_argument("directory")
         p.add_argument("--memory-limit", default="1.5GiB")
         p.add_argument("--chunk-rows", type=int, default=250_000)
+        p.add_argument("--records", type=Path, default=RECORDS)
     sub.choices["fit"].add_argument("--workers", type=int, default=2)
     sub.choices["fit"].add_argument("--eps-1", type=float, default=1e-3)
     sub.choices["fit"].add_argument("--time-limit", type=float, default=None)
@@ -169,9 +184,10 @@ def main(argv=None):
     if args.command == "generate":
         generate(args.directory, args.gib, args.features, args.classes, args.chunk_rows)
     elif args.command == "fit":
-        fit(args.directory, args.workers, args.memory_limit, args.eps_1, args.chunk_rows, args.time_limit)
+        fit(args.directory, args.workers, args.memory_limit, args.eps_1, args.chunk_rows, args.time_limit,
+            args.records)
     else:
-        passes(args.directory, args.workers, args.memory_limit, args.chunk_rows)
+        passes(args.directory, args.workers, args.memory_limit, args.chunk_rows, args.records)
 
 
 if __name__ == "__main__":

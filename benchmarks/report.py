@@ -9,7 +9,7 @@ those of the issue "Stable generation" (:func:`benchmarks.report_earlier_targets
 
 This module assembles the report from its parts: the records (``report_records``), the text of table cells and
 rows (``report_cells``), the tables of runs (``report_tables``), the two sections of targets (``report_targets``,
-``report_earlier_targets``) and the figures (``report_figures``).  It also offers the names other code takes
+``report_earlier_targets``), the figures (``report_figures``) and the Dask runs (``report_dask``).  It also offers the names other code takes
 from it (``read``, ``run_key``, the cells).
 """
 
@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from benchmarks.report_cells import cold_cell, gap_cell, limit_ratio_cell
+from benchmarks.report_dask import dask_section
 from benchmarks.report_earlier_targets import earlier_targets_section
 from benchmarks.report_figures import draw_figures, plots_section
 from benchmarks.report_records import newest, read, run_environment, run_key
@@ -60,7 +61,7 @@ def write_report(path, out=None):
     lines += earlier_targets_section(records, all_records, speed)
     draw_figures(records, speed, cases, img, mode)
     if mode == "full":
-        lines += missing_runs(speed)
+        lines += missing_runs(speed) + dask_section(Path(path).parent / "dask.jsonl")
     lines += plots_section(img, mode)
     out.write_text("\n".join(lines) + "\n")
     print(f"report written to {out}")

@@ -333,3 +333,20 @@ def test_proximal_centre_variant_keeps_the_certificate():
     clf = LoopVariant(eps_1=1e-6, n_max=20, callback=ProximalCentre(9.0)).fit(X, y)
     assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= 1e-6
     assert clf.lower_ <= lp.upper_ + 1e-9 and clf.upper_ == pytest.approx(lp.upper_, abs=1e-6)
+
+
+def test_report_dask_section(tmp_path):
+    """The section "Data beyond memory" shows the records of benchmarks/dask_scale.py, and nothing without them."""
+    from benchmarks import report_dask
+    path = tmp_path / "dask.jsonl"
+    assert report_dask.dask_section(path) == []
+    versions = {"commit": "abc1234"}
+    records = [{"experiment": "dask_fit", "gib": 12.0, "samples": 25165824, "features": 64, "workers": 2,
+                "memory_limit": "1.5GiB", "seconds": 1234.5, "status": "converged", "gap": 4e-4, "masters": 40,
+                "peak_rss_gib": 2.5, "versions": versions},
+               {"experiment": "dask_pass", "gib": 12.0, "workers": 4, "seconds": 31.25, "versions": versions}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    text = "\n".join(report_dask.dask_section(path))
+    assert "## Data beyond memory" in text
+    assert "| 12.0 | 25,165,824 | 64 | 2 | 1.5GiB | 1234 | converged | 4.0e-04 | 40 | 2.50 | abc1234 |" in text
+    assert "| 12.0 | 4 | 31.2 | abc1234 |" in text
