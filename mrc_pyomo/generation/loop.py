@@ -1,7 +1,8 @@
 """MRC-CCG: the constraint and column generation loop (paper, Algorithm 1), with a certified stopping rule.
 
 Each iteration ``k`` solves the restricted master ``P_{I,J}`` (eq. 7) for ``(mu^k, nu^k)``, its dual (eq. 8)
-for ``alpha^k`` and the value ``R^k``; then, in NumPy, without trusting the solver's value or status:
+for ``alpha^k`` and the value ``R^k``; then, in NumPy, without trusting the solver's value or status, in one
+pass over the samples of the data source (:mod:`mrc_pyomo.data`) and one over the master's rows:
 
 * CONSTR (:mod:`mrc_pyomo.primal_oracle`) finds, for every sample, its most violated row, with violation
   ``psi(x_i) + 1 - nu^k``, and the exact ``R(mu^k)`` (eq. 3);
@@ -29,8 +30,7 @@ Two regimes (Section 3):
 
 * ``"n"`` (many samples, few features): all features in ``J``, FEAT gives only the certificate; CONSTR adds
   rows and removes the over-satisfied ones (negative violation, zero dual; without regularisation only after
-  three such masters in a row,
-  :func:`~mrc_pyomo.generation.config.row_age`).  ``R^k`` is non-decreasing
+  three such masters in a row, :func:`~mrc_pyomo.generation.config.row_age`).  ``R^k`` is non-decreasing
   (Theorem 1).
 * ``"nm"`` (many samples and features): rows and features are added, nothing is removed.  The first
   iterations run FEAT alone on the initial rows (column generation as in the paper's initialisation) until no
@@ -84,10 +84,9 @@ def initial_master(data, y_idx, tau, lam, config, reduction=None):
 
 def solve_master(master, history, first, remaining, config, solve_times=()):
     """The **solve** step: solve the master warm, with the stall budget of :func:`simplex_budget` (``config``'s
-    ``stall_factor`` and ``stall_floor``); if the warm
-    start fails on a later master, once more from scratch.  ``remaining``: a function giving the seconds left
-    (None: no limit), which bounds the solve on the HiGHS backend except on the ``first`` master (without it
-    there is no master to return).  ``solve_times``: the seconds of earlier solves of the same fit (a previous
+    ``stall_factor`` and ``stall_floor``); if the warm start fails on a later master, once more from scratch.
+    ``remaining``: a function giving the seconds left (None: no limit), which bounds the solve on a backend that
+    can stop inside a solve, except on the ``first`` master (without it there is no master to return).  ``solve_times``: the seconds of earlier solves of the same fit (a previous
     stage's), which count for the stall budget too.  Raises :class:`MasterSolveError`."""
     limit = lambda: None if first or not master.capabilities.limits_inside_solve else remaining()  # noqa: E731
     budget = simplex_budget(list(solve_times) + [record["seconds_solve"] for record in history], config)
