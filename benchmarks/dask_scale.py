@@ -39,7 +39,7 @@ def emit(record, records):
 
 class NpyRows:
     """The rows of a 2-d ``.npy`` file read on demand with ``readinto`` (``shape``, ``dtype``, ``ndim`` and
-    ``__getitem__`` of row slices, what ``dask.array.from_array`` needs)."""
+    ``__getitem__`` of row slices, what ``dask.array.from_array`` needs; the library asks only for slices)."""
 
     def __init__(self, path):
         self.path = str(path)
@@ -81,7 +81,10 @@ def generate(directory, gib, n_features, n_classes, chunk_rows, seed=0):
 def dask_input(directory, chunk_rows):
     import dask.array as da
     rows = NpyRows(Path(directory) / "X.npy")
-    X = da.from_array(rows, chunks=(chunk_rows, rows.shape[1]), asarray=False, fancy=False)
+    # fancy=True: Dask then hands each slice down to NpyRows (it reads those rows only); with fancy=False it
+    # reads whole chunks and slices them in memory (dask 2026.8), so every fetch of the master's rows would
+    # read every chunk it touches
+    X = da.from_array(rows, chunks=(chunk_rows, rows.shape[1]), asarray=False)
     y = np.load(Path(directory) / "y.npy")
     return X, y
 

@@ -124,3 +124,24 @@ def test_bad_dask_input_is_refused_with_its_cause(client):
     fitted = MRCClassifier().fit(np.random.default_rng(1).normal(size=(20, 3)), y)
     with pytest.raises(ValueError, match="expecting 3 features"):
         fitted.predict(da.ones((4, 5), chunks=(2, 5)))
+
+
+def test_fetching_rows_reads_only_those_rows():
+    """The master's rows are fetched by id without reading the chunks around them: the storage is asked for one
+    slice per run of consecutive ids, not for whole chunks (a fancy index made Dask read every chunk it
+    touched, and so did slices sharing a chunk in one graph: a pass over the data per master)."""
+    class Rows:
+        def __init__(self, array):
+            self.array, self.shape, self.dtype, self.ndim, self.read = array, array.shape, array.dtype, 2, 0
+
+        def __getitem__(self, key):
+            out = self.array[key]
+            self.read += out.shape[0]
+            return out
+
+    store = Rows(np.arange(4000.0).reshape(1000, 4))
+    source = DaskSource(da.from_array(store, chunks=(250, 4), asarray=False))
+    with dask.config.set(scheduler="sync"):
+        rows = source.rows([700, 3, 4, 5, 998, 100])   # two runs in the first chunk
+        assert np.array_equal(rows, store.array[[700, 3, 4, 5, 998, 100]]) and store.read == 6
+        assert np.array_equal(source.rows([4, 700]), store.array[[4, 700]]) and store.read == 6   # cached

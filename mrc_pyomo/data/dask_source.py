@@ -80,12 +80,15 @@ class DaskSource(DataSource):
         unique, inverse = np.unique(ids, return_inverse=True)
         missing = np.array([i for i in unique.tolist() if i not in self._cache], dtype=np.int64)
         if len(missing):
-            # one slice per run of consecutive ids: a fancy index would make Dask read every chunk it touches
-            # whole (a pass over the data for a few hundred scattered rows)
+            # one slice per run of consecutive ids, each optimised on its own so that Dask hands the slice down to
+            # the storage: a fancy index, or slices sharing a chunk in one graph, make Dask read every chunk
+            # they touch whole (a pass over the data for a few hundred scattered rows)
             breaks = np.flatnonzero(np.diff(missing) != 1) + 1
             runs = zip(np.concatenate([[0], breaks]), np.concatenate([breaks, [len(missing)]]))
-            parts = [self.base[missing[a]:missing[b - 1] + 1] for a, b in runs]
-            fetched = _compose(self.functions)(np.asarray(da.concatenate(parts).compute(), dtype=np.float64))
+            parts = dask.optimize(*[self.base[missing[a]:missing[b - 1] + 1] for a, b in runs])
+            fetched = np.concatenate([np.asarray(part, dtype=np.float64)
+                                      for part in dask.compute(*parts, optimize_graph=False)])
+            fetched = _compose(self.functions)(fetched)
             if len(self._cache) + len(missing) > self.cache_rows:
                 self._cache.clear()
             self._cache.update(zip(missing.tolist(), fetched))
