@@ -46,7 +46,7 @@ class NpyFileSource(DataSource):
             results.append(fn(self._apply(self._read(start, stop)), start, *[a[start:stop] for a in per_sample]))
         return combine(results)
 
-    def map_blocks(self, fn, n_features=None):
+    def map_blocks(self, fn):
         return NpyFileSource(self.path, self.block_rows, self.functions + (fn,))
 
     def segment(self, mu_a, mu_b, blocked=None):

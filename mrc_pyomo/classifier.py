@@ -247,7 +247,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
             # (the stages of continuation)
             data, means = center_columns(data)
         self.column_scale_ = scale = column_scales(data)
-        data = data.map_blocks(lambda block: scale_columns(block, scale), data.n_features)
+        data = data.map_blocks(lambda block: scale_columns(block, scale))
         tau, std = mean_and_confidence(data, y_idx, n_classes, 1.0)
         reduction = None if self.method == "subgradient" else find_reduction(data, y_idx, n_classes)
         self.regime_ = self.regime

@@ -97,7 +97,7 @@ def solve_stages(Psi, y_idx, tau, std, lambda0s, config, *, reduction=None, log=
         solve_times = [record["seconds_solve"] for _, r in results for record in r.history]
         try:
             result = fit_ccg(Psi, y_idx, tau, lam, stage, log=stage_log, callback=callback,
-                                 reduction=reduction, master=warm, candidates=candidates, solve_times=solve_times)
+                             reduction=reduction, master=warm, candidates=candidates, solve_times=solve_times)
         except MasterSolveError:
             if warm is None:
                 raise
@@ -106,7 +106,7 @@ def solve_stages(Psi, y_idx, tau, std, lambda0s, config, *, reduction=None, log=
             # the warm master fails at this lambda (unbounded in a direction the earlier penalty ruled out):
             # this stage starts from the first master instead
             result = fit_ccg(Psi, y_idx, tau, lam, stage, log=stage_log, callback=callback,
-                                 reduction=reduction, candidates=candidates)
+                             reduction=reduction, candidates=candidates)
         results.append((lambda0, result))
         master, offset = result.master, offset + len(result.history)
         if result.status == "callback":

@@ -72,7 +72,6 @@ Any other ``solver`` (a Pyomo solver name, e.g. ``"glpk"``) solves the primal LP
 import time
 
 import numpy as np
-import scipy.sparse as sp
 
 from .certificate import lower_bound
 from .data import as_source
@@ -99,17 +98,13 @@ METHOD_OPTIONS = {
 }
 
 
-def full_lp_size(Psi, n_classes):
-    """``(rows, nonzeros)`` of the full LP: ``n (2^K - 1)`` rows, ``2 nnz(Psi) K 2^(K-1) + rows`` entries."""
-    n = as_source(Psi).n_samples
-    rows = n * (2**n_classes - 1)
-    return rows, 2 * _nonzeros(Psi) * n_classes * 2 ** (n_classes - 1) + rows
-
-
-def _nonzeros(Psi):
+def full_lp_size(Psi, n_classes, psi_nonzeros=None):
+    """``(rows, nonzeros)`` of the full LP: ``n (2^K - 1)`` rows, ``2 nnz(Psi) K 2^(K-1) + rows`` entries
+    (``psi_nonzeros``: ``nnz(Psi)`` if known, else counted in one pass)."""
     data = as_source(Psi)
-    return int(data.map_reduce(lambda block, start: block.nnz if sp.issparse(block) else np.count_nonzero(block),
-                               sum))
+    psi_nonzeros = data.nonzeros() if psi_nonzeros is None else psi_nonzeros
+    rows = data.n_samples * (2**n_classes - 1)
+    return rows, 2 * psi_nonzeros * n_classes * 2 ** (n_classes - 1) + rows
 
 
 def choose_method(n_classes, n_features, psi_nonzeros, n_rows=None):
@@ -127,8 +122,8 @@ def choose_method(n_classes, n_features, psi_nonzeros, n_rows=None):
     return "ipm" if m >= IPM_MIN_FEATURES and size >= IPM_MIN_SIZE else "simplex"
 
 
-def _check_size(Psi, n_classes):
-    rows, nonzeros = full_lp_size(Psi, n_classes)
+def _check_size(Psi, n_classes, psi_nonzeros):
+    rows, nonzeros = full_lp_size(Psi, n_classes, psi_nonzeros)
     if rows > MAX_ROWS or nonzeros > MAX_NONZEROS:
         raise ValueError(
             f"the full LP would have {rows:,} rows and {nonzeros:,} nonzeros (limits {MAX_ROWS:,} and "
@@ -167,7 +162,8 @@ def solve_full_lp(Psi, tau, lam, solver="highs", solver_options=None, block_size
     an optimal solution.
     """
     n_classes = tau.shape[0]
-    _check_size(Psi, n_classes)
+    psi_nonzeros = as_source(Psi).nonzeros()
+    _check_size(Psi, n_classes, psi_nonzeros)
     if method is not None and method not in METHODS:
         raise ValueError(f"method must be one of {METHODS} or None, got {method!r}")
     start = time.perf_counter()
@@ -176,7 +172,7 @@ def solve_full_lp(Psi, tau, lam, solver="highs", solver_options=None, block_size
     else:
         if method is None:
             rows = full_lp_rows(reduction, as_source(Psi).n_samples, n_classes)
-            method = choose_method(n_classes, tau.shape[1], _nonzeros(Psi), rows)
+            method = choose_method(n_classes, tau.shape[1], psi_nonzeros, rows)
         options = {**METHOD_OPTIONS[method], **(solver_options or {})}
         backend = None if method == "primal_ipm" else DualLPBackend
     master = _full_master(Psi, tau, lam, solver, options, block_size, reduction, backend)

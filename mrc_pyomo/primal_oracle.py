@@ -141,16 +141,22 @@ def primal_violations(data, mu, nu, blocked=None):
         *_per_sample(blocked))
 
 
+def segment_varphi(scores_a, scores_b, t, blocked=None):
+    """``max_i psi_i((1 - t) V_a + t V_b)``: ``varphi`` at ``(1 - t) mu_a + t mu_b`` from the two rules' scores
+    (the scores are linear in ``t``), over the rows given."""
+    return psi_values((1.0 - t) * scores_a + t * scores_b, blocked).max(initial=-np.inf)
+
+
 class Segment:
     """The scores of ``mu_a`` and ``mu_b`` on a block of samples held in memory, for a line search:
-    ``varphi(t) = max_i psi_i((1 - t) V_a + t V_b)`` (the scores are linear in ``t``)."""
+    ``varphi(t)`` by :func:`segment_varphi`."""
 
     def __init__(self, Psi, mu_a, mu_b, blocked=None):
         self.scores_a, self.scores_b = class_scores(Psi, mu_a), class_scores(Psi, mu_b)
         self.blocked = blocked
 
     def varphi(self, t):
-        return float(psi_values((1.0 - t) * self.scores_a + t * self.scores_b, self.blocked).max(initial=-np.inf))
+        return float(segment_varphi(self.scores_a, self.scores_b, t, self.blocked))
 
 
 def risk_on_segment(data, mu_a, mu_b, tau, lam, iterations=30, blocked=None):

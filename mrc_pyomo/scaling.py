@@ -101,7 +101,7 @@ def center_columns(Psi):
     an array or a :class:`~mrc_pyomo.data.DataSource` (then the result is a source too)."""
     c = column_means(Psi)[1:]
     if isinstance(Psi, DataSource):
-        return Psi.map_blocks(lambda block: center_block(block, c), Psi.n_features), c
+        return Psi.map_blocks(lambda block: center_block(block, c)), c
     return center_block(Psi, c), c
 
 

@@ -67,14 +67,6 @@ class DaskSource(DataSource):
                            else int(_compose(self.functions)(array[:1].compute()).shape[1]))
         self.starts = np.concatenate([[0], np.cumsum(array.chunks[0])]).astype(np.int64)
 
-    @property
-    def array(self):
-        """``Psi`` as a lazy Dask array (the functions applied chunk by chunk)."""
-        if not self.functions:
-            return self.base
-        return self.base.map_blocks(_compose(self.functions), chunks=(self.base.chunks[0], (self.n_features,)),
-                                    dtype=np.float64, meta=np.empty((0, 0)))
-
     def rows(self, ids, columns=None):
         ids = np.asarray(ids, dtype=np.int64)
         unique, inverse = np.unique(ids, return_inverse=True)
@@ -105,7 +97,7 @@ class DaskSource(DataSource):
             tasks.append(dask.delayed(_run)(fn, apply, block, int(start), *parts))
         return combine(list(dask.compute(*tasks)))
 
-    def map_blocks(self, fn, n_features=None):
+    def map_blocks(self, fn):
         return DaskSource(self.base, self.functions + (fn,), self.cache_rows)
 
     def segment(self, mu_a, mu_b, blocked=None):
@@ -140,6 +132,5 @@ class DaskSegment:
 
 
 def _segment_varphi(scores, t, n_classes, blocked):
-    from ..primal_oracle import psi_values
-    mixed = (1.0 - t) * scores[:, :n_classes] + t * scores[:, n_classes:]
-    return psi_values(mixed, blocked).max(initial=-np.inf)
+    from ..primal_oracle import segment_varphi
+    return segment_varphi(scores[:, :n_classes], scores[:, n_classes:], t, blocked)

@@ -10,8 +10,9 @@ A :class:`DataSource` offers exactly these, so that where the data live is one s
 * :class:`~mrc_pyomo.data.dask_source.DaskSource`: a ``dask.array.Array``, one block per chunk of rows, each
   pass a graph of Dask tasks (data beyond memory, on a cluster).
 
-The passes themselves are pure NumPy functions of a block (:mod:`mrc_pyomo.data.passes`): a source only runs
-``fn`` on each of its blocks of consecutive samples and combines the results (:meth:`DataSource.map_reduce`).
+The passes themselves are pure NumPy functions of a block, kept with their mathematics (:mod:`mrc_pyomo.estimates`,
+:mod:`mrc_pyomo.scaling`, :mod:`mrc_pyomo.reduction`, :mod:`mrc_pyomo.primal_oracle`): a source only runs ``fn``
+on each of its blocks of consecutive samples and combines the results (:meth:`DataSource.map_reduce`).
 """
 
 from abc import ABC, abstractmethod
@@ -45,9 +46,14 @@ class DataSource(ABC):
         ``per_sample`` (NumPy arrays whose first axis is the samples)."""
 
     @abstractmethod
-    def map_blocks(self, fn, n_features=None):
-        """A new source whose block of samples is ``fn(block)`` (the feature map, the column scaling), with
-        ``n_features`` columns (None: as ``fn`` gives them); this source is not changed."""
+    def map_blocks(self, fn):
+        """A new source whose block of samples is ``fn(block)``, a row-wise function (the feature map, the column
+        scaling); this source is not changed."""
+
+    def nonzeros(self):
+        """The number of nonzero entries of ``Psi`` (one pass)."""
+        return int(self.map_reduce(lambda block, start: block.nnz if sp.issparse(block) else np.count_nonzero(block),
+                                   sum))
 
     @abstractmethod
     def segment(self, mu_a, mu_b, blocked=None):
@@ -76,7 +82,7 @@ class InMemorySource(DataSource):
     def map_reduce(self, fn, combine, *per_sample):
         return combine([fn(self.array, 0, *per_sample)])
 
-    def map_blocks(self, fn, n_features=None):
+    def map_blocks(self, fn):
         return InMemorySource(fn(self.array))
 
     def segment(self, mu_a, mu_b, blocked=None):

@@ -96,8 +96,7 @@ def feature_density(Psi):
     size = data.n_samples * data.n_features
     if not size:
         return 0.0
-    count = data.map_reduce(lambda block, start: block.nnz if data.sparse else np.count_nonzero(block), sum)
-    return count / size
+    return data.nonzeros() / size
 
 
 def simplex_budget(solve_seconds, config=None):

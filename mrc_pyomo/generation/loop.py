@@ -86,8 +86,9 @@ def solve_master(master, history, first, remaining, config, solve_times=()):
     """The **solve** step: solve the master warm, with the stall budget of :func:`simplex_budget` (``config``'s
     ``stall_factor`` and ``stall_floor``); if the warm start fails on a later master, once more from scratch.
     ``remaining``: a function giving the seconds left (None: no limit), which bounds the solve on a backend that
-    can stop inside a solve, except on the ``first`` master (without it there is no master to return).  ``solve_times``: the seconds of earlier solves of the same fit (a previous
-    stage's), which count for the stall budget too.  Raises :class:`MasterSolveError`."""
+    can stop inside a solve, except on the ``first`` master (without it there is no master to return).
+    ``solve_times``: the seconds of earlier solves of the same fit (a previous stage's), which count for the
+    stall budget too.  Raises :class:`MasterSolveError`."""
     limit = lambda: None if first or not master.capabilities.limits_inside_solve else remaining()  # noqa: E731
     budget = simplex_budget(list(solve_times) + [record["seconds_solve"] for record in history], config)
     try:
