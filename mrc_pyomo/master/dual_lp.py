@@ -55,7 +55,7 @@ class DualLPBackend(Backend):
 
     def rows_added(self, master, block):
         """The batch's rows as columns: each holds its row's entries of ``F``, then 1 in ``sum(alpha) = 1``."""
-        if self.highs is None and self.n_columns == 0 and master.n_rows == len(block.samples):
+        if self.highs is None and master.n_rows == len(block.samples):   # the first batch: a new LP
             self._build(master)
         if self.highs is None or self.n_columns != master.n_rows - len(block.samples):
             self._stale()
