@@ -15,6 +15,8 @@ import argparse
 import time
 import warnings
 
+import numpy as np
+
 from sklearn.datasets import load_wine
 from sklearn.exceptions import ConvergenceWarning
 
@@ -27,11 +29,13 @@ SOLVERS = ["highs", "appsi_highs", "gurobi_persistent", "appsi_gurobi", "cplex_p
 
 def count_terms(counts):
     """A ``callback`` adding to ``counts`` the rows each master added and their terms in a Pyomo model: two per
-    nonzero of ``F`` (``mu1`` and ``mu2``) and ``nu``, what a Pyomo backend builds and hands over."""
+    nonzero of ``F`` (``mu1`` and ``mu2``), ``nu`` and the items' own columns, what a Pyomo backend builds and
+    hands over."""
     def callback(state):
         samples, subsets = state.rows_added
         counts["rows"] += len(samples)
-        counts["terms"] += 2 * state.master.block(samples, subsets, state.master.features).nnz + len(samples)
+        lp = state.master.block(samples, subsets, state.master.features)
+        counts["terms"] += 2 * lp.mu.nnz + np.count_nonzero(lp.nu) + lp.columns.nnz
     return callback
 
 

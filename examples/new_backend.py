@@ -1,8 +1,10 @@
 """A new solver backend in one class: the restricted master solved by SciPy's ``linprog``.
 
 A backend holds the solver's copy of the master ``P_{I,J}`` (or, as here, none: it rebuilds the LP from the
-master's record of its rows and features at every solve), declares what it can do, and is registered under a
-solver name.  The generation loop never asks which backend it has: it asks its capabilities.
+master's record of its items and features at every solve), declares what it can do, and is registered under a
+solver name.  The generation loop never asks which backend it has: it asks its capabilities.  The LP rows and
+columns of the items come from the formulation as sparse blocks (``master.block``), so the backend solves
+every formulation.
 """
 
 import numpy as np
@@ -17,25 +19,26 @@ from mrc_pyomo.master import Backend, Capabilities, MasterSolveError, register_b
 
 
 class LinprogBackend(Backend):
-    """``P_{I,J}`` (paper, eq. 7) built from the master's record at every solve and solved by ``linprog``:
-    no copy to keep in step with the master, so none of the change hooks is needed."""
+    """``P_{I,J}`` (paper, eq. 7, in any formulation) built from the master's record at every solve and solved
+    by ``linprog``: no copy to keep in step with the master, so none of the change hooks is needed."""
 
     capabilities = Capabilities()   # no limits inside a solve, nothing loaded in bulk, no warm start
 
     def solve(self, master, time_limit=None, budget=None):
         features = master.features
-        F = master.block(master.samples, master.subsets, features)        # F_{I,J}, never all of F
+        lp = master.block(master.samples, master.subsets, features)   # the items' LP rows, never all of F
         cost_pos, cost_neg = objective_coefficients(master.tau, master.lam, features)
-        # columns mu1 (|J|), mu2 (|J|), nu; rows F (mu1 - mu2) - nu <= b
-        A = sp.hstack([F, -F, -np.ones((master.n_rows, 1))], format="csr")
-        bounds = [(0, None)] * (2 * len(features)) + [(None, None)]
-        result = linprog(np.concatenate([cost_pos, cost_neg, [1.0]]), A_ub=A, b_ub=master.pyomo_model.upper,
-                         bounds=bounds, method="highs")
+        q, p = len(features), lp.columns.shape[1]
+        # columns mu1 (q), mu2 (q), nu, the items' own u (p); rows lp.mu (mu1 - mu2) + lp.nu nu + lp.columns u <= upper
+        A = sp.hstack([lp.mu, -lp.mu, lp.nu[:, None], lp.columns], format="csr")
+        bounds = [(0, None)] * (2 * q) + [(None, None)] + [(0, None)] * p
+        result = linprog(np.concatenate([cost_pos, cost_neg, [1.0], np.zeros(p)]), A_ub=A,
+                         b_ub=master.pyomo_model.upper, bounds=bounds, method="highs")
         if result.status != 0:
             raise MasterSolveError(f"linprog: {result.message}")
-        x, q = result.x, len(features)
-        # mu_J, nu, and the duals alpha >= 0 of the rows (linprog's marginals of <= rows are <= 0)
-        return result.message, result.fun, x[:q] - x[q:2 * q], x[-1], -result.ineqlin.marginals, 0.0
+        x = result.x
+        # mu_J, nu, u, and the duals alpha >= 0 of the rows (linprog's marginals of <= rows are <= 0)
+        return result.message, result.fun, x[:q] - x[q:2 * q], x[2 * q], x[2 * q + 1:], -result.ineqlin.marginals, 0.0
 
 
 register_backend("scipy_linprog", LinprogBackend)
@@ -44,6 +47,7 @@ if __name__ == "__main__":
     X, y = load_wine(return_X_y=True)
     X = StandardScaler().fit_transform(X)
     for solver in ("highs", "scipy_linprog"):
-        clf = MRCClassifier(solver=solver).fit(X, y)
-        print(f"{solver:>13}: R* in [{clf.lower_:.6f}, {clf.upper_:.6f}], {clf.n_iter_} masters, "
-              f"backend {type(clf.master_.backend).__name__}")
+        for formulation in ("paper", "compact"):
+            clf = MRCClassifier(solver=solver, formulation=formulation).fit(X, y)
+            print(f"{solver:>13}, {formulation:>7}: R* in [{clf.lower_:.6f}, {clf.upper_:.6f}], {clf.n_iter_:2d} "
+                  f"masters, backend {type(clf.master_.backend).__name__}")

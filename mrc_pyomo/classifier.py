@@ -28,6 +28,7 @@ from .data import InMemorySource, as_source
 from .data.validation import validate_training_data
 from .estimates import mean_and_confidence
 from .feature_maps import make_feature_map
+from .formulations import FORMULATIONS, Formulation
 from .full_lp import fit_full_lp
 from .generation import HISTORY_COLUMNS, CCGConfig, choose_regime, feature_density, gap_tolerance, row_age
 from .master import check_solver
@@ -80,6 +81,11 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         a Pyomo solver name (``pyomo.environ.SolverFactory``): a persistent interface (``"appsi_highs"``,
         ``"gurobi_persistent"``, ``"cplex_persistent"``, ...) is handed the master's Pyomo model once and then
         each change; any other solver (``"glpk"``, ``"cbc"``, ...) is handed the model at every solve.
+    formulation : {"paper", "compact"} or Formulation, default="paper"
+        The formulation of the master (:mod:`mrc_pyomo.formulations`): the paper's rows ``(i, C)``, or the
+        compact form of ``(sample, class)`` pairs, a column ``u_iy >= 0`` each and one row per sample (``n (K +
+        1)`` rows for the full LP instead of ``n (2^K - 1)``).  Both give the same ``R*`` and the same
+        certificate; docs/architecture.rst says where each is faster.
     eps_1 : float, default=1e-3
         Target of the certified gap: the fit has converged when ``upper_ - lower_ <= eps_1``, so ``upper_``
         is then within ``eps_1`` of the minimax risk ``R*``.  ``0`` asks for the gap of round-off
@@ -155,6 +161,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         "regime": [StrOptions({"auto", "n", "nm"})],
         "time_limit": [Interval(Real, 0, np.inf, closed="left"), None],
         "solver_options": [dict, None],
+        "formulation": [StrOptions(set(FORMULATIONS)), Formulation],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
         "callback": [callable, None],
@@ -162,7 +169,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
 
     def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="highs",
                  eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
-                 solver_options=None, random_state=None, verbose=False, callback=None, continuation=False):
+                 solver_options=None, random_state=None, verbose=False, callback=None, continuation=False,
+                 formulation="paper"):
         self.phi = phi
         self.lambda0 = lambda0
         self.fit_intercept = fit_intercept
@@ -180,6 +188,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         self.verbose = verbose
         self.callback = callback
         self.continuation = continuation
+        self.formulation = formulation
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -266,7 +275,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         return CCGConfig(
             regime=self.regime_, fit_intercept=self.fit_intercept, eps_1=self.eps_1, eps_2=self.eps_2,
             n_max=self.n_max, m_max=self.m_max, max_iter=self.max_iter, time_limit=self.time_limit,
-            solver=self.solver, solver_options=self.solver_options, row_age=row_age(self.lambda0))
+            solver=self.solver, solver_options=self.solver_options, row_age=row_age(self.lambda0),
+            formulation=self.formulation)
 
     def _set_result(self, X, result, mu, tau, lam, scale, centre):
         """The fitted attributes in the user's units, from the ``result`` of a fit on the rescaled columns (its
@@ -306,7 +316,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         if self.method == "lp" or (self.method == "ccg" and self.regime_ == "full"):
             return fit_full_lp(Psi, tau, lam, eps_1=self.eps_1, solver=self.solver,
                                solver_options=self.solver_options, reduction=reduction,
-                               time_limit=self.time_limit)
+                               time_limit=self.time_limit, formulation=self.formulation)
         config = self._ccg_config()
         stages = [self.lambda0]
         if self.continuation:

@@ -130,8 +130,7 @@ def fit_continued(Psi, y_idx, tau, std, lambda0s, config, *, reduction=None, log
     best = Best.best_of(Psi, [stage.mu for _, stage in stages], tau, lam, blocked)
     master, lower = result.master, 0.0
     if master is not None and master.solution is not None:
-        lower = max(0.0, lower_bound(master.points, master.samples, master.subsets, master.solution.alpha, tau,
-                                     lam, rho=best.risk))
+        lower = max(0.0, lower_bound(master.points, *master.certificate_rows(), tau, lam, rho=best.risk))
     status = result.status if result.status in ("callback", "solver_error") else (
         "time_limit" if config.time_limit is not None else "max_iter")
     return FitResult(master=master, mu=best.mu, objective=np.nan, lower=lower, upper=best.risk, status=status,

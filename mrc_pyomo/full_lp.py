@@ -75,6 +75,7 @@ import numpy as np
 
 from .certificate import lower_bound
 from .data import as_source
+from .formulations import get_formulation
 from .generation import Best, gap_tolerance
 from .initialization import all_subsets
 from .master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, RestrictedMaster
@@ -130,11 +131,14 @@ def _check_size(Psi, n_classes, psi_nonzeros):
             f"{MAX_NONZEROS:,}): use method='ccg'")
 
 
-def _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction=None, backend=None):
+def _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction=None, backend=None,
+                 formulation="paper"):
     """The :class:`RestrictedMaster` of the full primal LP: every feature, every row, in sample blocks (with a
-    :class:`~mrc_pyomo.reduction.Reduction`: those of the reduced LP), on ``backend`` (None: ``solver``'s)."""
+    :class:`~mrc_pyomo.reduction.Reduction`: those of the reduced LP), on ``backend`` (None: ``solver``'s), in
+    the given formulation (:mod:`mrc_pyomo.formulations`)."""
     n_classes, n_features = tau.shape
-    master = RestrictedMaster(Psi, tau, lam, solver=solver, solver_options=solver_options, backend=backend)
+    master = RestrictedMaster(Psi, tau, lam, solver=solver, solver_options=solver_options, backend=backend,
+                              formulation=formulation)
     features = np.arange(n_classes * n_features)
     master.add_features(features if reduction is None else features[~reduction.fixed.ravel()])
     subsets = all_subsets(n_classes)
@@ -150,7 +154,7 @@ def _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction=No
 
 
 def solve_full_lp(Psi, tau, lam, solver="highs", solver_options=None, block_size=2000, method=None,
-                  reduction=None, time_limit=None):
+                  reduction=None, time_limit=None, formulation="paper"):
     """Solve the full LP; return ``(master, solution, seconds_update, seconds_solve)``.
 
     With the HiGHS backend (``solver="highs"``) the LP is solved by ``method`` (``"simplex"`` or ``"ipm"`` on
@@ -159,7 +163,8 @@ def solve_full_lp(Psi, tau, lam, solver="highs", solver_options=None, block_size
     solver, which solves the primal LP through the master's Pyomo model).  ``time_limit`` (seconds from the
     start, HiGHS only) bounds the solve.  Raises ``ValueError`` when the LP is beyond :data:`MAX_ROWS` rows or
     :data:`MAX_NONZEROS` nonzeros, :class:`~mrc_pyomo.master.MasterSolveError` when the solver does not return
-    an optimal solution.
+    an optimal solution.  A ``formulation`` other than the paper's (:mod:`mrc_pyomo.formulations`) is solved in
+    its primal form, by ``method``'s HiGHS options (``None``: ``"ipm"``, with crossover).
     """
     n_classes = tau.shape[0]
     psi_nonzeros = as_source(Psi).nonzeros()
@@ -169,13 +174,16 @@ def solve_full_lp(Psi, tau, lam, solver="highs", solver_options=None, block_size
     start = time.perf_counter()
     if solver != BUILTIN_SOLVER:
         method, options, backend = "pyomo", solver_options, None
+    elif get_formulation(formulation).has_columns:   # the dual form is the paper's
+        method = method or "ipm"
+        options, backend = {**METHOD_OPTIONS[method], **(solver_options or {})}, None
     else:
         if method is None:
             rows = full_lp_rows(reduction, as_source(Psi).n_samples, n_classes)
             method = choose_method(n_classes, tau.shape[1], psi_nonzeros, rows)
         options = {**METHOD_OPTIONS[method], **(solver_options or {})}
         backend = None if method == "primal_ipm" else DualLPBackend
-    master = _full_master(Psi, tau, lam, solver, options, block_size, reduction, backend)
+    master = _full_master(Psi, tau, lam, solver, options, block_size, reduction, backend, formulation)
     master.full_lp_method = method
     seconds_update = time.perf_counter() - start
     tic = time.perf_counter()
@@ -190,7 +198,7 @@ def _certify(Psi, master, solution, tau, lam, blocked=None):
     mu, value = risk_on_segment(Psi, best.mu, solution.mu, tau, lam, blocked=blocked)
     if value < best.risk:
         best = Best.evaluate(Psi, mu, tau, lam, blocked)
-    lower = lower_bound(master.points, master.samples, master.subsets, solution.alpha, tau, lam, rho=best.risk)
+    lower = lower_bound(master.points, *master.certificate_rows(solution), tau, lam, rho=best.risk)
     return best, lower
 
 
@@ -211,7 +219,7 @@ def _refine(master, solver_options):
 
 
 def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="highs", solver_options=None, method=None,
-                reduction=None, time_limit=None):
+                reduction=None, time_limit=None, formulation="paper"):
     """Solve the full LP and certify its answer: a :class:`~mrc_pyomo.result.FitResult` (no history).
 
     The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
@@ -219,12 +227,13 @@ def fit_full_lp(Psi, tau, lam, eps_1=1e-3, solver="highs", solver_options=None, 
     re-solve (module docstring).  With a :class:`~mrc_pyomo.reduction.Reduction` the
     reduced LP is solved (as :func:`mrc_pyomo.generation.loop.fit_ccg` does).  ``time_limit`` (seconds, HiGHS backend)
     bounds the solve; if it is reached the result is ``mu = 0`` with the interval ``[0, R(0)]`` and the status
-    ``"time_limit"`` (the solver's unfinished iterate is not certified).
+    ``"time_limit"`` (the solver's unfinished iterate is not certified).  ``formulation``: see
+    :func:`solve_full_lp`.
     """
     blocked = None if reduction is None else reduction.blocked
     try:
         master, solution, _, _ = solve_full_lp(Psi, tau, lam, solver, solver_options, 2000, method, reduction,
-                                               time_limit)
+                                               time_limit, formulation)
     except MasterSolveError as error:
         if time_limit is None or "Time limit" not in str(error):
             raise

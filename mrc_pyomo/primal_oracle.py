@@ -102,23 +102,24 @@ class Separation:
     violations: np.ndarray
 
 
-def _separate_block(block, start, mu, nu, n_max, exclude, keys, blocked):
+def _separate_block(block, start, mu, nu, n_max, excluded, blocked):
     psi, subsets = most_violated_subsets(class_scores(block, mu), blocked)
     violations = psi + 1.0 - nu
     candidates = np.flatnonzero(violations > NUMERICAL_FLOOR)
     eligible = np.ones(len(candidates), dtype=bool)
-    if exclude is not None and len(exclude) and len(candidates):
-        eligible = ~np.isin(keys(candidates + start, subsets[candidates]), exclude)
+    if excluded is not None and len(candidates):
+        eligible = ~excluded(candidates + start, subsets[candidates])
     picked = candidates[most_violated(violations[candidates], 0.0, n_max, eligible)]
     return (psi.max(initial=-np.inf), violations.max(initial=-np.inf), picked + start, subsets[picked],
             violations[picked])
 
 
-def separation(data, mu, nu, n_max, exclude=None, keys=None, blocked=None):
+def separation(data, mu, nu, n_max, excluded=None, blocked=None):
     """CONSTR (paper, Algorithm 2) at ``(mu, nu)`` in one pass over the samples: a :class:`Separation`.
 
-    ``exclude``: the keys (``keys(samples, subsets)``, e.g. :func:`mrc_pyomo.master.row_keys`) of the rows
-    that may not be picked (the master's); ``blocked``: see :func:`most_violated_subsets`.  Each block keeps its
+    ``excluded``: a function ``f(samples, subsets) -> mask`` of the rows that may not be picked (those the
+    master enforces already: :meth:`mrc_pyomo.formulations.Formulation.covers`); ``blocked``: see
+    :func:`most_violated_subsets`.  Each block keeps its
     ``n_max`` most violated eligible rows; the pass keeps the ``n_max`` most violated of those."""
     def combine(parts):
         samples = np.concatenate([p[2] for p in parts])
@@ -129,7 +130,7 @@ def separation(data, mu, nu, n_max, exclude=None, keys=None, blocked=None):
                           subsets[top], violations[top])
 
     return as_source(data).map_reduce(
-        lambda block, start, *b: _separate_block(block, start, mu, nu, n_max, exclude, keys, _part(b)), combine,
+        lambda block, start, *b: _separate_block(block, start, mu, nu, n_max, excluded, _part(b)), combine,
         *_per_sample(blocked))
 
 

@@ -17,8 +17,7 @@ import numpy as np
 
 from ..certificate import lower_bound
 from ..dual_oracle import dual_correlations, feature_violations, relative_feature_violations
-from ..master import row_keys
-from ..primal_oracle import class_scores, risk, risk_on_segment, separation, subset_values, varphi
+from ..primal_oracle import class_scores, risk, risk_on_segment, separation, varphi
 from ..selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 from .config import gap_tolerance
 
@@ -87,27 +86,28 @@ def check_solution(master, solution, data, tau, lam, config, best, lower, blocke
     (:mod:`mrc_pyomo.reduction`), or None."""
     regime, eps_1, eps_2, n_max, m_max = config.regime, config.eps_1, config.eps_2, config.n_max, config.m_max
     mu, nu = solution.mu, solution.nu
-    exclude = row_keys(master.samples, master.subsets) if master.n_rows else None
-    constr = separation(data, mu, nu, n_max, exclude, row_keys, blocked)
+    excluded = master.formulation.covers(master.samples, master.subsets) if master.n_rows else None
+    constr = separation(data, mu, nu, n_max, excluded, blocked)
     value = risk(mu, constr.varphi, tau, lam)
-    rows = constr
+    picked_rows = constr
     if config.in_out > 0:
         # in-out (Ben-Ameur and Neto): separate at a point between the best rule, whose (mu, varphi + 1)
         # satisfies every row, and (mu^k, nu^k)
         a = config.in_out
         mu_s, nu_s = a * best.mu + (1 - a) * mu, a * best.nu + (1 - a) * nu
-        inner = separation(data, mu_s, nu_s, n_max, exclude, row_keys, blocked)
+        inner = separation(data, mu_s, nu_s, n_max, excluded, blocked)
         value_s = risk(mu_s, inner.varphi, tau, lam)
         if inner.max_violation > NUMERICAL_FLOOR:
-            rows = inner
+            picked_rows = inner
         if value_s < min(value, best.risk):
             best = Best(mu_s, value_s, inner.varphi + 1.0)
     if value < best.risk:
         best = Best(mu, value, constr.varphi + 1.0)
 
-    g = dual_correlations(master.points, master.samples, master.subsets, solution.alpha)
-    lower = max(lower, lower_bound(master.points, master.samples, master.subsets, solution.alpha, tau, lam,
-                                   rho=best.risk, g=g, target=best.risk - gap_tolerance(eps_1)))
+    rows = master.certificate_rows(solution)   # the duals as weights on the paper's rows (i, C)
+    g = dual_correlations(master.points, *rows)
+    lower = max(lower, lower_bound(master.points, *rows, tau, lam, rho=best.risk, g=g,
+                                   target=best.risk - gap_tolerance(eps_1)))
     gap_open = best.risk - lower > gap_tolerance(eps_1)
     picked = slice(None) if gap_open else slice(0)
 
@@ -124,10 +124,11 @@ def check_solution(master, solution, data, tau, lam, config, best, lower, blocke
     remove = np.zeros(master.n_rows, dtype=bool)
     if regime == "n":
         row_scores = class_scores(master.points(master.samples), mu)
-        remove = over_satisfied(subset_values(row_scores, master.subsets) + 1.0 - nu, solution.alpha)
+        values = master.formulation.item_values(row_scores, master.subsets)
+        remove = over_satisfied(values + 1.0 - nu, solution.alpha)
     return Check(risk=value, best=best, lower=lower, max_primal_violation=constr.max_violation,
-                 dual_violations=feature_violation.reshape(tau.shape), new_samples=rows.samples[picked],
-                 new_subsets=rows.subsets[picked], new_features=new_features, remove=remove)
+                 dual_violations=feature_violation.reshape(tau.shape), new_samples=picked_rows.samples[picked],
+                 new_subsets=picked_rows.subsets[picked], new_features=new_features, remove=remove)
 
 
 def improve_on_segments(data, best, mu, tau, lam, blocked=None):

@@ -31,7 +31,8 @@ class CCGConfig:
     ``eps_1``: the certified gap at which the loop stops (and the threshold of the rows' violations);
     ``eps_2``: the threshold of the features' dual violations; ``n_max`` / ``m_max``: the rows / features
     added per iteration at most; ``max_iter``: masters at most; ``time_limit``: seconds (None: none);
-    ``solver`` / ``solver_options``: the master's backend (:mod:`mrc_pyomo.master`); ``fit_intercept``: the
+    ``solver`` / ``solver_options``: the master's backend (:mod:`mrc_pyomo.master`); ``formulation``: what LP
+    an item of the master is (:mod:`mrc_pyomo.formulations`: ``"paper"`` or ``"compact"``); ``fit_intercept``: the
     first column of ``Psi`` is the constant 1 (an initial feature in the regime ``"nm"``); ``row_age``: in the
     regime ``"n"`` a row leaves the master after this many consecutive masters in which it was over-satisfied
     (1: at the first, as in the paper; row ageing, as in the column generation literature); ``ipm_fraction``:
@@ -54,6 +55,7 @@ class CCGConfig:
     time_limit: float = None
     solver: str = "highs"
     solver_options: dict = None
+    formulation: str = "paper"
     row_age: int = 1
     ipm_fraction: float = None
     in_out: float = 0.0

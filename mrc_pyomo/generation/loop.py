@@ -49,7 +49,8 @@ import numpy as np
 
 from ..data import as_source
 from ..initialization import class_centroids, initial_features, initial_rows
-from ..master import MasterSolveError, RestrictedMaster, row_keys
+from ..formulations import item_keys as row_keys
+from ..master import MasterSolveError, RestrictedMaster
 from ..result import FitResult
 from .check import Best, check_solution, improve_on_segments
 from .config import INIT_FEATURE_ROUNDS, CCGConfig, gap_tolerance, simplex_budget
@@ -76,7 +77,8 @@ def initial_master(data, y_idx, tau, lam, config, reduction=None):
     if reduction is not None:
         features = features[~reduction.fixed.ravel()[features]]
     master = RestrictedMaster(data, tau, lam, centroids=class_centroids(data, y_idx, n_classes),
-                              objective_floor=floor, solver=config.solver, solver_options=config.solver_options)
+                              objective_floor=floor, solver=config.solver, solver_options=config.solver_options,
+                              formulation=config.formulation)
     master.add_features(features)
     master.add_rows(samples, subsets)
     return master, ((master.samples, master.subsets), (samples[:0], subsets[:0]), features)
@@ -102,17 +104,23 @@ def solve_master(master, history, first, remaining, config, solve_times=()):
 
 
 def update_master(master, check, phase):
-    """The **update** step: remove the rows the check found over-satisfied, add the rows and features it
-    picked (in the initial ``"features"`` phase of the regime ``"nm"``, the features only).  Returns the
-    changes as ``(rows added, rows removed, features added)``."""
-    removed = (master.samples[check.remove], master.subsets[check.remove])
-    master.remove_rows(check.remove)
+    """The **update** step: remove the items the check found over-satisfied, add the items the formulation
+    makes of the rows it picked (removing the items they replace, :meth:`~mrc_pyomo.formulations.Formulation.
+    merge`) and the features it picked (in the initial ``"features"`` phase of the regime ``"nm"``, the
+    features only).  Returns the changes as ``(items added, items removed, features added)`` and the mask of
+    the items removed."""
     new_rows = (check.new_samples, check.new_subsets)
     if phase == "features" and len(check.new_features):
         new_rows = (new_rows[0][:0], new_rows[1][:0])  # column generation on the initial rows first
+    kept = np.flatnonzero(~check.remove)
+    replaced, new_rows = master.formulation.merge(master.samples[kept], master.subsets[kept], *new_rows)
+    remove = check.remove.copy()
+    remove[kept[replaced]] = True
+    removed = (master.samples[remove], master.subsets[remove])
+    master.remove_rows(remove)
     master.add_rows(*new_rows)
     master.add_features(check.new_features)
-    return new_rows, removed, check.new_features
+    return (new_rows, removed, check.new_features), remove
 
 
 @dataclass
@@ -247,11 +255,11 @@ def fit_ccg(Psi, y_idx, tau, lam, config=None, *, log=None, callback=None, reduc
         if stalled:  # the gap is open and nothing is violated: the master's solution is not what it claims
             master.refine()
             refined = True
-        added = update_master(master, check, phase)
+        added, removed = update_master(master, check, phase)
         changed = len(added[0][0]) + len(added[1][0])
         if config.ipm_fraction is not None and changed > config.ipm_fraction * master.n_rows:
             master.large_change()
-        rows.updated(check.remove, added[1], master.n_rows)
+        rows.updated(removed, added[1], master.n_rows)
         seconds_update = time.perf_counter() - tic
 
     if status != "converged" and solution is not None:

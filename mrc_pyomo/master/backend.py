@@ -22,12 +22,14 @@ class Capabilities:
     the solver when it is reached; ``bulk_loading``: rows and features are loaded with each change from the
     master's arrays, no Pyomo component is built (the Pyomo model is built, and the solution loaded into it,
     only when someone asks for it); ``warm_start``: a re-solve after changes starts from the previous solve's
-    basis (:meth:`Backend.large_change` and :meth:`Backend.refine` then mean something).
+    basis (:meth:`Backend.large_change` and :meth:`Backend.refine` then mean something); ``item_columns``: items
+    may bring columns of their own (formulations other than the paper's, :mod:`mrc_pyomo.formulations`).
     """
 
     limits_inside_solve: bool = False
     bulk_loading: bool = False
     warm_start: bool = False
+    item_columns: bool = True
 
 
 class Backend(ABC):
@@ -61,13 +63,15 @@ class Backend(ABC):
         """``J`` has grown by these flat feature ids (already in ``master.features``)."""
 
     def rows_added(self, master, block):
-        """``I`` has grown by the batch ``block`` (already in ``master.samples``)."""
+        """``I`` has grown by the batch of items ``block`` (already in ``master.samples``); its LP rows and columns
+        are ``master.block(block.samples, block.subsets, master.features)``, right-hand sides ``block.upper``."""
 
     def removing_rows(self, master, mask):
-        """The rows of ``I`` at ``mask`` are about to be removed."""
+        """The items of ``I`` at ``mask`` (their LP rows ``master.pyomo_model.lp_rows(mask)`` and columns
+        ``master.pyomo_model.lp_columns(mask)``) are about to be removed."""
 
     def row_bounds_changing(self, master, mask):
-        """The right-hand sides of the rows at ``mask`` are about to change."""
+        """The right-hand sides of the LP rows of the items at ``mask`` are about to change."""
 
     def row_bounds_changed(self, master, mask):
         """... and have changed (``master.pyomo_model.upper``)."""
@@ -84,7 +88,8 @@ class Backend(ABC):
 
     @abstractmethod
     def solve(self, master, time_limit=None, budget=None):
-        """Solve ``P_{I,J}``; return ``(status, objective, mu_J, nu, alpha, beta)`` in one sign convention:
-        ``mu_J`` in the order of ``master.features``, ``alpha >= 0`` (eq. 8) in the order of ``I``, ``beta >= 0``
-        the dual of the floor (0 without it).  Raise :class:`~mrc_pyomo.master.MasterSolveError` unless optimal.
-        ``time_limit`` and ``budget`` (seconds) are honoured where ``capabilities.limits_inside_solve``."""
+        """Solve ``P_{I,J}``; return ``(status, objective, mu_J, nu, u, alpha, beta)`` in one sign convention:
+        ``mu_J`` in the order of ``master.features``, ``u`` the values of the items' own columns in order (none
+        in the paper's formulation), ``alpha >= 0`` (eq. 8) the duals of the LP rows of ``I`` in order,
+        ``beta >= 0`` the dual of the floor (0 without it).  Raise :class:`~mrc_pyomo.master.MasterSolveError`
+        unless optimal.  ``time_limit`` and ``budget`` (seconds) are honoured where ``capabilities.limits_inside_solve``."""

@@ -26,7 +26,8 @@ from .solution import MasterSolveError
 class DualLPBackend(Backend):
     """``P_{I,J}`` solved as its dual LP in a ``highspy.Highs`` instance (see the module docstring)."""
 
-    capabilities = Capabilities(limits_inside_solve=True, bulk_loading=True, warm_start=False)
+    # the dual form is written for the paper's rows (i, C): items have no columns of their own
+    capabilities = Capabilities(limits_inside_solve=True, bulk_loading=True, warm_start=False, item_columns=False)
 
     def __init__(self, solver="highs", objective_floor=False, options=None):
         if objective_floor:
@@ -61,7 +62,7 @@ class DualLPBackend(Backend):
             self._stale()
             return
         m = len(master.features)
-        F = master.block(block.samples, block.subsets, master.features).tocsr()
+        F = master.block(block.samples, block.subsets, master.features).mu.tocsr()
         F.sort_indices()
         r = F.shape[0]
         counts = np.diff(F.indptr) + 1
@@ -106,4 +107,4 @@ class DualLPBackend(Backend):
         duals = np.asarray(solution.row_dual)
         m = len(master.features)
         objective = -self.highs.getInfo().objective_function_value
-        return text, objective, duals[:m].copy(), -float(duals[m]), np.asarray(solution.col_value), 0.0
+        return text, objective, duals[:m].copy(), -float(duals[m]), np.zeros(0), np.asarray(solution.col_value), 0.0

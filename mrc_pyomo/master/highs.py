@@ -5,9 +5,12 @@ few tens of nanoseconds per nonzero) instead of through Pyomo expressions (micro
 keeps its simplex basis across these changes, so each re-solve is warm-started: new rows enter with a basic
 slack, new columns at their zero bound, and only rows with positive slack (basic slack) are deleted.
 
-Column layout: column 0 is ``nu``; the feature at position ``p`` of ``J`` has ``mu1`` at column ``1 + 2p`` and
-``mu2`` at ``2 + 2p``.  Row layout: the fixed rows first (the row ``objective >= 0`` of the
-many-class initialisation, when the master has it), then the rows of ``I`` in order.
+Column layout: column 0 is ``nu``; each batch of features appends a ``mu1`` / ``mu2`` pair per feature and each
+batch of items its own columns (formulations with item columns, :mod:`mrc_pyomo.formulations`); where they are
+is recorded (:attr:`HighsMaster.mu_columns`, :attr:`HighsMaster.item_columns`) and kept up to date as columns
+are deleted.  In the paper's formulation the feature at position ``p`` of ``J`` has ``mu1`` at column
+``1 + 2p`` and ``mu2`` at ``2 + 2p``.  Row layout: the fixed rows first (the row ``objective >= 0`` of the
+many-class initialisation, when the master has it), then the LP rows of ``I`` in order.
 """
 
 import time
@@ -15,7 +18,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from ..formulation import objective_coefficients
+from ..formulations.paper import objective_coefficients
 from .backend import Backend, Capabilities
 from .highs_instance import INF, check_options, highspy, quiet_highs, run_with_limit, set_option
 from .solution import MasterSolveError
@@ -38,6 +41,9 @@ class HighsMaster:
 
     def __init__(self, fixed_rows=(), options=None):
         self.highs = quiet_highs(options)
+        self.mu_columns = np.zeros((0, 2), dtype=np.int64)   # the columns of mu1 and mu2 of each feature of J
+        self.item_columns = np.zeros(0, dtype=np.int64)      # the items' own columns, in order
+        self.n_columns = 1
         self.ipm_next = False   # the next solve by the interior point method (HighsBackend.large_change)
         empty_i, empty_f = np.zeros(0, dtype=np.int32), np.zeros(0)
         self.highs.addCols(1, np.array([1.0]), np.array([-INF]), np.array([INF]), 0,
@@ -54,8 +60,8 @@ class HighsMaster:
     def add_features(self, cost_pos, cost_neg, block, fixed_pos, fixed_neg):
         """Append the columns of new features: ``mu1`` (``+block``) and ``mu2`` (``-block``) of each, interleaved.
 
-        ``block`` is ``F_{I,new}`` (rows of ``I`` by new features); ``fixed_pos`` / ``fixed_neg`` (shape
-        ``(fixed rows, new features)``) the coefficients of ``mu1`` / ``mu2`` in the fixed rows.
+        ``block`` holds the coefficients of ``mu`` in the LP rows of ``I`` (rows by new features); ``fixed_pos`` /
+        ``fixed_neg`` (shape ``(fixed rows, new features)``) those of ``mu1`` / ``mu2`` in the fixed rows.
         """
         q = block.shape[1]
         pos = sp.vstack([sp.csr_matrix(np.reshape(fixed_pos, (self.n_fixed_rows, q))), block])
@@ -67,37 +73,59 @@ class HighsMaster:
         self.highs.addCols(2 * q, costs, np.zeros(2 * q), np.full(2 * q, INF), columns.nnz,
                            columns.indptr[:-1].astype(np.int32), columns.indices.astype(np.int32),
                            columns.data.astype(float))
+        self.mu_columns = np.concatenate([self.mu_columns, self.n_columns + np.arange(2 * q).reshape(q, 2)])
+        self.n_columns += 2 * q
 
-    def add_rows(self, block, rhs):
-        """Append the rows ``block (mu1 - mu2) - nu <= rhs`` (``block``: CSR, columns = positions in ``J``)."""
+    def add_rows(self, lp, rhs):
+        """Append the LP rows of a batch of items, ``lp.mu.(mu1 - mu2) + lp.nu nu + lp.columns.u <= rhs`` (an
+        :class:`~mrc_pyomo.formulations.LPBlock`, ``mu`` by positions in ``J``), then the items' own columns."""
+        block = lp.mu.tocsr()
         r = block.shape[0]
-        block = block.tocsr()
-        starts = block.indptr[:-1] * 2 + np.arange(r)
-        total = 2 * block.nnz + r
+        n_rows = self.highs.getNumRow()
+        with_nu = np.asarray(lp.nu) != 0
+        counts = 2 * np.diff(block.indptr) + with_nu
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        total = int(counts.sum())
         idx = np.empty(total, dtype=np.int32)
         val = np.empty(total)
         others = np.ones(total, dtype=bool)
-        others[starts] = False
-        idx[starts], val[starts] = 0, -1.0
+        others[starts[with_nu]] = False
+        idx[starts[with_nu]], val[starts[with_nu]] = 0, np.asarray(lp.nu)[with_nu]
         pair_idx = np.empty(2 * block.nnz, dtype=np.int64)
-        pair_idx[0::2] = 1 + 2 * block.indices
-        pair_idx[1::2] = 2 + 2 * block.indices
+        pair_idx[0::2] = self.mu_columns[block.indices, 0]
+        pair_idx[1::2] = self.mu_columns[block.indices, 1]
         idx[others] = pair_idx
         val[others] = _interleave(block.data)
         self.highs.addRows(r, np.full(r, -INF), np.asarray(rhs, dtype=float), total,
                            starts.astype(np.int32), idx, val)
+        columns = lp.columns.tocsc()
+        q = columns.shape[1]
+        if q:
+            self.highs.addCols(q, np.zeros(q), np.zeros(q), np.full(q, INF), columns.nnz,
+                               columns.indptr[:-1].astype(np.int32), (columns.indices + n_rows).astype(np.int32),
+                               columns.data.astype(float))
+            self.item_columns = np.concatenate([self.item_columns, self.n_columns + np.arange(q)])
+            self.n_columns += q
 
     def set_row_upper(self, positions, upper):
-        """Change the upper bounds of rows of I at the given positions (0-based in ``I``)."""
+        """Change the upper bounds of LP rows of I at the given positions (0-based in ``I``)."""
         if len(positions):
             index = np.asarray(positions, dtype=np.int32) + self.n_fixed_rows
             self.highs.changeRowsBounds(len(index), index, np.full(len(index), -INF), np.asarray(upper, float))
 
-    def delete_rows(self, positions):
-        """Delete rows of ``I`` at the given positions (0-based in ``I``)."""
+    def delete_rows(self, positions, columns=()):
+        """Delete LP rows of ``I`` at the given positions (0-based in ``I``) and the item columns at the positions
+        ``columns`` (0-based among the items' columns)."""
         if len(positions):
             index = np.asarray(positions, dtype=np.int32) + self.n_fixed_rows
             self.highs.deleteRows(len(index), index)
+        if len(columns):
+            gone = np.sort(self.item_columns[np.asarray(columns, dtype=np.int64)])
+            self.highs.deleteCols(len(gone), gone.astype(np.int32))
+            self.item_columns = np.delete(self.item_columns, columns)
+            self.item_columns -= np.searchsorted(gone, self.item_columns)
+            self.mu_columns -= np.searchsorted(gone, self.mu_columns)
+            self.n_columns -= len(gone)
 
     def _run(self, time_limit):
         run_with_limit(self.highs, time_limit)
@@ -112,7 +140,7 @@ class HighsMaster:
             self.set_option("solver", solver)
 
     def solve(self, time_limit=None, budget=None):
-        """Run HiGHS; return ``(status_text, objective, mu1, mu2, nu, duals_of_I, duals_of_fixed_rows)``.
+        """Run HiGHS; return ``(status_text, objective, mu1, mu2, nu, u, duals_of_I, duals_of_fixed_rows)``.
 
         Duals are ``-`` HiGHS's row duals (which are ``<= 0`` for the ``<=`` rows of a minimisation), so they
         are ``>= 0``.  ``time_limit`` (seconds) bounds this solve.  ``budget`` (seconds) bounds the warm-started
@@ -140,13 +168,13 @@ class HighsMaster:
             status = self.highs.getModelStatus()
             text = f"{self.highs.modelStatusToString(status)} (IPM: the simplex stalled for {budget:.2g} s)"
         if status != highspy.HighsModelStatus.kOptimal:
-            return text, None, None, None, None, None, None
+            return text, None, None, None, None, None, None, None
         solution = self.highs.getSolution()
         x = np.asarray(solution.col_value)
         duals = -np.asarray(solution.row_dual)
         objective = self.highs.getInfo().objective_function_value
-        return (text, objective, x[1::2], x[2::2], float(x[0]), duals[self.n_fixed_rows:],
-                duals[:self.n_fixed_rows])
+        return (text, objective, x[self.mu_columns[:, 0]], x[self.mu_columns[:, 1]], float(x[0]),
+                x[self.item_columns], duals[self.n_fixed_rows:], duals[:self.n_fixed_rows])
 
     def simplex_iterations(self):
         return self.highs.getInfo().simplex_iteration_count
@@ -188,7 +216,7 @@ class HighsBackend(Backend):
         In the fixed row ``-objective <= 0`` (the floor, if any) their coefficients are minus their costs."""
         cost_pos, cost_neg = objective_coefficients(master.tau, master.lam, features)
         if with_rows:
-            block = master.block(master.samples, master.subsets, features)
+            block = master.block(master.samples, master.subsets, features).mu
         else:
             block = sp.csr_matrix((0, len(features)))
         rows = 1 if self.objective_floor else 0
@@ -204,10 +232,11 @@ class HighsBackend(Backend):
         self.lp.add_rows(master.block(block.samples, block.subsets, master.features), block.upper)
 
     def removing_rows(self, master, mask):
-        self.lp.delete_rows(np.flatnonzero(mask))
+        model = master.pyomo_model
+        self.lp.delete_rows(np.flatnonzero(model.lp_rows(mask)), np.flatnonzero(model.lp_columns(mask)))
 
     def row_bounds_changed(self, master, mask):
-        positions = np.flatnonzero(mask)
+        positions = np.flatnonzero(master.pyomo_model.lp_rows(mask))
         self.lp.set_row_upper(positions, master.pyomo_model.upper[positions])
 
     def set_option(self, name, value):
@@ -228,11 +257,11 @@ class HighsBackend(Backend):
 
     def solve(self, master, time_limit=None, budget=None):
         tic = time.perf_counter()
-        status, objective, mu_pos, mu_neg, nu, alpha, fixed = self.lp.solve(time_limit, budget)
+        status, objective, mu_pos, mu_neg, nu, u, alpha, fixed = self.lp.solve(time_limit, budget)
         self.seconds = {"build": 0.0, "handover": 0.0, "solve": time.perf_counter() - tic}
         if objective is None:
             raise MasterSolveError(
                 f"HiGHS did not solve the restricted master ({master.n_rows} rows, {len(master.features)} "
                 f"features) to optimality: model status '{status}'")
         beta = float(fixed[0]) if self.objective_floor else 0.0
-        return status, objective, mu_pos - mu_neg, nu, alpha, beta
+        return status, objective, mu_pos - mu_neg, nu, u, alpha, beta

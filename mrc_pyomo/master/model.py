@@ -7,16 +7,19 @@ The model ``m = MasterModel(...).pyomo`` is::
     m.nu                           free
     m.objective                    min -(tau - lambda)_J . mu1 + (tau + lambda)_J . mu2 + nu
     m.objective_floor              (optional) the same expression >= 0: valid since R* >= 0
-    m.batch_<b>                    one Block per batch of rows added together (b = 1, 2, ...), with
-        .samples, .subsets         NumPy arrays: the rows (i, C) of the batch still in I, in order
-        .upper                     their right-hand sides, b_(i,C) = 1/|C| - 1 unless changed
-        .rows, .row                the Set of keys ("x17", "C0_2") and the Constraint
-                                   row[key]: (1/|C|) sum_{y in C} Psi(x_i).(mu1 - mu2)_y - nu <= upper
+    m.batch_<b>                    one Block per batch of items added together (b = 1, 2, ...), with
+        .samples, .subsets         NumPy arrays: the items (i, C) of the batch still in I, in order
+        .upper                     the right-hand sides of their LP rows (the formulation's, unless changed)
+        .rows, .row                the Set of row names and the Constraint, e.g. with the paper's formulation
+                                   row["x17", "C0_2"]: (1/|C|) sum_{y in C} Psi(x_i).(mu1 - mu2)_y - nu <= upper
+        .columns, .u               (formulations with item columns) the Set of column names and u >= 0
     m.dual                         import Suffix: the duals of the last solve (<= 0 on the rows)
 
-``I`` is the concatenation of the batches' rows in the order the batches were added; ``J`` is
-:attr:`MasterModel.features` (flat ids ``y * D + j``).  Nothing else holds I or J: the backends hold the
-solver's copy of the LP, in this order.
+An item's LP rows and columns are the formulation's (:mod:`mrc_pyomo.formulations`): one row ``(i, C)`` in the
+paper's formulation, ``|P| + 1`` rows and ``|P|`` columns in the compact one.  ``I`` is the concatenation of
+the batches' items in the order the batches were added, and the LP rows (and item columns) are those of the
+items in that order; ``J`` is :attr:`MasterModel.features` (flat ids ``y * D + j``).  Nothing else holds I or
+J: the backends hold the solver's copy of the LP, in this order.
 
 The Pyomo components are **materialised lazily** (:meth:`MasterModel.materialise`): building a Pyomo
 constraint costs microseconds per nonzero, so the built-in HiGHS backend, which loads each batch in bulk from
@@ -29,16 +32,17 @@ import pyomo.environ as pyo
 from pyomo.common.gc_manager import PauseGC
 from pyomo.core.expr.numeric_expr import LinearExpression
 
-from .. import formulation
+from ..formulations import get_formulation
+from ..formulations.paper import objective_coefficients
 
 
-def _row_body(pos, neg, nu, columns, values):
-    """``sum_c values[c] (mu1 - mu2)[columns[c]] - nu`` as a flat Pyomo LinearExpression; ``pos`` / ``neg`` are
-    the variables ``mu1`` / ``mu2`` of J by position (looked up once per build: Pyomo's indexing costs about a
-    microsecond per call)."""
+def _row_body(pos, neg, columns, values, others):
+    """``sum_c values[c] (mu1 - mu2)[columns[c]] + sum (coefficient * variable)`` over ``others`` as a flat Pyomo
+    LinearExpression; ``pos`` / ``neg`` are the variables ``mu1`` / ``mu2`` of J by position (looked up once
+    per build: Pyomo's indexing costs about a microsecond per call)."""
     columns, values = columns.tolist(), values.tolist()
-    return LinearExpression(constant=0.0, linear_coefs=values + [-v for v in values] + [-1.0],
-                            linear_vars=[pos[c] for c in columns] + [neg[c] for c in columns] + [nu])
+    return LinearExpression(constant=0.0, linear_coefs=values + [-v for v in values] + [c for c, _ in others],
+                            linear_vars=[pos[c] for c in columns] + [neg[c] for c in columns] + [v for _, v in others])
 
 
 def _set_upper(constraint, value):
@@ -52,6 +56,11 @@ def _set_upper(constraint, value):
         constraint.activate()
 
 
+def _taken(names, mask):
+    """The names where ``mask`` is true."""
+    return [name for name, keep in zip(names or [], mask) if keep]
+
+
 class MasterModel:
     """``P_{I,J}`` as a Pyomo model of blocks (see the module docstring), changed batch by batch.
 
@@ -62,11 +71,14 @@ class MasterModel:
     n_classes : int
     objective_floor : bool
         Add the row ``objective >= 0``.
+    formulation : str or Formulation
+        What LP rows and columns an item is (:mod:`mrc_pyomo.formulations`).
     """
 
-    def __init__(self, n_samples, n_features, n_classes, objective_floor=False):
+    def __init__(self, n_samples, n_features, n_classes, objective_floor=False, formulation="paper"):
         self.n_samples, self.n_features, self.n_classes = n_samples, n_features, n_classes
         self.objective_floor = objective_floor
+        self.formulation = get_formulation(formulation)
         self.features = np.zeros(0, dtype=np.int64)
         self.batches = []
         self._added = 0            # batches ever added: the next is m.batch_<added + 1>
@@ -101,12 +113,23 @@ class MasterModel:
 
     @property
     def n_rows(self):
+        """The number of items of I."""
         return sum(len(b.samples) for b in self.batches)
 
     @property
     def upper(self):
-        """The right-hand sides of the rows of I, in order."""
+        """The right-hand sides of the LP rows of I, in order."""
         return np.concatenate([np.zeros(0)] + [b.upper for b in self.batches])
+
+    def lp_rows(self, mask):
+        """The mask over the LP rows of I of the items where ``mask`` (over the items of I) is true."""
+        return np.repeat(np.asarray(mask, dtype=bool), np.concatenate([np.zeros(0, np.int64)]
+                                                                      + [b.shape[0] for b in self.batches]))
+
+    def lp_columns(self, mask):
+        """The mask over the item columns of I of the items where ``mask`` is true."""
+        return np.repeat(np.asarray(mask, dtype=bool), np.concatenate([np.zeros(0, np.int64)]
+                                                                      + [b.shape[1] for b in self.batches]))
 
     def add_features(self, features):
         """Append flat feature ids to J (their variables are built by :meth:`materialise`)."""
@@ -118,8 +141,10 @@ class MasterModel:
         block = pyo.Block(doc=f"rows added in batch {self._added}")
         self.pyomo.add_component(f"batch_{self._added}", block)
         block.samples, block.subsets = np.asarray(samples, dtype=np.int64), np.asarray(subsets, dtype=bool)
-        block.upper = formulation.right_hand_sides(block.subsets)
+        block.upper = self.formulation.upper(block.subsets)
+        block.shape = self.formulation.shape(block.subsets)   # LP rows and item columns of each item
         block.built_features = None   # None: its constraints are not built; else len(J) when they were
+        block.row_names = block.column_names = None           # the names of the built rows and columns
         self.batches.append(block)
         self._rows = None
         return block
@@ -136,51 +161,62 @@ class MasterModel:
                 yield block, local
 
     def remove_rows(self, mask):
-        """Remove the rows of I where ``mask`` is true (their constraints too, if built); a batch left empty is
-        deleted from the model."""
+        """Remove the items of I where ``mask`` is true (their constraints and columns too, if built); a batch
+        left empty is deleted from the model."""
         for block, local in self._by_batch(mask):
+            rows, columns = np.repeat(local, block.shape[0]), np.repeat(local, block.shape[1])
             if block.built_features is not None:
-                for key in self._keys(block.samples[local], block.subsets[local]):
+                for key in _taken(block.row_names, rows):
                     del block.row[key]
                     block.rows.remove(key)
+                for key in _taken(block.column_names, columns):
+                    del block.u[key]
+                    block.columns.remove(key)
+                block.row_names = _taken(block.row_names, ~rows)
+                block.column_names = _taken(block.column_names, ~columns)
             keep = ~local
-            block.samples, block.subsets, block.upper = block.samples[keep], block.subsets[keep], block.upper[keep]
+            block.samples, block.subsets, block.upper = block.samples[keep], block.subsets[keep], block.upper[~rows]
+            block.shape = (block.shape[0][keep], block.shape[1][keep])
             if not len(block.samples):
                 self.batches.remove(block)
                 self.pyomo.del_component(block)
         self._rows = None
 
     def set_row_upper(self, mask, upper):
-        """Set the right-hand sides of the rows of I where ``mask`` is true to ``upper`` (one value, or one per
-        row of the mask); built constraints keep their body and change their bound (``+inf``: deactivated, so
-        that solvers and writers leave the relaxed row out)."""
+        """Set the right-hand sides of the LP rows of the items of I where ``mask`` is true to ``upper`` (one
+        value, or one per LP row of those items); built constraints keep their body and change their bound
+        (``+inf``: deactivated, so that solvers and writers leave the relaxed row out)."""
         mask = np.asarray(mask, dtype=bool)
-        values = np.broadcast_to(np.asarray(upper, dtype=float), (int(mask.sum()),))
+        values = np.broadcast_to(np.asarray(upper, dtype=float), (int(self.lp_rows(mask).sum()),))
         taken = 0
         for block, local in self._by_batch(mask):
-            new = values[taken:taken + int(local.sum())]
+            rows = np.repeat(local, block.shape[0])
+            new = values[taken:taken + int(rows.sum())]
             taken += len(new)
             block.upper = block.upper.copy()
-            block.upper[local] = new
+            block.upper[rows] = new
             if block.built_features is not None:
-                for key, value in zip(self._keys(block.samples[local], block.subsets[local]), new):
+                for key, value in zip(_taken(block.row_names, rows), new):
                     _set_upper(block.row[key], value)
 
     # -- the Pyomo components --------------------------------------------------------------------------
-    def _keys(self, samples, subsets):
-        return [(formulation.sample_label(int(i), self.n_samples), formulation.subset_label(c))
-                for i, c in zip(samples, subsets)]
-
     def feature_keys(self, features=None):
         features = self.features if features is None else features
         return [(int(y), int(j)) for y, j in zip(*np.divmod(features, self.n_features))]
 
     def row_constraints(self, mask=None):
-        """The built ConstraintData of the rows of I (where ``mask`` is true), in the order of I."""
+        """The built ConstraintData of the LP rows of I (of the items where ``mask`` is true), in order."""
         if mask is None:
             return [c for block in self.batches if block.built_features is not None for c in block.row.values()]
         return [block.row[key] for block, local in self._by_batch(mask) if block.built_features is not None
-                for key in self._keys(block.samples[local], block.subsets[local])]
+                for key in _taken(block.row_names, np.repeat(local, block.shape[0]))]
+
+    def item_columns(self, mask=None):
+        """The built variables ``u`` of the items of I (where ``mask`` is true), in order."""
+        if mask is None:
+            return [v for block in self.batches if block.column_names for v in block.u.values()]
+        return [block.u[key] for block, local in self._by_batch(mask) if block.built_features is not None
+                for key in _taken(block.column_names, np.repeat(local, block.shape[1]))]
 
     def stale_constraints(self):
         """Built constraints that :meth:`materialise` will rebuild (J grew since they were built)."""
@@ -210,7 +246,7 @@ class MasterModel:
             for key in keys[self._built_features:]:
                 m.features.add(key)
                 new_variables += [m.mu_pos[key], m.mu_neg[key]]
-            coefs = np.concatenate([*formulation.objective_coefficients(tau, lam, self.features), [1.0]])
+            coefs = np.concatenate([*objective_coefficients(tau, lam, self.features), [1.0]])
             expr = lambda: LinearExpression(  # noqa: E731
                 constant=0.0, linear_coefs=[float(c) for c in coefs],
                 linear_vars=[m.mu_pos[k] for k in keys] + [m.mu_neg[k] for k in keys] + [m.nu])
@@ -223,17 +259,26 @@ class MasterModel:
         for block in self.batches:
             if block.built_features == len(self.features):
                 continue
-            F = block_fn(block.samples, block.subsets, self.features)
-            rhs = block.upper
-            row_keys = self._keys(block.samples, block.subsets)
+            lp = block_fn(block.samples, block.subsets, self.features)
             if block.built_features is None:
-                block.rows = pyo.Set(dimen=2, ordered=True, initialize=row_keys, doc="(sample, label subset) in I")
-                block.row = pyo.Constraint(block.rows, doc="(1/|C|) sum_{y in C} Psi(x).(mu1 - mu2)_y - nu "
-                                                           "<= 1/|C| - 1")
-            for r, key in enumerate(row_keys):
-                lo, hi = F.indptr[r], F.indptr[r + 1]
+                block.row_names, block.column_names = lp.row_names, lp.column_names
+                block.rows = pyo.Set(dimen=2, ordered=True, initialize=lp.row_names, doc="the items' LP rows")
+                block.row = pyo.Constraint(block.rows, doc="the formulation's rows (mrc_pyomo.formulations)")
+                if lp.column_names:
+                    block.columns = pyo.Set(dimen=2, ordered=True, initialize=lp.column_names,
+                                            doc="the items' own columns")
+                    block.u = pyo.Var(block.columns, domain=pyo.NonNegativeReals, doc="the items' columns u >= 0")
+                    new_variables += list(block.u.values())
+            u = [block.u[key] for key in block.column_names] if block.column_names else []
+            mu, entries = lp.mu, lp.columns.tocsr()
+            rhs = block.upper
+            for r, key in enumerate(block.row_names):
+                lo, hi = mu.indptr[r], mu.indptr[r + 1]
+                others = [(float(lp.nu[r]), m.nu)] if lp.nu[r] else []
+                others += [(float(v), u[c]) for c, v in zip(entries.indices[entries.indptr[r]:entries.indptr[r + 1]],
+                                                            entries.data[entries.indptr[r]:entries.indptr[r + 1]])]
                 # a relaxed row (upper +inf) is built deactivated, its bound shown as 1e300
-                block.row[key] = _row_body(pos, neg, m.nu, F.indices[lo:hi], F.data[lo:hi]) <= min(rhs[r], 1e300)
+                block.row[key] = _row_body(pos, neg, mu.indices[lo:hi], mu.data[lo:hi], others) <= min(rhs[r], 1e300)
                 if np.isinf(rhs[r]):
                     block.row[key].deactivate()
                 built.append(block.row[key])
@@ -249,8 +294,10 @@ class MasterModel:
             m.mu_pos[key].value = max(value, 0.0)
             m.mu_neg[key].value = max(-value, 0.0)
         m.nu.value = solution.nu
+        for variable, value in zip(self.item_columns(), solution.columns):
+            variable.value = value
         m.dual.clear()
-        for constraint, a in zip(self.row_constraints(), solution.alpha):
+        for constraint, a in zip(self.row_constraints(), solution.row_duals):
             m.dual[constraint] = -a
         if self.objective_floor:
             m.dual[m.objective_floor] = solution.beta

@@ -24,7 +24,7 @@ from pyomo.common.log import LoggingIntercept
 from pyomo.contrib.appsi import base as appsi_base
 from pyomo.solvers.plugins.solvers.persistent_solver import PersistentSolver
 
-from ..formulation import objective_coefficients
+from ..formulations.paper import objective_coefficients
 from .backend import Backend, Capabilities
 from .highs_instance import check_options as check_highs_options
 from .solution import MasterSolveError
@@ -108,7 +108,7 @@ def _solve_and_load(opt, m, name, interface):
 
 
 def read_solution(master_model, name, tau, lam):
-    """``(objective, mu_J, nu, alpha, beta)`` from the values and duals loaded into the model."""
+    """``(objective, mu_J, nu, u, alpha, beta)`` from the values and duals loaded into the model."""
     m = master_model.pyomo
     keys = master_model.feature_keys()
     # a column without entries (an all-zero feature) may be left out of the solver's answer: it is 0
@@ -126,7 +126,8 @@ def read_solution(master_model, name, tau, lam):
     nu = m.nu.value or 0.0
     cost_pos, cost_neg = objective_coefficients(tau, lam, master_model.features)
     objective = float(cost_pos @ mu_pos + cost_neg @ mu_neg + nu)
-    return objective, mu_pos - mu_neg, nu, np.asarray(alpha, dtype=float), beta
+    u = np.array([v.value or 0.0 for v in master_model.item_columns()])
+    return objective, mu_pos - mu_neg, nu, u, np.asarray(alpha, dtype=float), beta
 
 
 class PyomoBackend(_PyomoSolverBackend):
@@ -220,6 +221,18 @@ class PersistentBackend(_PyomoSolverBackend):
 
     def removing_rows(self, master, mask):
         self._remove(master.pyomo_model.row_constraints(mask))
+        self._remove_variables(master.pyomo_model.item_columns(mask))
+
+    def _remove_variables(self, variables):
+        """Take the items' columns out of the solver's copy (after the rows that hold them)."""
+        if self.opt is None or not variables:
+            return
+        with PauseGC():
+            if self._interface == "classic":
+                for variable in variables:
+                    self.opt.remove_var(variable)
+            else:
+                self.opt.remove_variables(variables)
 
     def row_bounds_changing(self, master, mask):
         # taken out of the solver's copy now, handed over again with their new bound at the next solve

@@ -13,7 +13,9 @@ the registry's answer (:mod:`mrc_pyomo.master.registry`):
 * any other Pyomo solver name (``"glpk"``, ``"cbc"``, ...): the model handed over at each solve
   (:class:`~mrc_pyomo.master.pyomo_backends.PyomoBackend`).
 
-The loop asks the master what its backend can do (:attr:`RestrictedMaster.capabilities`), never which it is.
+What an item of ``I`` is in the LP is the formulation's answer (:mod:`mrc_pyomo.formulations`): the master and
+its backends deal only in the :class:`~mrc_pyomo.formulations.LPBlock` it returns.  The loop asks the master
+what its backend can do (:attr:`RestrictedMaster.capabilities`), never which it is.
 On every backend :attr:`RestrictedMaster.model` is the Pyomo model of the master last changed, with the last
 solution's values and duals loaded: it can be inspected, written with :meth:`RestrictedMaster.write`, or
 solved by any Pyomo solver.
@@ -22,23 +24,19 @@ solved by any Pyomo solver.
 import numpy as np
 import scipy.sparse as sp
 
-from .. import formulation
 from ..data import InMemorySource, as_source
+from ..formulations import DEFAULT_FORMULATION, get_formulation, item_keys
 from .model import MasterModel
 from .registry import BUILTIN_SOLVER, check_solver, make_backend
 from .solution import MasterSolution
 
-
-def row_keys(samples, subsets):
-    """One fixed-width key per (sample, subset) pair, comparable with ``np.isin``: the bytes of the sample id
-    followed by the packed subset."""
-    packed = np.concatenate([np.asarray(samples, dtype="<i8").view(np.uint8).reshape(-1, 8),
-                             np.packbits(np.asarray(subsets, dtype=bool), axis=1)], axis=1)
-    return np.ascontiguousarray(packed).view(f"V{packed.shape[1]}").ravel()
+#: the key of an item (the paper's rows (i, C) in its formulation), the master's name for it
+row_keys = item_keys
 
 
 class RestrictedMaster:
-    """``P_{I,J}``: rows ``I`` and features ``J`` of the MRC LP, added and removed in blocks.
+    """``P_{I,J}``: items ``I`` (pairs ``(sample, label set)``, the paper's rows ``(i, C)`` in its formulation)
+    and features ``J`` of the MRC LP, added and removed in blocks.
 
     Parameters
     ----------
@@ -57,12 +55,15 @@ class RestrictedMaster:
     backend : Backend subclass, optional
         The backend to solve with instead of ``solver``'s in the registry (:mod:`mrc_pyomo.master.registry`),
         e.g. the full LP's dual form (:class:`~mrc_pyomo.master.dual_lp.DualLPBackend`).
+    formulation : str or Formulation
+        What LP rows and columns an item is: ``"paper"`` (default) or ``"compact"`` (:mod:`mrc_pyomo.formulations`).
     """
 
     def __init__(self, Psi, tau, lam, centroids=None, objective_floor=False, solver=BUILTIN_SOLVER,
-                 solver_options=None, backend=None):
+                 solver_options=None, backend=None, formulation=DEFAULT_FORMULATION):
         if backend is None:
             check_solver(solver)
+        self.formulation = get_formulation(formulation)
         self.data = as_source(Psi)
         self.tau, self.lam = tau, lam
         self.n_classes, self.n_features = tau.shape
@@ -71,8 +72,12 @@ class RestrictedMaster:
         self.objective_floor = objective_floor
         self.solver = solver
         self.solver_options = dict(solver_options or {})
-        self.pyomo_model = MasterModel(self.n_samples, self.n_features, self.n_classes, objective_floor)
+        self.pyomo_model = MasterModel(self.n_samples, self.n_features, self.n_classes, objective_floor,
+                                       self.formulation)
         self.backend = make_backend(solver, objective_floor, self.solver_options, backend)
+        if self.formulation.has_columns and not self.capabilities.item_columns:
+            raise ValueError(f"the backend {type(self.backend).__name__} cannot solve the formulation "
+                             f"{self.formulation.name!r}: it has no columns of its own for items")
         self.solution = None
         self.solver_status = None
         self._stored_ids = None     # after compact(): the training ids whose rows Psi still holds
@@ -92,6 +97,7 @@ class RestrictedMaster:
 
     @property
     def n_rows(self):
+        """The number of items of ``I`` (of rows ``(i, C)`` in the paper's formulation)."""
         return self.pyomo_model.n_rows
 
     @property
@@ -127,14 +133,23 @@ class RestrictedMaster:
         return out
 
     def block(self, samples, subsets, features):
-        """``F`` restricted to the given rows and features (CSR)."""
-        return formulation.constraint_block(self.points, samples, subsets, features, self.n_features)
+        """The LP rows and columns of the given items over the given features: the formulation's
+        :class:`~mrc_pyomo.formulations.LPBlock` (in the paper's formulation, ``block.mu`` is ``F`` restricted to
+        the rows ``(samples[r], subsets[r])``)."""
+        return self.formulation.block(self.points, samples, subsets, features, self.n_features, self.n_samples)
 
     def contains_rows(self, samples, subsets):
-        """Mask: which (sample, subset) pairs are rows of ``I`` already."""
+        """Mask: which paper rows ``(samples[r], subsets[r])`` the items of ``I`` enforce already."""
         if not len(samples) or not self.n_rows:
             return np.zeros(len(samples), dtype=bool)
-        return np.isin(row_keys(samples, subsets), row_keys(self.samples, self.subsets))
+        return self.formulation.covers(self.samples, self.subsets)(samples, subsets)
+
+    def certificate_rows(self, solution=None):
+        """``(samples, subsets, alpha)``: the duals of ``solution`` (default: the last) as weights on the paper's
+        rows ``(i, C)``, what the certificate (:mod:`mrc_pyomo.certificate`) and FEAT take
+        (:meth:`~mrc_pyomo.formulations.Formulation.certificate_rows`)."""
+        solution = self.solution if solution is None else solution
+        return self.formulation.certificate_rows(self.samples, self.subsets, solution.row_duals)
 
     # -- updates ----------------------------------------------------------------------------------------
     def add_features(self, features):
@@ -147,21 +162,23 @@ class RestrictedMaster:
         self.solution = None
 
     def add_rows(self, samples, subsets):
-        """Add the rows ``(samples[r], subsets[r])`` to ``I`` as one batch (pairs already in ``I`` and repeats
-        within the batch are skipped); return how many were added."""
+        """Enforce the paper's rows ``(samples[r], subsets[r])``: add the items the formulation makes of them to
+        ``I`` as one batch, after removing the items they replace
+        (:meth:`~mrc_pyomo.formulations.Formulation.merge`; rows enforced already and repeats add nothing);
+        return how many items were added."""
         samples = np.asarray(samples, dtype=np.int64)
         subsets = np.asarray(subsets, dtype=bool).reshape(len(samples), self.n_classes)
-        first = np.sort(np.unique(row_keys(samples, subsets), return_index=True)[1])
-        keep = first[~self.contains_rows(samples[first], subsets[first])]
-        if not len(keep):
+        replaced, (samples, subsets) = self.formulation.merge(self.samples, self.subsets, samples, subsets)
+        self.remove_rows(replaced)
+        if not len(samples):
             return 0
-        block = self.pyomo_model.add_batch(samples[keep], subsets[keep])
+        block = self.pyomo_model.add_batch(samples, subsets)
         self.backend.rows_added(self, block)
         self.solution = None
-        return len(keep)
+        return len(samples)
 
     def remove_rows(self, mask):
-        """Remove the rows of ``I`` where ``mask`` is true; return how many."""
+        """Remove the items of ``I`` where ``mask`` is true; return how many."""
         mask = np.asarray(mask, dtype=bool)
         if not mask.any():
             return 0
@@ -171,8 +188,9 @@ class RestrictedMaster:
         return int(mask.sum())
 
     def set_row_upper(self, mask, upper):
-        """Change the right-hand side of the rows of ``I`` where ``mask`` is true to ``upper`` (one value or one
-        per selected row; ``b_(i,C) = 1/|C| - 1`` until changed).  For experiments on the master (e.g. from a
+        """Change the right-hand sides of the LP rows of the items of ``I`` where ``mask`` is true to ``upper``
+        (one value or one per LP row of those items; in the paper's formulation an item is one row, with
+        ``b_(i,C) = 1/|C| - 1`` until changed).  For experiments on the master (e.g. from a
         callback: relax a row with ``upper=np.inf`` instead of removing it); the certificate keeps using the
         LP's own ``b``, so ``lower_`` stays a valid bound whatever the master's bounds."""
         mask = np.asarray(mask, dtype=bool)
@@ -194,7 +212,8 @@ class RestrictedMaster:
         previous stage's basis (HiGHS's ``setBasis``, same rows and columns) changed nothing (12.0 s against
         12.1 s at 0.09, 46.1 s against 46.4 s at 0.03), so it is not done."""
         master = RestrictedMaster(self.data, tau, lam, centroids=self.centroids, objective_floor=self.objective_floor,
-                                  solver=self.solver, solver_options=self.solver_options, backend=type(self.backend))
+                                  solver=self.solver, solver_options=self.solver_options, backend=type(self.backend),
+                                  formulation=self.formulation)
         master.add_features(self.features)
         master.add_rows(self.samples, self.subsets)
         master.large_change()
@@ -232,13 +251,15 @@ class RestrictedMaster:
         warm-started simplex before the interior point method takes over
         (:meth:`~mrc_pyomo.master.highs.HighsMaster.solve`); other backends ignore both.
         """
-        status, objective, mu_J, nu, alpha, beta = self.backend.solve(self, time_limit, budget)
+        status, objective, mu_J, nu, columns, row_duals, beta = self.backend.solve(self, time_limit, budget)
         self.solver_status = status
         mu = np.zeros(self.n_classes * self.n_features)
         mu[self.features] = mu_J
+        row_duals = np.asarray(row_duals, dtype=float)
         self.solution = MasterSolution(mu=mu.reshape(self.n_classes, self.n_features), nu=float(nu),
-                                       alpha=np.asarray(alpha, dtype=float), beta=float(beta),
-                                       objective=float(objective))
+                                       alpha=self.formulation.item_duals(self.subsets, row_duals), beta=float(beta),
+                                       objective=float(objective), row_duals=row_duals,
+                                       columns=np.asarray(columns, dtype=float))
         return self.solution
 
     # -- the Pyomo model --------------------------------------------------------------------------------

@@ -1,0 +1,31 @@
+"""Formulations of the restricted master (``MRCClassifier(formulation=...)``): the formulation seam.
+
+* :mod:`~mrc_pyomo.formulations.base`: the interface, :class:`Formulation` and its :class:`LPBlock`;
+* :mod:`~mrc_pyomo.formulations.paper`: the paper's rows ``(i, C)`` (``"paper"``, the default);
+* :mod:`~mrc_pyomo.formulations.compact`: ``(sample, class)`` pairs with a column each (``"compact"``).
+
+Every formulation has the same optimum ``R*`` (SPEC) and is certified by the same Lagrangian bound.
+"""
+
+from .base import Formulation, LPBlock, item_keys
+from .compact import CompactFormulation
+from .paper import PaperFormulation
+
+#: the formulations by name
+FORMULATIONS = {"paper": PaperFormulation, "compact": CompactFormulation}
+DEFAULT_FORMULATION = "paper"
+
+
+def get_formulation(formulation=DEFAULT_FORMULATION):
+    """The :class:`Formulation` named ``formulation`` (or the instance given); ``ValueError`` naming the known
+    ones otherwise."""
+    if isinstance(formulation, Formulation):
+        return formulation
+    if isinstance(formulation, str) and formulation in FORMULATIONS:
+        return FORMULATIONS[formulation]()
+    raise ValueError(f"formulation must be one of {sorted(FORMULATIONS)} or a Formulation instance, "
+                     f"got {formulation!r}")
+
+
+__all__ = ["DEFAULT_FORMULATION", "FORMULATIONS", "CompactFormulation", "Formulation", "LPBlock",
+           "PaperFormulation", "get_formulation", "item_keys"]

@@ -1,0 +1,134 @@
+"""The compact formulation (``formulation="compact"``): ``(sample, class)`` pairs instead of label subsets.
+
+For the scores ``v_y = Psi(x_i).mu_y`` of a sample and ``t = nu - 1``, the paper's rows of sample ``i`` (eq. 4),
+``(sum_{y in C} v_y - 1) / |C| <= t`` for every ``C``, hold exactly when ``sum_y (v_y - t)_+ <= 1`` (the worst
+``C`` takes the classes with ``v_y > t``).  With a column ``u_iy >= 0`` per pair that is::
+
+    Psi(x_i).(mu1 - mu2)_y - u_iy - nu <= -1        (pair row (i, y), for y in P)
+    sum_{y in P} u_iy <= 1                           (sample row (i, sum))
+
+An item ``(i, P)`` is these ``|P| + 1`` rows and ``|P|`` columns; it enforces every paper row ``(i, C)`` with
+``C`` in ``P`` (take ``u_iy = (v_y - t)_+``), and with ``P = Y`` all of them: the full LP has ``n (K + 1)`` rows
+instead of ``n (2^K - 1)``.  A sample has one item at most: the separation's row ``(i, C*)`` turns the item
+``(i, P)`` into ``(i, P | C*)`` (every class of ``C*`` has ``v_y > t``).
+
+**Certificate.**  Let ``beta_iy >= 0`` be the duals of the pair rows, sorted decreasingly for each sample,
+``beta_(1) >= ... >= beta_(K) >= beta_(K+1) = 0``, and ``C_k`` the first ``k`` classes of that order.  The
+weights ``alpha_(i,C_k) = k (beta_(k) - beta_(k+1))`` on the paper's rows give each class ``y = (k)`` the weight
+``sum_{m >= k} alpha_(i,C_m) / m = beta_(k)``: the same ``g = F^T alpha`` as the pair duals, the same total, and
+``-b.alpha = sum_i sum_k (k - 1)(beta_(k) - beta_(k+1)) = sum_i (sum_y beta_iy - max_y beta_iy)``, at least the
+compact dual's value (``beta_iy <= gamma_i``, the dual of the sample row).  So the Lagrangian bound of
+:mod:`mrc_pyomo.certificate` certifies this formulation unchanged (docs/architecture.rst).
+"""
+
+from functools import partial
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..primal_oracle import most_violated_subsets
+from .base import Formulation, LPBlock
+from .paper import constraint_block, sample_label
+
+
+def _label_sets(samples, subsets):
+    """The union of the label sets of each distinct sample: ``(ids, sets)``, ids sorted."""
+    ids, owner = np.unique(samples, return_inverse=True)
+    sets = np.zeros((len(ids), subsets.shape[1]), dtype=bool)
+    np.logical_or.at(sets, owner, subsets)
+    return ids, sets
+
+
+def _lookup(samples, subsets, ids):
+    """``(found, sets)``: whether each id has an item among ``(samples, subsets)`` (one per sample), and its set."""
+    order = np.argsort(samples)
+    position = np.minimum(np.searchsorted(samples[order], ids), max(len(samples) - 1, 0))
+    if not len(samples):
+        return np.zeros(len(ids), dtype=bool), np.zeros((len(ids), subsets.shape[1]), dtype=bool)
+    found = samples[order][position] == ids
+    return found, subsets[order][position] & found[:, None]
+
+
+def _covered(samples, subsets, ids, sets):
+    found, held = _lookup(samples, subsets, ids)
+    return found & ~(sets & ~held).any(axis=1)
+
+
+class CompactFormulation(Formulation):
+    """Items ``(i, P)``: a pair row and a column ``u_iy`` per class of ``P`` and one sample row (module docstring)."""
+
+    name = "compact"
+    has_columns = True
+
+    def shape(self, subsets):
+        size = subsets.sum(axis=1).astype(np.int64)
+        return size + 1, size
+
+    def upper(self, subsets):
+        rows = self.shape(subsets)[0]
+        upper = np.full(int(rows.sum()), -1.0)
+        upper[np.cumsum(rows) - 1] = 1.0        # the sample row closes each item
+        return upper
+
+    def block(self, points, samples, subsets, features, n_features, n_samples):
+        rows, _ = self.shape(subsets)
+        n_rows = int(rows.sum())
+        item, pair_class = np.nonzero(subsets)                     # the pairs, item-major, classes increasing
+        n_pairs = len(item)
+        first_row = np.concatenate([[0], np.cumsum(rows)[:-1]])
+        pair_row = first_row[item] + (np.arange(n_pairs) - np.concatenate([[0], np.cumsum(rows - 1)[:-1]])[item])
+        sample_row = first_row + rows - 1
+        singletons = np.zeros((n_pairs, subsets.shape[1]), dtype=bool)
+        singletons[np.arange(n_pairs), pair_class] = True
+        pairs = constraint_block(points, samples[item], singletons, features, n_features).tocoo()
+        mu = sp.csr_matrix((pairs.data, (pair_row[pairs.row], pairs.col)), shape=(n_rows, len(features)))
+        nu = np.full(n_rows, -1.0)
+        nu[sample_row] = 0.0
+        columns = sp.csc_matrix((np.concatenate([np.full(n_pairs, -1.0), np.ones(n_pairs)]),
+                                 (np.concatenate([pair_row, sample_row[item]]), np.tile(np.arange(n_pairs), 2))),
+                                shape=(n_rows, n_pairs))
+        labels = [sample_label(int(i), n_samples) for i in samples]
+        pair_names = [(labels[r], f"y{y}") for r, y in zip(item, pair_class)]
+        row_names = [None] * n_rows
+        for position, name in zip(pair_row, pair_names):
+            row_names[position] = name
+        for position, label in zip(sample_row, labels):
+            row_names[position] = (label, "sum")
+        return LPBlock(mu=mu, nu=nu, columns=columns, row_names=row_names, column_names=pair_names)
+
+    def merge(self, samples, subsets, new_samples, new_subsets):
+        ids, sets = _label_sets(np.asarray(new_samples, dtype=np.int64), np.asarray(new_subsets, dtype=bool))
+        found, held = _lookup(samples, subsets, ids)
+        grown = sets | held
+        new = (grown != held).any(axis=1)
+        replaced = np.isin(samples, ids[new & found])
+        return replaced, (ids[new], grown[new])
+
+    def covers(self, samples, subsets):
+        return partial(_covered, np.asarray(samples), np.asarray(subsets, dtype=bool))
+
+    def item_values(self, scores, subsets):
+        return most_violated_subsets(scores, ~subsets)[0]
+
+    def _pair_duals(self, subsets, row_duals):
+        """The duals of the pair rows as a ``(items, K)`` array (0 outside each item's set)."""
+        rows, _ = self.shape(subsets)
+        pair = np.ones(len(row_duals), dtype=bool)
+        pair[np.cumsum(rows) - 1] = False
+        beta = np.zeros(subsets.shape)
+        beta[subsets] = row_duals[pair]      # the pair rows in item-major order, classes increasing
+        return beta
+
+    def item_duals(self, subsets, row_duals):
+        return self._pair_duals(subsets, row_duals).sum(axis=1)
+
+    def certificate_rows(self, samples, subsets, row_duals):
+        beta = np.maximum(self._pair_duals(subsets, row_duals), 0.0)
+        order = np.argsort(-beta, axis=1, kind="stable")
+        ranked = np.take_along_axis(beta, order, axis=1)
+        sizes = np.arange(1, beta.shape[1] + 1)
+        weights = sizes * (ranked - np.concatenate([ranked[:, 1:], np.zeros((len(beta), 1))], axis=1))
+        item, k = np.nonzero(weights > 0)
+        rank = np.empty_like(order)
+        np.put_along_axis(rank, order, np.arange(beta.shape[1])[None, :], axis=1)
+        return samples[item], rank[item] <= k[:, None], weights[item, k]
