@@ -4,8 +4,9 @@
   ``examples/tutorial.py``, run now on the package of this source tree (as autodoc documents it), so the
   tutorial shows what the code prints today, and run in ``_generated`` so that it prints no path of the
   machine that builds the pages;
-* ``_generated/new_backend_output.txt`` and ``_generated/new_data_source_output.txt``: what the worked
-  examples of the architecture page (``examples/new_backend.py``, ``examples/new_data_source.py``) print;
+* ``_generated/new_backend_output.txt``, ``_generated/new_data_source_output.txt`` and
+  ``_generated/new_formulation_output.txt``: what the worked examples of the architecture page
+  (``examples/new_backend.py``, ``examples/new_data_source.py``, ``examples/new_formulation.py``) print;
 * ``_generated/benchmarks_full.rst`` and ``_generated/benchmarks_quick.rst``: the benchmark harness's
   reports (``benchmarks.md``, ``benchmarks_quick.md``, written by ``python -m benchmarks.report``) in
   reStructuredText, tables and figures included, so they are pages of the site.
@@ -113,4 +114,5 @@ def generate(app=None):
     run_tutorial()
     run_example("new_backend.py", "new_backend_output.txt")
     run_example("new_data_source.py", "new_data_source_output.txt")
+    run_example("new_formulation.py", "new_formulation_output.txt")
     convert_benchmarks()

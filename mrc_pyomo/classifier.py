@@ -28,7 +28,7 @@ from .data import InMemorySource, as_source
 from .data.validation import validate_training_data
 from .estimates import mean_and_confidence
 from .feature_maps import make_feature_map
-from .formulations import FORMULATIONS, Formulation
+from .formulations import Formulation, get_formulation
 from .full_lp import fit_full_lp
 from .generation import HISTORY_COLUMNS, CCGConfig, choose_regime, feature_density, gap_tolerance, row_age
 from .master import check_solver
@@ -81,7 +81,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         a Pyomo solver name (``pyomo.environ.SolverFactory``): a persistent interface (``"appsi_highs"``,
         ``"gurobi_persistent"``, ``"cplex_persistent"``, ...) is handed the master's Pyomo model once and then
         each change; any other solver (``"glpk"``, ``"cbc"``, ...) is handed the model at every solve.
-    formulation : {"paper", "compact"} or Formulation, default="paper"
+    formulation : {"paper", "compact"}, another registered name, or Formulation, default="paper"
         The formulation of the master (:mod:`mrc_pyomo.formulations`): the paper's rows ``(i, C)``, or the
         compact form of ``(sample, class)`` pairs, a column ``u_iy >= 0`` each and one row per sample (``n (K +
         1)`` rows for the full LP instead of ``n (2^K - 1)``).  Both give the same ``R*`` and the same
@@ -161,7 +161,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         "regime": [StrOptions({"auto", "n", "nm"})],
         "time_limit": [Interval(Real, 0, np.inf, closed="left"), None],
         "solver_options": [dict, None],
-        "formulation": [StrOptions(set(FORMULATIONS)), Formulation],
+        "formulation": [str, Formulation],   # a name of mrc_pyomo.formulations.FORMULATIONS: _validate_params
         "random_state": ["random_state"],
         "verbose": ["verbose"],
         "callback": [callable, None],
@@ -199,6 +199,10 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         """Check the parameters against ``_parameter_constraints`` (scikit-learn's ``InvalidParameterError``, a
         ``ValueError``, naming the parameter); the numbers must not be booleans either."""
         super()._validate_params()
+        try:
+            get_formulation(self.formulation)
+        except ValueError as error:
+            raise InvalidParameterError(f"The 'formulation' parameter of {type(self).__name__}: {error}") from None
         for name in ("lambda0", "eps_1", "eps_2", "n_max", "m_max", "max_iter", "time_limit"):
             value = getattr(self, name)
             if isinstance(value, (bool, np.bool_)):

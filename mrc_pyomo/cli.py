@@ -118,7 +118,8 @@ def _fit(args):
         phi=phi, lambda0=args.lambda0, fit_intercept=not args.no_intercept, method=args.method,
         solver=args.solver, eps_1=args.eps_1, eps_2=args.eps_2, n_max=args.n_max, m_max=args.m_max,
         max_iter=args.max_iter, regime=args.regime, time_limit=args.time_limit,
-        solver_options=_solver_options(args.solver_option), random_state=args.random_state, verbose=verbose)
+        solver_options=_solver_options(args.solver_option), random_state=args.random_state, verbose=verbose,
+        formulation=args.formulation)
     clf._validate_params()   # a bad parameter is reported before anything is printed
     model = clf
     if args.standardize:   # scaled only for sparse data: centring would make them dense
@@ -261,6 +262,9 @@ def build_parser():
     fit.add_argument("--solver", default="highs",
                      help="'highs' (the built-in HiGHS backend, default) or any Pyomo LP solver name")
     fit.add_argument("--solver-option", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
+    fit.add_argument("--formulation", choices=["paper", "compact"], default="paper",
+                     help="the master's rows: the paper's (sample, label subset) rows (default), or (sample, "
+                          "class) pairs with a column each")
     fit.add_argument("--eps-1", type=float, default=1e-3,
                      help="target of the certified gap upper - lower (default 1e-3)")
     fit.add_argument("--eps-2", type=float, default=1e-5, help="dual (feature) violation threshold")

@@ -16,6 +16,17 @@ FORMULATIONS = {"paper": PaperFormulation, "compact": CompactFormulation}
 DEFAULT_FORMULATION = "paper"
 
 
+def register_formulation(formulation_class):
+    """Make a :class:`Formulation` subclass selectable by its ``name`` (``MRCClassifier(formulation=name)``);
+    return it (usable as a class decorator)."""
+    if not (isinstance(formulation_class, type) and issubclass(formulation_class, Formulation)):
+        raise TypeError(f"a formulation must be a subclass of Formulation, got {formulation_class!r}")
+    if not isinstance(formulation_class.name, str) or not formulation_class.name:
+        raise ValueError(f"{formulation_class.__name__} needs a name (its class attribute 'name')")
+    FORMULATIONS[formulation_class.name] = formulation_class
+    return formulation_class
+
+
 def get_formulation(formulation=DEFAULT_FORMULATION):
     """The :class:`Formulation` named ``formulation`` (or the instance given); ``ValueError`` naming the known
     ones otherwise."""
@@ -28,4 +39,4 @@ def get_formulation(formulation=DEFAULT_FORMULATION):
 
 
 __all__ = ["DEFAULT_FORMULATION", "FORMULATIONS", "CompactFormulation", "Formulation", "LPBlock",
-           "PaperFormulation", "get_formulation", "item_keys"]
+           "PaperFormulation", "get_formulation", "item_keys", "register_formulation"]
