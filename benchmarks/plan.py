@@ -34,3 +34,7 @@ REFERENCE_LIMIT = 86400.0   # "without a time limit": a day
 PATH_CASES = ["satellite_rff"]   # the path of mrc_path's default grid, against the speed run at lambda0 = 0.01
 FRACTIONS = [0.1, 0.2, 0.4, 0.7, 1.0]
 CLASSES = [5, 10, 20, 50, 100]
+# the experiment "formulations" (python -m benchmarks.run --formulations): these methods of these cases in the
+# paper's and in the compact formulation (mrc_pyomo.formulations), one run after the other
+FORMULATION_CASES = {case: ["ccg"] for case in SPEED_CASES if case != "mnist"}
+FORMULATION_CASES["pulsar_rff"] = ["ccg", "lp"]

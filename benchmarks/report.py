@@ -9,7 +9,8 @@ those of the issue "Stable generation" (:func:`benchmarks.report_earlier_targets
 
 This module assembles the report from its parts: the records (``report_records``), the text of table cells and
 rows (``report_cells``), the tables of runs (``report_tables``), the two sections of targets (``report_targets``,
-``report_earlier_targets``), the figures (``report_figures``) and the Dask runs (``report_dask``).  It also offers the names other code takes
+``report_earlier_targets``), the figures (``report_figures``), the formulations (``report_formulations``) and
+the Dask runs (``report_dask``).  It also offers the names other code takes
 from it (``read``, ``run_key``, the cells).
 """
 
@@ -20,6 +21,7 @@ from benchmarks.report_cells import cold_cell, gap_cell, limit_ratio_cell
 from benchmarks.report_dask import dask_section
 from benchmarks.report_earlier_targets import earlier_targets_section
 from benchmarks.report_figures import draw_figures, plots_section
+from benchmarks.report_formulations import formulations_section
 from benchmarks.report_records import newest, read, run_environment, run_key
 from benchmarks.report_tables import anytime_table, limit_ratio_table, missing_runs, speed_table, waste_table
 from benchmarks.report_targets import targets_section
@@ -59,6 +61,7 @@ def write_report(path, out=None):
     lines += targets_section(records, all_records, mode == "quick")
     lines += anytime_table(records) + waste_table(records)
     lines += earlier_targets_section(records, all_records, speed)
+    lines += formulations_section(records)
     draw_figures(records, speed, cases, img, mode)
     if mode == "full":
         lines += missing_runs(speed) + dask_section(Path(path).parent / "dask.jsonl")

@@ -17,7 +17,8 @@ SPEED_CASES), "anytime" (MRC-CCG on ANYTIME_CASES with each time limit of ANYTIM
 who stops there), "path" (``mrc_path`` over its default grid on PATH_CASES), "reference" (only with
 ``--reference``: MRC-CCG at eps_1 = 1e-4 without a time limit on ANYTIME_CASES, whose ``lower`` is the R* the
 anytime rules are measured against; hours on mnist), "scaling_n" and "scaling_K" (MRC-CCG against the number
-of samples and of classes).  Records go to ``benchmarks/results/{quick,full}.jsonl`` (one JSON per run);
+of samples and of classes), and, only with ``--formulations`` (and then alone), "formulations" (each case of
+FORMULATION_CASES in the paper's and in the compact formulation, one right after the other).  Records go to ``benchmarks/results/{quick,full}.jsonl`` (one JSON per run);
 ``benchmarks/report.py`` turns them into ``docs/benchmarks.md`` and the plots in ``docs/img/``.
 """
 
@@ -28,15 +29,18 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.plan import (ANYTIME_CASES, ANYTIME_LIMITS, CLASSES, FRACTIONS, PATH_CASES, QUICK_COLD_TIME_LIMIT,
-                             QUICK_LP, QUICK_METHODS, REFERENCE_LIMIT, SPEED_CASES)
+from benchmarks.plan import (ANYTIME_CASES, ANYTIME_LIMITS, CLASSES, FORMULATION_CASES, FRACTIONS, PATH_CASES,
+                             QUICK_COLD_TIME_LIMIT, QUICK_LP, QUICK_METHODS, REFERENCE_LIMIT, SPEED_CASES)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None, cold_time_limit=None):
-    args = [sys.executable, "-m", "benchmarks.run_case", case, "ccg" if method.startswith("ccg") else method,
+    name = method.removesuffix("_compact")   # "ccg_compact", "lp_compact": the compact formulation
+    args = [sys.executable, "-m", "benchmarks.run_case", case, "ccg" if name.startswith("ccg") else name,
             "--time-limit", str(time_limit), *extra]
+    if name != method:
+        args += ["--formulation", "compact"]
     if method == "ccg_precise":
         args += ["--eps-1", "1e-4"]
     if method == "subgradient" and (quick or subgradient_iterations):
@@ -87,6 +91,9 @@ def main():
     parser.add_argument("--skip-anytime", action="store_true", help="no anytime or path runs")
     parser.add_argument("--cold-time-limit", type=float,
                         help="cap on each cold solve of a final master (default: the fit time; quick 30)")
+    parser.add_argument("--formulations", action="store_true",
+                        help="only the experiment 'formulations': MRC-CCG (and the full LP where planned) in the "
+                             "paper's and the compact formulation, one after the other, on FORMULATION_CASES")
     args = parser.parse_args()
     time_limit = args.time_limit or (60.0 if args.quick else 3600.0)
     RESULTS.mkdir(exist_ok=True)
@@ -105,6 +112,16 @@ def main():
     def chosen(case):
         """Whether the plan runs ``case``'s speed, anytime, reference and path runs."""
         return not args.only_scaling and (not args.cases or case in args.cases)
+
+    if args.formulations:
+        for case, methods in FORMULATION_CASES.items():
+            if chosen(case):
+                for method in methods:
+                    measure(case, method, "formulations")
+                    measure(case, f"{method}_compact", "formulations")
+        from benchmarks.report import write_report
+        write_report(path)
+        return
 
     speed = []
     for case, methods in SPEED_CASES.items():

@@ -1,7 +1,7 @@
 """Run one (case, method) in this process and print one JSON record on the last line of stdout.
 
     python -m benchmarks.run_case CASE METHOD [--quick] [--fraction F] [--classes K] [--time-limit S]
-                                             [--cold-time-limit S]
+                                             [--cold-time-limit S] [--formulation {paper,compact}]
 
 METHOD: ccg (MRC-CCG, ours), lp (the full LP solved by HiGHS), subgradient (MRC-SUB), path (MRC-CCG along
 :data:`mrc_pyomo.path.DEFAULT_LAMBDA0S` with :func:`mrc_pyomo.mrc_path`: the record of its last stage, with
@@ -125,6 +125,8 @@ def main(argv=None):
     parser.add_argument("--subgradient-iterations", type=int, default=10_000)
     parser.add_argument("--continuation", action="store_true", help="MRC-CCG through larger lambda0 first")
     parser.add_argument("--regime", choices=["auto", "n", "nm"], default="auto", help="MRC-CCG's regime")
+    parser.add_argument("--formulation", choices=["paper", "compact"], default="paper",
+                        help="the master's formulation (MRC-CCG, the full LP and the path)")
     parser.add_argument("--cold-time-limit", type=float,
                         help="cap on each cold solve of the final master (MRC-CCG; default: the fit time)")
     args = parser.parse_args(argv)
@@ -142,14 +144,15 @@ def main(argv=None):
     stages = None
     if args.method == "path":
         start = time.perf_counter()
-        path = mrc_path(X_train, y_train, eps_1=args.eps_1, time_limit=args.time_limit, **params)
+        path = mrc_path(X_train, y_train, eps_1=args.eps_1, time_limit=args.time_limit,
+                        formulation=args.formulation, **params)
         seconds, clf = time.perf_counter() - start, path.estimators[-1]
         stages = path.table.to_dict(orient="records")
     elif args.method == "ccg":
         clf = MRCClassifier(eps_1=args.eps_1, time_limit=args.time_limit, continuation=args.continuation,
-                            regime=args.regime, **params)
+                            regime=args.regime, formulation=args.formulation, **params)
     elif args.method == "lp":
-        clf = MRCClassifier(method="lp", **params)
+        clf = MRCClassifier(method="lp", formulation=args.formulation, **params)
     else:
         clf = MRCClassifier(method="subgradient", max_iter=args.subgradient_iterations,
                             time_limit=args.time_limit, **params)
@@ -166,7 +169,8 @@ def main(argv=None):
         "test_error": float(np.mean(clf.predict(X_test) != y_test)), "iterations": int(clf.n_iter_),
         "status": clf.status_, "peak_mb": peak_rss_mb(), "data_mb": rss_data,
         "eps_1": args.eps_1 if args.method in ("ccg", "path") else None, "regime": getattr(clf, "regime_", None),
-        "continuation": args.continuation, "time_limit": args.time_limit, "versions": versions(),
+        "continuation": args.continuation, "time_limit": args.time_limit, "formulation": args.formulation,
+        "versions": versions(),
     }
     if stages is not None:
         record["stages"] = stages

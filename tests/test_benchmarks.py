@@ -350,3 +350,45 @@ def test_report_dask_section(tmp_path):
     assert "## Data beyond memory" in text
     assert "| 12.0 | 25,165,824 | 64 | 2 | 1.5GiB | 1234 | converged | 4.0e-04 | 40 | 2.50 | abc1234 |" in text
     assert "| 12.0 | 4 | 31.2 | abc1234 |" in text
+
+
+def test_formulations_experiment_and_section(tmp_path, monkeypatch):
+    """``--formulations`` runs each planned (case, method) in the paper's and then in the compact formulation
+    and nothing else; ``run`` passes ``--formulation compact`` for a ``*_compact`` method; the section pairs
+    the two records of a case with the time ratio (``run`` replaced by a FIXTURE, then its command checked)."""
+    import benchmarks.report
+    import benchmarks.run as run
+    from benchmarks.report_formulations import formulations_section
+
+    calls = []
+
+    def fake_run(case, method, quick, time_limit, extra=(), subgradient_iterations=None, cold_time_limit=None):
+        calls.append((case, method))
+        seconds = 10.0 if method.endswith("_compact") else 20.0
+        return {"case": case, "method": method, "seconds": seconds, "status": "converged", "R": 0.25,
+                "lower": 0.2496, "iterations": 7, "n": 100, "K": 3, "waste": {"final_rows": 1234}}
+
+    real_run = run.run
+    monkeypatch.setattr(run, "run", fake_run)
+    monkeypatch.setattr(run, "RESULTS", tmp_path)
+    monkeypatch.setattr(benchmarks.report, "write_report", lambda path: None)
+    monkeypatch.setattr(sys, "argv", ["run", "--formulations", "--cases", "pulsar_rff", "satellite"])
+    run.main()
+    assert calls == [("pulsar_rff", "ccg"), ("pulsar_rff", "ccg_compact"), ("pulsar_rff", "lp"),
+                     ("pulsar_rff", "lp_compact"), ("satellite", "ccg"), ("satellite", "ccg_compact")]
+    records = [json.loads(line) for line in (tmp_path / "full.jsonl").read_text().splitlines()]
+    assert {r["experiment"] for r in records} == {"formulations"}
+    text = "\n".join(formulations_section(records))
+    assert "## Formulations" in text
+    assert "| pulsar_rff | lp | 100 | 3 | 20.0 | 7 | 1,234 | 0.2500 | 4.0e-04 (converged) | 10.0 | 7 |" in text
+    assert text.count("| 0.50 |") == 3 and formulations_section([]) == []
+
+    commands = []
+
+    def fake_subprocess(args, **kw):
+        commands.append(args)
+        return subprocess.CompletedProcess(args, 1, "", "stopped here")
+
+    monkeypatch.setattr(run.subprocess, "run", fake_subprocess)
+    real_run("satellite", "ccg_compact", False, 60.0)
+    assert commands[0][3:5] == ["satellite", "ccg"] and commands[0][-2:] == ["--formulation", "compact"]
