@@ -18,8 +18,9 @@ who stops there), "path" (``mrc_path`` over its default grid on PATH_CASES), "re
 ``--reference``: MRC-CCG at eps_1 = 1e-4 without a time limit on ANYTIME_CASES, whose ``lower`` is the R* the
 anytime rules are measured against; hours on mnist), "scaling_n" and "scaling_K" (MRC-CCG against the number
 of samples and of classes), and, only with ``--formulations`` (and then alone), "formulations" (each case of
-FORMULATION_CASES in the paper's and in the compact formulation, one right after the other).  Records go to ``benchmarks/results/{quick,full}.jsonl`` (one JSON per run);
-``benchmarks/report.py`` turns them into ``docs/benchmarks.md`` and the plots in ``docs/img/``.
+FORMULATION_CASES in the paper's and in the compact formulation, one right after the other).  Records go to
+``benchmarks/results/{quick,full}.jsonl`` (one JSON per run); ``benchmarks/report.py`` turns them into
+``docs/benchmarks.md`` and the plots in ``docs/img/``.
 """
 
 import argparse
