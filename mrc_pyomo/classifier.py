@@ -14,13 +14,11 @@ scikit-learn ``ConvergenceWarning`` that gives the gap, and returns the best cer
 """
 
 import warnings
-from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import HasMethods, Interval, InvalidParameterError, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 
 from . import continuation as continuation_
@@ -28,10 +26,10 @@ from .data import InMemorySource, as_source
 from .data.validation import validate_training_data
 from .estimates import mean_and_confidence
 from .feature_maps import make_feature_map
-from .formulations import Formulation, get_formulation
 from .full_lp import fit_full_lp
 from .generation import HISTORY_COLUMNS, CCGConfig, choose_regime, feature_density, gap_tolerance, row_age
 from .master import check_solver
+from .parameters import PARAMETER_CONSTRAINTS, check_parameters
 from .progress import progress_display
 from .primal_oracle import risk, varphi
 from .reduction import complete, find_reduction, full_lp_rows
@@ -146,26 +144,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         zeros with ``fit_intercept=False``.
     """
 
-    _parameter_constraints = {
-        "phi": [StrOptions({"linear", "fourier"}), HasMethods(["fit", "transform"])],
-        "lambda0": [Interval(Real, 0, np.inf, closed="left")],
-        "continuation": ["boolean"],
-        "fit_intercept": ["boolean"],
-        "method": [StrOptions({"ccg", "lp", "subgradient"})],
-        "solver": [str],
-        "eps_1": [Interval(Real, 0, np.inf, closed="left")],
-        "eps_2": [Interval(Real, 0, np.inf, closed="left")],
-        "n_max": [Interval(Integral, 1, None, closed="left")],
-        "m_max": [Interval(Integral, 1, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "regime": [StrOptions({"auto", "n", "nm"})],
-        "time_limit": [Interval(Real, 0, np.inf, closed="left"), None],
-        "solver_options": [dict, None],
-        "formulation": [str, Formulation],   # a name of mrc_pyomo.formulations.FORMULATIONS: _validate_params
-        "random_state": ["random_state"],
-        "verbose": ["verbose"],
-        "callback": [callable, None],
-    }
+    _parameter_constraints = PARAMETER_CONSTRAINTS
 
     def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="highs",
                  eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
@@ -196,19 +175,9 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         return tags
 
     def _validate_params(self):
-        """Check the parameters against ``_parameter_constraints`` (scikit-learn's ``InvalidParameterError``, a
-        ``ValueError``, naming the parameter); the numbers must not be booleans either."""
+        """Check the parameters (:func:`mrc_pyomo.parameters.check_parameters`)."""
         super()._validate_params()
-        try:
-            get_formulation(self.formulation)
-        except ValueError as error:
-            raise InvalidParameterError(f"The 'formulation' parameter of {type(self).__name__}: {error}") from None
-        for name in ("lambda0", "eps_1", "eps_2", "n_max", "m_max", "max_iter", "time_limit"):
-            value = getattr(self, name)
-            if isinstance(value, (bool, np.bool_)):
-                raise InvalidParameterError(
-                    f"The {name!r} parameter of {type(self).__name__} must be a number, not a boolean. "
-                    f"Got {value!r} instead.")
+        check_parameters(self)
 
     # nested validation on: the parameters of a user's feature map (phi) are checked before it is fitted
     @_fit_context(prefer_skip_nested_validation=False)

@@ -110,7 +110,7 @@ class MRCClassifierCV(ClassifierMixin, BaseEstimator):
     scoring : str or callable, optional
         As scikit-learn's ``check_scoring`` takes it; default the accuracy.
     phi, fit_intercept, solver, eps_1, eps_2, n_max, m_max, max_iter, regime, time_limit, solver_options, \
-random_state, verbose
+random_state, verbose, formulation
         As :class:`~mrc_pyomo.MRCClassifier`'s, for the paths of the folds and the refit (``time_limit`` bounds
         each path and the refit).
 
@@ -128,12 +128,12 @@ random_state, verbose
     _parameter_constraints = {
         **{name: constraint for name, constraint in MRCClassifier._parameter_constraints.items()
            if name in ("phi", "fit_intercept", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter",
-                       "regime", "time_limit", "solver_options", "random_state", "verbose")},
+                       "regime", "time_limit", "solver_options", "random_state", "verbose", "formulation")},
         "lambda0s": ["array-like", None], "cv": ["cv_object"], "scoring": [str, callable, None]}
 
     def __init__(self, lambda0s=None, cv=5, scoring=None, phi="linear", fit_intercept=True, solver="highs",
                  eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
-                 solver_options=None, random_state=None, verbose=False):
+                 solver_options=None, random_state=None, verbose=False, formulation="paper"):
         self.lambda0s = lambda0s
         self.cv = cv
         self.scoring = scoring
@@ -150,6 +150,7 @@ random_state, verbose
         self.solver_options = solver_options
         self.random_state = random_state
         self.verbose = verbose
+        self.formulation = formulation
 
     def _estimator_params(self):
         """The :class:`~mrc_pyomo.MRCClassifier` parameters of the folds and the refit."""
