@@ -95,11 +95,13 @@ def test_fit_from_an_array_on_disk(tmp_path, problem):
     assert np.array_equal(on_dask.predict(dask_X).compute(), in_memory.predict(X))
 
 
-def test_continuation_the_full_lp_and_the_path_on_dask(client, problem):
+def test_continuation_the_full_lp_the_compact_formulation_and_the_path_on_dask(client, problem):
+    """Each on the cluster equals its in-memory fit (the compact formulation's separation ships the items it
+    holds to the workers with each pass)."""
     X, y, _ = problem
     dask_X = da.from_array(X, chunks=(80, X.shape[1]))
     for params in (dict(continuation=True, eps_1=0.0, n_max=20), dict(method="lp", eps_1=0.0),
-                   dict(lambda0=0.0, eps_1=1e-7)):
+                   dict(lambda0=0.0, eps_1=1e-7), dict(formulation="compact", eps_1=0.0, n_max=20)):
         _same_fit(MRCClassifier(**params).fit(X, y), MRCClassifier(**params).fit(dask_X, y),
                   mu=params.get("lambda0", 0.01) > 0)
     lambda0s = [0.1, 0.01]
