@@ -77,7 +77,6 @@ from .certificate import lower_bound
 from .data import as_source
 from .formulations import get_formulation
 from .generation import Best, gap_tolerance
-from .initialization import all_subsets
 from .master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, RestrictedMaster
 from .master.dual_lp import DualLPBackend
 from .primal_oracle import risk_on_segment
@@ -99,13 +98,13 @@ METHOD_OPTIONS = {
 }
 
 
-def full_lp_size(Psi, n_classes, psi_nonzeros=None):
-    """``(rows, nonzeros)`` of the full LP: ``n (2^K - 1)`` rows, ``2 nnz(Psi) K 2^(K-1) + rows`` entries
-    (``psi_nonzeros``: ``nnz(Psi)`` if known, else counted in one pass)."""
+def full_lp_size(Psi, n_classes, psi_nonzeros=None, formulation="paper"):
+    """``(rows, nonzeros)`` of the full LP in the formulation (the paper's: ``n (2^K - 1)`` rows,
+    ``2 nnz(Psi) K 2^(K-1) + rows`` entries; ``psi_nonzeros``: ``nnz(Psi)`` if known, else counted in one
+    pass)."""
     data = as_source(Psi)
     psi_nonzeros = data.nonzeros() if psi_nonzeros is None else psi_nonzeros
-    rows = data.n_samples * (2**n_classes - 1)
-    return rows, 2 * psi_nonzeros * n_classes * 2 ** (n_classes - 1) + rows
+    return get_formulation(formulation).full_lp_size(data.n_samples, n_classes, psi_nonzeros)
 
 
 def choose_method(n_classes, n_features, psi_nonzeros, n_rows=None):
@@ -123,8 +122,8 @@ def choose_method(n_classes, n_features, psi_nonzeros, n_rows=None):
     return "ipm" if m >= IPM_MIN_FEATURES and size >= IPM_MIN_SIZE else "simplex"
 
 
-def _check_size(Psi, n_classes, psi_nonzeros):
-    rows, nonzeros = full_lp_size(Psi, n_classes, psi_nonzeros)
+def _check_size(Psi, n_classes, psi_nonzeros, formulation):
+    rows, nonzeros = full_lp_size(Psi, n_classes, psi_nonzeros, formulation)
     if rows > MAX_ROWS or nonzeros > MAX_NONZEROS:
         raise ValueError(
             f"the full LP would have {rows:,} rows and {nonzeros:,} nonzeros (limits {MAX_ROWS:,} and "
@@ -141,15 +140,10 @@ def _full_master(Psi, tau, lam, solver, solver_options, block_size, reduction=No
                               formulation=formulation)
     features = np.arange(n_classes * n_features)
     master.add_features(features if reduction is None else features[~reduction.fixed.ravel()])
-    subsets = all_subsets(n_classes)
     n = master.n_samples
     for first in range(0, n, block_size):
-        samples = np.arange(first, min(first + block_size, n))
-        rows = np.repeat(samples, len(subsets)), np.tile(subsets, (len(samples), 1))
-        if reduction is not None:
-            kept = reduction.kept_rows(*rows)
-            rows = rows[0][kept], rows[1][kept]
-        master.add_rows(*rows)
+        master.add_rows(*master.formulation.full_items(np.arange(first, min(first + block_size, n)), n_classes,
+                                                       reduction))
     return master
 
 
@@ -168,7 +162,7 @@ def solve_full_lp(Psi, tau, lam, solver="highs", solver_options=None, block_size
     """
     n_classes = tau.shape[0]
     psi_nonzeros = as_source(Psi).nonzeros()
-    _check_size(Psi, n_classes, psi_nonzeros)
+    _check_size(Psi, n_classes, psi_nonzeros, formulation)
     if method is not None and method not in METHODS:
         raise ValueError(f"method must be one of {METHODS} or None, got {method!r}")
     start = time.perf_counter()

@@ -62,9 +62,11 @@ def test_nothing_to_reduce():
 
 @pytest.mark.parametrize("method,regime", [("ccg", "n"), ("ccg", "nm"), ("lp", "n")])
 @pytest.mark.parametrize("sparse", [False, True])
-def test_reduced_fit_reaches_R_star(method, regime, sparse):
+@pytest.mark.parametrize("formulation", ["paper", "compact"])
+def test_reduced_fit_reaches_R_star(method, regime, sparse, formulation):
+    """The reduced LP (blocked labels left out of the items, in either formulation) has the full LP's R*."""
     X, y = text_like(sparse=sparse, seed=3)
-    clf = MRCClassifier(method=method, regime=regime, eps_1=0.0).fit(X, y)
+    clf = MRCClassifier(method=method, regime=regime, eps_1=0.0, formulation=formulation).fit(X, y)
     R_star = R_star_of(clf, X, y)
     assert clf.status_ == "converged"
     assert clf.lower_ - 1e-7 <= R_star <= clf.upper_ + 1e-7 and clf.upper_ - clf.lower_ <= 1e-8

@@ -104,6 +104,15 @@ class Formulation(ABC):
         ``F^T alpha`` the same as the items' duals give, ``sum(alpha) = sum(item_duals)`` and ``-b.alpha`` at
         least the LP's dual value: what :func:`mrc_pyomo.certificate.lower_bound` certifies."""
 
+    @abstractmethod
+    def full_items(self, samples, n_classes, reduction=None):
+        """``(samples, subsets)``: the items of the full LP for these samples (with a
+        :class:`~mrc_pyomo.reduction.Reduction`: of the reduced LP, no blocked label)."""
+
+    @abstractmethod
+    def full_lp_size(self, n_samples, n_classes, psi_nonzeros):
+        """``(rows, nonzeros)`` of the full LP over ``n_samples`` samples whose ``Psi`` has ``psi_nonzeros``."""
+
     def __repr__(self):
         return f"{type(self).__name__}()"
 

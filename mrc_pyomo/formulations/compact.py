@@ -132,3 +132,14 @@ class CompactFormulation(Formulation):
         rank = np.empty_like(order)
         np.put_along_axis(rank, order, np.arange(beta.shape[1])[None, :], axis=1)
         return samples[item], rank[item] <= k[:, None], weights[item, k]
+
+    def full_items(self, samples, n_classes, reduction=None):
+        sets = np.ones((len(samples), n_classes), dtype=bool)
+        if reduction is not None:   # every label but the blocked ones (training samples only are asked for)
+            sets &= ~reduction.blocked[samples]
+        kept = sets.any(axis=1)
+        return samples[kept], sets[kept]
+
+    def full_lp_size(self, n_samples, n_classes, psi_nonzeros):
+        """``n (K + 1)`` rows, ``2 nnz(Psi) K`` entries of ``mu``, and ``3 n K`` of ``nu`` and the columns."""
+        return n_samples * (n_classes + 1), 2 * psi_nonzeros * n_classes + 3 * n_samples * n_classes

@@ -22,6 +22,7 @@ from functools import partial
 import numpy as np
 import scipy.sparse as sp
 
+from ..initialization import all_subsets
 from ..primal_oracle import subset_values
 from .base import Formulation, LPBlock, item_keys
 
@@ -127,3 +128,16 @@ class PaperFormulation(Formulation):
 
     def certificate_rows(self, samples, subsets, row_duals):
         return samples, subsets, row_duals
+
+    def full_items(self, samples, n_classes, reduction=None):
+        subsets = all_subsets(n_classes)
+        rows = np.repeat(samples, len(subsets)), np.tile(subsets, (len(samples), 1))
+        if reduction is None:
+            return rows
+        kept = reduction.kept_rows(*rows)
+        return rows[0][kept], rows[1][kept]
+
+    def full_lp_size(self, n_samples, n_classes, psi_nonzeros):
+        """``n (2^K - 1)`` rows, ``2 nnz(Psi) K 2^(K-1) + rows`` entries."""
+        rows = n_samples * (2**n_classes - 1)
+        return rows, 2 * psi_nonzeros * n_classes * 2 ** (n_classes - 1) + rows
