@@ -117,7 +117,7 @@ def main():
     if args.formulations:
         for case, methods in FORMULATION_CASES.items():
             if chosen(case):
-                for method in methods:
+                for method in [m for m in methods if not args.methods or m in args.methods]:
                     measure(case, method, "formulations")
                     measure(case, f"{method}_compact", "formulations")
         from benchmarks.report import write_report

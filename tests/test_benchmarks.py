@@ -375,13 +375,18 @@ def test_formulations_experiment_and_section(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "argv", ["run", "--formulations", "--cases", "pulsar_rff", "satellite"])
     run.main()
     assert calls == [("pulsar_rff", "ccg"), ("pulsar_rff", "ccg_compact"), ("pulsar_rff", "lp"),
-                     ("pulsar_rff", "lp_compact"), ("satellite", "ccg"), ("satellite", "ccg_compact")]
+                     ("pulsar_rff", "lp_compact"), ("satellite", "ccg"), ("satellite", "ccg_compact"),
+                     ("satellite", "lp"), ("satellite", "lp_compact")]
     records = [json.loads(line) for line in (tmp_path / "full.jsonl").read_text().splitlines()]
     assert {r["experiment"] for r in records} == {"formulations"}
     text = "\n".join(formulations_section(records))
     assert "## Formulations" in text
     assert "| pulsar_rff | lp | 100 | 3 | 20.0 | 7 | 1,234 | 0.2500 | 4.0e-04 (converged) | 10.0 | 7 |" in text
-    assert text.count("| 0.50 |") == 3 and formulations_section([]) == []
+    assert text.count("| 0.50 |") == 4 and formulations_section([]) == []
+    calls.clear()
+    monkeypatch.setattr(sys, "argv", ["run", "--formulations", "--cases", "satellite", "--methods", "lp"])
+    run.main()
+    assert calls == [("satellite", "lp"), ("satellite", "lp_compact")]
 
     commands = []
 
