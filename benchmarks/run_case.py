@@ -152,7 +152,7 @@ def main(argv=None):
         clf = MRCClassifier(eps_1=args.eps_1, time_limit=args.time_limit, continuation=args.continuation,
                             regime=args.regime, formulation=args.formulation, **params)
     elif args.method == "lp":
-        clf = MRCClassifier(method="lp", formulation=args.formulation, **params)
+        clf = MRCClassifier(method="lp", formulation=args.formulation, time_limit=args.time_limit, **params)
     else:
         clf = MRCClassifier(method="subgradient", max_iter=args.subgradient_iterations,
                             time_limit=args.time_limit, **params)
