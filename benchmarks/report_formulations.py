@@ -11,8 +11,8 @@ def _cells(r):
     if "error" in r:
         return [f"error: {r['error'][:40]}"] + [""] * 4
     rows = (r.get("waste") or {}).get("final_rows")
-    return [f"{r['seconds']:.1f}", str(r.get("iterations", "")), fmt(rows, ","), f"{r['R']:.4f}",
-            f"{gap_cell(r)} ({r['status']})"]
+    masters = str(r["iterations"]) if r.get("iterations") else "-"   # the full LP has none
+    return [f"{r['seconds']:.1f}", masters, fmt(rows, ","), f"{r['R']:.4f}", f"{gap_cell(r)} ({r['status']})"]
 
 
 def formulations_section(records):

@@ -382,6 +382,8 @@ def test_formulations_experiment_and_section(tmp_path, monkeypatch):
     text = "\n".join(formulations_section(records))
     assert "## Formulations" in text
     assert "| pulsar_rff | lp | 100 | 3 | 20.0 | 7 | 1,234 | 0.2500 | 4.0e-04 (converged) | 10.0 | 7 |" in text
+    lp = dict(records[2], iterations=0, waste=None)
+    assert "| pulsar_rff | lp | 100 | 3 | 20.0 | - | - |" in "\n".join(formulations_section([lp]))
     assert text.count("| 0.50 |") == 4 and formulations_section([]) == []
     calls.clear()
     monkeypatch.setattr(sys, "argv", ["run", "--formulations", "--cases", "satellite", "--methods", "lp"])
