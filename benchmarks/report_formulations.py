@@ -9,7 +9,8 @@ def _cells(r):
     if r is None:
         return ["not run"] * 5
     if "error" in r:
-        return [f"error: {r['error'][:40]}"] + [""] * 4
+        refused = "full LP would have" in r["error"]   # mrc_pyomo.full_lp's size limits
+        return ["refused: beyond the size limits" if refused else f"error: {r['error'][:40]}"] + [""] * 4
     rows = (r.get("waste") or {}).get("final_rows")
     masters = str(r["iterations"]) if r.get("iterations") else "-"   # the full LP has none
     return [f"{r['seconds']:.1f}", masters, fmt(rows, ","), f"{r['R']:.4f}", f"{gap_cell(r)} ({r['status']})"]
@@ -25,16 +26,28 @@ def formulations_section(records):
              "and in the compact one (`(sample, class)` pairs with a column each, `formulation=\"compact\"`), one",
              "right after the other in the same process slot, so the ratio compares like with like. \"Items\" are",
              "the final master's rows `(i, C)` (paper) or samples with their class sets (compact: `|P| + 1` LP",
-             "rows each); the full LP (`lp`) is the paper's dual form against the compact primal.", "",
+             "rows each); the full LP (`lp`) is the paper's dual form against the compact primal (the paper's is",
+             "refused beyond its size limits). The last column sets the compact full LP against the paper's",
+             "MRC-CCG, the default, of the same run.", "",
              "| case | method | n | K | paper s | masters | items | R | gap (status) | compact s | masters "
-             "| items | R | gap (status) | compact / paper |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: |"]
-    for r in runs:
+             "| items | R | gap (status) | compact / paper | compact LP / paper CCG |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: "
+             "| ---: |"]
+    cases = list(dict.fromkeys(r["case"] for r in runs))
+    for r in sorted(runs, key=lambda r: cases.index(r["case"])):
         if r["method"].endswith("_compact"):
             continue
-        twin = next((c for c in runs if c["case"] == r["case"] and c["method"] == f"{r['method']}_compact"), None)
-        ratio = (f"{twin['seconds'] / r['seconds']:.2f}" if twin is not None and "error" not in twin
-                 and "error" not in r else "")
+        twin = _find(runs, r["case"], f"{r['method']}_compact")
+        ccg = _find(runs, r["case"], "ccg") if r["method"] == "lp" else None
         lines.append(f"| {r['case']} | {r['method']} | {fmt(r.get('n'), ',')} | {r.get('K', '')} | "
-                     + " | ".join(_cells(r) + _cells(twin)) + f" | {ratio} |")
+                     + " | ".join(_cells(r) + _cells(twin)) + f" | {_ratio(twin, r)} | {_ratio(twin, ccg)} |")
     return lines
+
+
+def _find(runs, case, method):
+    return next((r for r in runs if r["case"] == case and r["method"] == method), None)
+
+
+def _ratio(new, old):
+    usable = new is not None and old is not None and "error" not in new and "error" not in old
+    return f"{new['seconds'] / old['seconds']:.2f}" if usable else ""

@@ -384,7 +384,10 @@ def test_formulations_experiment_and_section(tmp_path, monkeypatch):
     assert "| pulsar_rff | lp | 100 | 3 | 20.0 | 7 | 1,234 | 0.2500 | 4.0e-04 (converged) | 10.0 | 7 |" in text
     lp = dict(records[2], iterations=0, waste=None)
     assert "| pulsar_rff | lp | 100 | 3 | 20.0 | - | - |" in "\n".join(formulations_section([lp]))
-    assert text.count("| 0.50 |") == 4 and formulations_section([]) == []
+    rows = [line for line in text.splitlines() if line.startswith(("| pulsar_rff", "| satellite"))]
+    # compact against paper on each row; the compact full LP against the paper's MRC-CCG on the full LPs' rows
+    assert [line.endswith("| 0.50 | 0.50 |") for line in rows] == [False, True, False, True]
+    assert all(line.endswith("| 0.50 |  |") for line in rows[::2]) and formulations_section([]) == []
     calls.clear()
     monkeypatch.setattr(sys, "argv", ["run", "--formulations", "--cases", "satellite", "--methods", "lp"])
     run.main()
