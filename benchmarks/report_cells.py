@@ -11,14 +11,18 @@ COLD_LABELS = {"dual_simplex": "dual simplex", "ipm": "IPM", "ipm_no_crossover":
 
 
 def label(record):
-    """The method's label, with the eps_1 the record ran at (older MRC-CCG records ran at other values)."""
-    if record.get("eps_1") is None or record["method"] == "path":
-        return LABELS[record["method"]]
-    return f"MRC-CCG (eps_1={record['eps_1']:.0e})".replace("e-0", "e-")
+    """The method's label, with the eps_1 the record ran at (older MRC-CCG records ran at other values), and
+    the compact formulation named where it ran (methods ``*_compact``)."""
+    method = record["method"].removesuffix("_compact")
+    compact = ", compact" if method != record["method"] else ""
+    if record.get("eps_1") is None or method == "path":
+        return LABELS[method] + compact
+    return f"MRC-CCG (eps_1={record['eps_1']:.0e}{compact})".replace("e-0", "e-")
 
 
 def run_name(case, method, experiment="speed"):
-    return f"{case} / {LABELS[method]}" + ("" if experiment == "speed" else f" ({experiment})")
+    name = LABELS[method.removesuffix("_compact")] + (", compact" if method.endswith("_compact") else "")
+    return f"{case} / {name}" + ("" if experiment == "speed" else f" ({experiment})")
 
 
 def key_name(key):

@@ -28,7 +28,9 @@ def formulations_section(records):
              "the final master's rows `(i, C)` (paper) or samples with their class sets (compact: `|P| + 1` LP",
              "rows each); the full LP (`lp`) is the paper's dual form against the compact primal (the paper's is",
              "refused beyond its size limits). The last column sets the compact full LP against the paper's",
-             "MRC-CCG, the default, of the same run.", "",
+             "MRC-CCG, the default, of the same run. Each fit was bounded by "
+             + " / ".join(f"{t:g}" for t in sorted({r["time_limit"] for r in runs if r.get("time_limit")}))
+             + " s (a fit stopped there returns its best certified rule: `mu = 0` for the full LP).", "",
              "| case | method | n | K | paper s | masters | items | R | gap (status) | compact s | masters "
              "| items | R | gap (status) | compact / paper | compact LP / paper CCG |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: "

@@ -84,7 +84,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         compact form of ``(sample, class)`` pairs, a column ``u_iy >= 0`` each and one row per sample (``n (K +
         1)`` rows for the full LP instead of ``n (2^K - 1)``).  Both give the same ``R*`` and the same
         certificate.  MRC-CCG is faster in the paper's rows; the compact full LP (``method="lp"``) is the one
-        for many classes (docs/architecture.rst, "The formulation seam").
+        for many classes and a few hundred samples (docs/architecture.rst, "The formulation seam").
     eps_1 : float, default=1e-3
         Target of the certified gap: the fit has converged when ``upper_ - lower_ <= eps_1``, so ``upper_``
         is then within ``eps_1`` of the minimax risk ``R*``.  ``0`` asks for the gap of round-off
