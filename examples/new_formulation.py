@@ -29,8 +29,8 @@ class ScaledRows(PaperFormulation):
     def upper(self, subsets):
         return 1.0 - subsets.sum(axis=1)
 
-    def block(self, points, samples, subsets, features, n_features, n_samples):
-        lp = super().block(points, samples, subsets, features, n_features, n_samples)
+    def block(self, points, samples, subsets, features, n_features):
+        lp = super().block(points, samples, subsets, features, n_features)
         size = subsets.sum(axis=1).astype(float)
         lp.mu, lp.nu = (sp.diags(size) @ lp.mu).tocsr(), -size
         return lp

@@ -87,15 +87,18 @@ def test_the_compact_lp_block_is_the_pairs_rows_and_columns():
     points = lambda ids, columns=None: Psi[ids] if columns is None else Psi[np.ix_(ids, columns)]  # noqa: E731
     samples, sets = np.array([1, 0]), np.array([[1, 0, 1], [0, 1, 0]], dtype=bool)
     features = np.array([0, 1, 4, 5, 2])             # (y, j) = (0,0), (0,1), (2,0), (2,1), (1,0)
-    lp = COMPACT.block(points, samples, sets, features, 2, n_samples=2)
+    lp = COMPACT.block(points, samples, sets, features, 2)
     assert isinstance(lp, LPBlock)
     mu = [[3, 0, 0, 0, 0], [0, 0, 3, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 0, 0]]
     np.testing.assert_array_equal(lp.mu.toarray(), mu)
     np.testing.assert_array_equal(lp.nu, [-1, -1, 0, -1, 0])
     np.testing.assert_array_equal(lp.columns.toarray(), [[-1, 0, 0], [0, -1, 0], [1, 1, 0], [0, 0, -1], [0, 0, 1]])
     np.testing.assert_array_equal(COMPACT.upper(sets), [-1, -1, 1, -1, 1])
-    assert lp.row_names == [("x1", "y0"), ("x1", "y2"), ("x1", "sum"), ("x0", "y1"), ("x0", "sum")]
-    assert lp.column_names == [("x1", "y0"), ("x1", "y2"), ("x0", "y1")]
+    row_names, column_names = COMPACT.names(samples, sets, n_samples=2)
+    assert row_names == [("x1", "y0"), ("x1", "y2"), ("x1", "sum"), ("x0", "y1"), ("x0", "sum")]
+    assert column_names == [("x1", "y0"), ("x1", "y2"), ("x0", "y1")]
+    assert COMPACT.names(np.array([3]), sets[:1], n_samples=2) == (
+        [("centroid1", "y0"), ("centroid1", "y2"), ("centroid1", "sum")], [("centroid1", "y0"), ("centroid1", "y2")])
     rows, columns = COMPACT.shape(sets)
     np.testing.assert_array_equal(rows, [3, 2]), np.testing.assert_array_equal(columns, [2, 1])
 
@@ -213,4 +216,4 @@ def test_a_formulation_a_backend_cannot_solve_is_refused_by_name():
         get_formulation("pairs")
     assert MRCClassifier(formulation=CompactFormulation()).fit(X, y).status_ == "converged"
     assert sp.issparse(PAPER.block(lambda i, c=None: X[np.ix_(i, c)], np.array([0]), np.ones((1, 3), bool),
-                                   np.arange(2), 2, 20).mu)
+                                   np.arange(2), 2).mu)

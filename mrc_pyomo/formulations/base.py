@@ -7,7 +7,8 @@ in what it returns:
 
 * :meth:`Formulation.shape`: how many LP rows and item columns each item has (no data needed), and
   :meth:`Formulation.upper` their right-hand sides;
-* :meth:`Formulation.block`: the items' rows and columns as an :class:`LPBlock` of sparse arrays, with names;
+* :meth:`Formulation.block`: the items' rows and columns as an :class:`LPBlock` of sparse arrays, and
+  :meth:`Formulation.names` their names (asked for only by the Pyomo model: the solvers' bulk loading skips them);
 * :meth:`Formulation.merge`: the separation's result (the most violated rows ``(i, C*)``) turned into items
   to add, and the items they replace;
 * :meth:`Formulation.covers`: which rows ``(i, C)`` the items already enforce (the separation leaves them out);
@@ -45,15 +46,13 @@ class LPBlock:
 
     ``mu``: CSR, LP rows by features (columns in the order of the features asked for), the coefficients of
     ``mu = mu1 - mu2``; ``nu``: the coefficient of ``nu`` in each row; ``columns``: CSC, LP rows by the items'
-    own columns ``u >= 0`` (cost 0), in item order; ``row_names`` / ``column_names``: a pair of strings per row /
-    column (for the Pyomo model and the written LP).  The right-hand sides are :meth:`Formulation.upper`.
+    own columns ``u >= 0`` (cost 0), in item order.  The right-hand sides are :meth:`Formulation.upper`, the
+    names :meth:`Formulation.names`.
     """
 
     mu: sp.csr_matrix
     nu: np.ndarray
     columns: sp.csc_matrix
-    row_names: list
-    column_names: list
 
 
 class Formulation(ABC):
@@ -73,9 +72,14 @@ class Formulation(ABC):
         """The right-hand sides of the items' LP rows, in block order."""
 
     @abstractmethod
-    def block(self, points, samples, subsets, features, n_features, n_samples):
+    def block(self, points, samples, subsets, features, n_features):
         """The items' :class:`LPBlock` for the features ``features`` (flat ids ``y * D + j``; ``n_features`` is
-        ``D``).  ``points(ids, columns)`` gives ``Psi[ids][:, columns]``; ``n_samples`` names the centroids."""
+        ``D``).  ``points(ids, columns)`` gives ``Psi[ids][:, columns]``."""
+
+    @abstractmethod
+    def names(self, samples, subsets, n_samples):
+        """``(row_names, column_names)``: a pair of strings for each LP row and own column of the items, in
+        block order (for the Pyomo model and the written LP; sample ids ``>= n_samples`` are centroids)."""
 
     @abstractmethod
     def merge(self, samples, subsets, new_samples, new_subsets):

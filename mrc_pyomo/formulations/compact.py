@@ -70,7 +70,7 @@ class CompactFormulation(Formulation):
         upper[np.cumsum(rows) - 1] = 1.0        # the sample row closes each item
         return upper
 
-    def block(self, points, samples, subsets, features, n_features, n_samples):
+    def block(self, points, samples, subsets, features, n_features):
         rows, _ = self.shape(subsets)
         n_rows = int(rows.sum())
         item, pair_class = np.nonzero(subsets)                     # the pairs, item-major, classes increasing
@@ -87,14 +87,16 @@ class CompactFormulation(Formulation):
         columns = sp.csc_matrix((np.concatenate([np.full(n_pairs, -1.0), np.ones(n_pairs)]),
                                  (np.concatenate([pair_row, sample_row[item]]), np.tile(np.arange(n_pairs), 2))),
                                 shape=(n_rows, n_pairs))
-        labels = [sample_label(int(i), n_samples) for i in samples]
-        pair_names = [(labels[r], f"y{y}") for r, y in zip(item, pair_class)]
-        row_names = [None] * n_rows
-        for position, name in zip(pair_row, pair_names):
-            row_names[position] = name
-        for position, label in zip(sample_row, labels):
-            row_names[position] = (label, "sum")
-        return LPBlock(mu=mu, nu=nu, columns=columns, row_names=row_names, column_names=pair_names)
+        return LPBlock(mu=mu, nu=nu, columns=columns)
+
+    def names(self, samples, subsets, n_samples):
+        rows, columns = [], []
+        for i, subset in zip(samples, subsets):
+            label = sample_label(int(i), n_samples)
+            pairs = [(label, f"y{y}") for y in np.flatnonzero(subset)]
+            rows += pairs + [(label, "sum")]
+            columns += pairs
+        return rows, columns
 
     def merge(self, samples, subsets, new_samples, new_subsets):
         ids, sets = _label_sets(np.asarray(new_samples, dtype=np.int64), np.asarray(new_subsets, dtype=bool))

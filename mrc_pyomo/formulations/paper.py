@@ -106,11 +106,12 @@ class PaperFormulation(Formulation):
     def upper(self, subsets):
         return right_hand_sides(subsets)
 
-    def block(self, points, samples, subsets, features, n_features, n_samples):
+    def block(self, points, samples, subsets, features, n_features):
         mu = constraint_block(points, samples, subsets, features, n_features)
-        names = [(sample_label(int(i), n_samples), subset_label(c)) for i, c in zip(samples, subsets)]
-        return LPBlock(mu=mu, nu=np.full(len(samples), -1.0), columns=sp.csc_matrix((len(samples), 0)),
-                       row_names=names, column_names=[])
+        return LPBlock(mu=mu, nu=np.full(len(samples), -1.0), columns=sp.csc_matrix((len(samples), 0)))
+
+    def names(self, samples, subsets, n_samples):
+        return [(sample_label(int(i), n_samples), subset_label(c)) for i, c in zip(samples, subsets)], []
 
     def merge(self, samples, subsets, new_samples, new_subsets):
         first = np.sort(np.unique(item_keys(new_samples, new_subsets), return_index=True)[1])

@@ -261,11 +261,12 @@ class MasterModel:
                 continue
             lp = block_fn(block.samples, block.subsets, self.features)
             if block.built_features is None:
-                block.row_names, block.column_names = lp.row_names, lp.column_names
-                block.rows = pyo.Set(dimen=2, ordered=True, initialize=lp.row_names, doc="the items' LP rows")
+                block.row_names, block.column_names = self.formulation.names(block.samples, block.subsets,
+                                                                             self.n_samples)
+                block.rows = pyo.Set(dimen=2, ordered=True, initialize=block.row_names, doc="the items' LP rows")
                 block.row = pyo.Constraint(block.rows, doc="the formulation's rows (mrc_pyomo.formulations)")
-                if lp.column_names:
-                    block.columns = pyo.Set(dimen=2, ordered=True, initialize=lp.column_names,
+                if block.column_names:
+                    block.columns = pyo.Set(dimen=2, ordered=True, initialize=block.column_names,
                                             doc="the items' own columns")
                     block.u = pyo.Var(block.columns, domain=pyo.NonNegativeReals, doc="the items' columns u >= 0")
                     new_variables += list(block.u.values())

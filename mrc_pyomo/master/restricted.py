@@ -136,7 +136,7 @@ class RestrictedMaster:
         """The LP rows and columns of the given items over the given features: the formulation's
         :class:`~mrc_pyomo.formulations.LPBlock` (in the paper's formulation, ``block.mu`` is ``F`` restricted to
         the rows ``(samples[r], subsets[r])``)."""
-        return self.formulation.block(self.points, samples, subsets, features, self.n_features, self.n_samples)
+        return self.formulation.block(self.points, samples, subsets, features, self.n_features)
 
     def contains_rows(self, samples, subsets):
         """Mask: which paper rows ``(samples[r], subsets[r])`` the items of ``I`` enforce already."""
