@@ -118,7 +118,7 @@ def update_master(master, check, phase):
     remove[kept[replaced]] = True
     removed = (master.samples[remove], master.subsets[remove])
     master.remove_rows(remove)
-    master.add_rows(*new_rows)
+    master.add_items(*new_rows)   # merged already
     master.add_features(check.new_features)
     return (new_rows, removed, check.new_features), remove
 

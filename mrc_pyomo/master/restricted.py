@@ -138,12 +138,6 @@ class RestrictedMaster:
         the rows ``(samples[r], subsets[r])``)."""
         return self.formulation.block(self.points, samples, subsets, features, self.n_features)
 
-    def contains_rows(self, samples, subsets):
-        """Mask: which paper rows ``(samples[r], subsets[r])`` the items of ``I`` enforce already."""
-        if not len(samples) or not self.n_rows:
-            return np.zeros(len(samples), dtype=bool)
-        return self.formulation.covers(self.samples, self.subsets)(samples, subsets)
-
     def certificate_rows(self, solution=None):
         """``(samples, subsets, alpha)``: the duals of ``solution`` (default: the last) as weights on the paper's
         rows ``(i, C)``, what the certificate (:mod:`mrc_pyomo.certificate`) and FEAT take
@@ -168,8 +162,13 @@ class RestrictedMaster:
         return how many items were added."""
         samples = np.asarray(samples, dtype=np.int64)
         subsets = np.asarray(subsets, dtype=bool).reshape(len(samples), self.n_classes)
-        replaced, (samples, subsets) = self.formulation.merge(self.samples, self.subsets, samples, subsets)
+        replaced, items = self.formulation.merge(self.samples, self.subsets, samples, subsets)
         self.remove_rows(replaced)
+        return self.add_items(*items)
+
+    def add_items(self, samples, subsets):
+        """Add the items ``(samples[r], subsets[r])`` to ``I`` as one batch, as they are (:meth:`add_rows` merges
+        them first); return how many."""
         if not len(samples):
             return 0
         block = self.pyomo_model.add_batch(samples, subsets)
