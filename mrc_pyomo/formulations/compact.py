@@ -41,12 +41,12 @@ def _label_sets(samples, subsets):
 
 def _lookup(samples, subsets, ids):
     """``(found, sets)``: whether each id has an item among ``(samples, subsets)`` (one per sample), and its set."""
-    order = np.argsort(samples)
-    position = np.minimum(np.searchsorted(samples[order], ids), max(len(samples) - 1, 0))
     if not len(samples):
         return np.zeros(len(ids), dtype=bool), np.zeros((len(ids), subsets.shape[1]), dtype=bool)
-    found = samples[order][position] == ids
-    return found, subsets[order][position] & found[:, None]
+    order = np.argsort(samples)
+    position = order[np.minimum(np.searchsorted(samples[order], ids), len(samples) - 1)]
+    found = samples[position] == ids
+    return found, subsets[position] & found[:, None]
 
 
 def _covered(samples, subsets, ids, sets):
