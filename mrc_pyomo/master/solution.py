@@ -1,6 +1,6 @@
 """What a backend returns: the solution of ``P_{I,J}`` (eq. 7) with the duals of ``D_{I,J}`` (eq. 8), or an error."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,9 +25,5 @@ class MasterSolution:
     alpha: np.ndarray
     beta: float
     objective: float
-    row_duals: np.ndarray = None
-    columns: np.ndarray = field(default_factory=lambda: np.zeros(0))
-
-    def __post_init__(self):
-        if self.row_duals is None:
-            self.row_duals = self.alpha
+    row_duals: np.ndarray
+    columns: np.ndarray
