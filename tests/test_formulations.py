@@ -134,7 +134,7 @@ def test_compact_duals_become_layer_cake_weights_on_the_paper_rows():
 def test_both_formulations_certify_one_R_star_on_the_property_problems(problem):
     """The property test's random, badly scaled, sparse and degenerate problems (tests/test_property.py), fitted
     to a gap of round-off in each formulation: the two certified intervals meet and their upper ends agree to
-    1e-9 (measured: 1.5e-12 at most over these 120)."""
+    1e-9 (measured: 1.5e-12 at most over these 120); a compact fit at the defaults holds R* as well."""
     X, y, params = problem
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -143,6 +143,11 @@ def test_both_formulations_certify_one_R_star_on_the_property_problems(problem):
     assert compact.status_ == "converged"
     assert max(paper.lower_, compact.lower_) <= min(paper.upper_, compact.upper_) + 1e-12
     assert abs(compact.upper_ - paper.upper_) <= 1e-9
+    # at the defaults (eps_1 = 1e-3) the compact fit's certified interval holds R* too, within eps_1 of it
+    default = MRCClassifier(formulation="compact", **params).fit(X, y)
+    assert default.status_ == "converged"
+    assert default.lower_ - 1e-9 <= paper.upper_ and paper.lower_ <= default.upper_ + 1e-9
+    assert default.upper_ - paper.lower_ <= default.eps_1 + 1e-9
 
 
 @pytest.fixture(scope="module")
