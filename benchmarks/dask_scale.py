@@ -146,7 +146,7 @@ def fit(directory, workers, memory_limit, eps_1, chunk_rows, time_limit, records
 
 def passes(directory, worker_counts, memory_limit, chunk_rows, records=RECORDS):
     from mrc_pyomo.data import as_source
-    from mrc_pyomo.primal_oracle import varphi
+    from mrc_pyomo.oracles.primal import varphi
     X, y = dask_input(directory, chunk_rows)
     mu = np.random.default_rng(1).normal(size=(int(y.max()) + 1, X.shape[1]))
     for workers in worker_counts:

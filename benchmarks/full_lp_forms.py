@@ -22,15 +22,15 @@ sys.path.insert(0, str(ROOT / "tests"))
 from benchmarks.cases import _tabular  # noqa: E402
 from benchmarks.environment import versions  # noqa: E402
 from mrc_pyomo import formulation  # noqa: E402
-from mrc_pyomo.certificate import lower_bound  # noqa: E402
-from mrc_pyomo.estimates import mean_and_confidence  # noqa: E402
+from mrc_pyomo.oracles.certificate import lower_bound  # noqa: E402
+from mrc_pyomo.problem.estimates import mean_and_confidence  # noqa: E402
 from mrc_pyomo.feature_maps import make_feature_map  # noqa: E402
-from mrc_pyomo.full_lp import MAX_NONZEROS, MAX_ROWS, full_lp_size  # noqa: E402
-from mrc_pyomo.initialization import all_subsets  # noqa: E402
+from mrc_pyomo.methods.full_lp import MAX_NONZEROS, MAX_ROWS, full_lp_size  # noqa: E402
+from mrc_pyomo.problem.initialization import all_subsets  # noqa: E402
 from mrc_pyomo.master import RestrictedMaster  # noqa: E402
 from mrc_pyomo.master.highs import quiet_highs  # noqa: E402
-from mrc_pyomo.primal_oracle import worst_case_risk  # noqa: E402
-from mrc_pyomo.scaling import column_scales, scale_columns  # noqa: E402
+from mrc_pyomo.oracles.primal import worst_case_risk  # noqa: E402
+from mrc_pyomo.problem.scaling import column_scales, scale_columns  # noqa: E402
 
 INF = highspy.kHighsInf
 TIME_LIMIT = float(os.environ.get("LP_TIME_LIMIT", 400))

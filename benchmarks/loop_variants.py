@@ -3,7 +3,7 @@
     python -m benchmarks.loop_variants CASE [CASE ...] [--time-limit S] [--repeat R]
         [--variants default in_out=0.8 stall=none stall=5,eps_1=1e-4 ...]
 
-Variants are settings of the estimator or of the loop's :class:`~mrc_pyomo.generation.config.CCGConfig`: ``in_out=A``
+Variants are settings of the estimator or of the loop's :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`: ``in_out=A``
 (rows separated at ``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``stall_factor``: the warm simplex gets
 ``F`` times the largest solve so far before the interior point method takes over; ``stall=none``: no budget),
 ``row_age=A``, ``ipm_fraction=F`` (a master changed by more than ``F`` of its rows solved by the interior point
@@ -29,7 +29,7 @@ from sklearn.preprocessing import StandardScaler
 from benchmarks.cases import _tabular, many_classes
 from benchmarks.data import read
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.formulation import objective_coefficients
+from mrc_pyomo.formulations.paper import objective_coefficients
 
 
 def _mnist(n):
@@ -62,7 +62,7 @@ CASES = {
 
 
 class LoopVariant(MRCClassifier):
-    """An :class:`MRCClassifier` whose loop runs with other :class:`~mrc_pyomo.generation.config.CCGConfig` settings
+    """An :class:`MRCClassifier` whose loop runs with other :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` settings
     (``loop_settings``)."""
 
     loop_settings = {}

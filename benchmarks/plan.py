@@ -37,5 +37,5 @@ CLASSES = [5, 10, 20, 50, 100]
 # the experiment "formulations" (python -m benchmarks.run --formulations): these methods of these cases in the
 # paper's and in the compact formulation (mrc_pyomo.formulations), one run after the other; the full LP too,
 # which the compact formulation makes n (K + 1) rows instead of n (2^K - 1) (the paper's is refused beyond
-# mrc_pyomo.full_lp.MAX_ROWS / MAX_NONZEROS: the record says so)
+# mrc_pyomo.methods.full_lp.MAX_ROWS / MAX_NONZEROS: the record says so)
 FORMULATION_CASES = {case: ["ccg", "lp"] for case in SPEED_CASES if case != "mnist"}

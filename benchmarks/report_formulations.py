@@ -9,7 +9,7 @@ def _cells(r):
     if r is None:
         return ["not run"] * 5
     if "error" in r:
-        refused = "full LP would have" in r["error"]   # mrc_pyomo.full_lp's size limits
+        refused = "full LP would have" in r["error"]   # mrc_pyomo.methods.full_lp's size limits
         return ["refused: beyond the size limits" if refused else f"error: {r['error'][:40]}"] + [""] * 4
     rows = (r.get("waste") or {}).get("final_rows")
     masters = str(r["iterations"]) if r.get("iterations") else "-"   # the full LP has none

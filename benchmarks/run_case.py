@@ -4,7 +4,7 @@
                                              [--cold-time-limit S] [--formulation {paper,compact}]
 
 METHOD: ccg (MRC-CCG, ours), lp (the full LP solved by HiGHS), subgradient (MRC-SUB), path (MRC-CCG along
-:data:`mrc_pyomo.path.DEFAULT_LAMBDA0S` with :func:`mrc_pyomo.mrc_path`: the record of its last stage, with
+:data:`mrc_pyomo.estimator.path.DEFAULT_LAMBDA0S` with :func:`mrc_pyomo.mrc_path`: the record of its last stage, with
 the table of all stages as ``stages``).
 
 After an MRC-CCG fit the record also holds the *limit ratio* (:func:`cold_solves`): the fit time over the

@@ -14,8 +14,8 @@ from sklearn.datasets import load_wine
 from sklearn.preprocessing import StandardScaler
 
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.formulation import objective_coefficients
-from mrc_pyomo.master import Backend, Capabilities, MasterSolveError, register_backend
+from mrc_pyomo.formulations.paper import objective_coefficients
+from mrc_pyomo.master import Backend, BackendSolution, Capabilities, MasterSolveError, register_backend
 
 
 class LinprogBackend(Backend):
@@ -38,7 +38,8 @@ class LinprogBackend(Backend):
             raise MasterSolveError(f"linprog: {result.message}")
         x = result.x
         # mu_J, nu, u, and the duals alpha >= 0 of the rows (linprog's marginals of <= rows are <= 0)
-        return result.message, result.fun, x[:q] - x[q:2 * q], x[2 * q], x[2 * q + 1:], -result.ineqlin.marginals, 0.0
+        return BackendSolution(status=result.message, objective=result.fun, mu=x[:q] - x[q:2 * q], nu=x[2 * q],
+                               columns=x[2 * q + 1:], row_duals=-result.ineqlin.marginals)
 
 
 register_backend("scipy_linprog", LinprogBackend)

@@ -14,7 +14,6 @@ from sklearn.datasets import load_digits
 
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.data import DataSource
-from mrc_pyomo.primal_oracle import Segment
 
 
 class NpyFileSource(DataSource):
@@ -49,9 +48,8 @@ class NpyFileSource(DataSource):
     def map_blocks(self, fn):
         return NpyFileSource(self.path, self.block_rows, self.functions + (fn,))
 
-    def segment(self, mu_a, mu_b, blocked=None):
-        # the line search's two score columns per class, (n, 2K), are held in memory
-        return Segment(self._apply(self._read(0, self.n_samples)), mu_a, mu_b, blocked)
+    # persist(): the default, which gathers the blocks into memory, serves the line search's class scores, an
+    # array of 2 K columns (DataSource.persist)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.datasets import make_blobs
 
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.formulation import subset_label
+from mrc_pyomo.formulations.paper import subset_label
 
 
 def show(state):

@@ -11,7 +11,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
 from . import MRCClassifier
-from .generation.record import time_split
+from .display.log import time_split
 
 
 def main(argv=None):

@@ -13,7 +13,7 @@ cos/sin pairs) with the same ``gamma="scale"``; RBFSampler returns ``sqrt(2 / n_
 
 That constant scale is undone, so that ``Psi`` and ``mu_`` of a Fourier MRC are what they were (unit-amplitude
 cosines).  ``R``, the rule and its predictions are invariant under it in exact arithmetic
-(:mod:`mrc_pyomo.scaling`), but on badly scaled data (columns of 1e5 next to 1e-5, so ``gamma`` ~ 1e-11 and
+(:mod:`mrc_pyomo.problem.scaling`), but on badly scaled data (columns of 1e5 next to 1e-5, so ``gamma`` ~ 1e-11 and
 nearly constant cosines) the CCG loop's certificate was seen to depend on round-off: one derandomised example
 of ``tests/test_property.py`` closed its gap to 2e-11 on the unit cosines and stalled at a gap of 0.10 on
 RBFSampler's scale.  Keeping the previous values keeps the previous results.

@@ -8,10 +8,11 @@ from sklearn.datasets import load_wine
 
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier, RestrictedMaster
-from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.feature_maps import make_feature_map
-from mrc_pyomo.formulation import right_hand_sides
-from mrc_pyomo.initialization import all_subsets, class_centroids
+from mrc_pyomo.oracles.rows import right_hand_sides
+from mrc_pyomo.oracles.rows import all_subsets
+from mrc_pyomo.problem.initialization import class_centroids
 from mrc_pyomo.master.pyomo_backends import PersistentBackend, PyomoBackend
 
 PERSISTENT = ["appsi_highs", "gurobi_persistent", "appsi_gurobi", "cplex_persistent"]

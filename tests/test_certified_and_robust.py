@@ -17,7 +17,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from conftest import R_star_of, random_problem
 from mrc_pyomo import MasterSolveError, MRCClassifier
-from mrc_pyomo.primal_oracle import worst_case_risk
+from mrc_pyomo.oracles.primal import worst_case_risk
 
 
 def standard_problem(seed=0):
@@ -198,8 +198,8 @@ def test_certificate_moves_alpha_onto_the_equalities_of_features_with_lambda_zer
     to its tolerance only.  Weights perturbed by 1e-9 (relative) still certify R* to 1e-7: the certificate moves
     them back onto the dual constraints by least squares (before: it dropped every row touching the feature,
     a far weaker bound)."""
-    from mrc_pyomo.certificate import lower_bound, repair_alpha
-    from mrc_pyomo.dual_oracle import ROUND_OFF, dual_correlations, relative_feature_violations
+    from mrc_pyomo.oracles.certificate import lower_bound, repair_alpha
+    from mrc_pyomo.oracles.dual import ROUND_OFF, dual_correlations, relative_feature_violations
     X, y = random_problem(60, 3, 3, seed=4)
     X[y == 0, 1] = 0.0
     clf = MRCClassifier(eps_1=0.0, lambda0=0.1).fit(X, y)

@@ -17,8 +17,9 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from conftest import random_problem
 from mrc_pyomo import LinearFeatures, MasterSolveError, MRCClassifier, RandomFourierFeatures
-from mrc_pyomo.ccg import HISTORY_COLUMNS
-from mrc_pyomo.primal_oracle import worst_case_risk
+from mrc_pyomo.methods.ccg import HISTORY_COLUMNS
+from mrc_pyomo.oracles.primal import worst_case_risk
+from mrc_pyomo.estimator.parameters import validate_parameters
 
 
 @pytest.mark.parametrize("estimator", [MRCClassifier(), MRCClassifier(phi="fourier", regime="nm")],
@@ -105,7 +106,7 @@ def test_bad_parameters(params, value):
     with pytest.raises(InvalidParameterError, match=rf"The '{name}' parameter of MRCClassifier .* Got {value} "):
         MRCClassifier(**params).fit(X, y)
     with pytest.raises(InvalidParameterError, match=f"'{name}'"):
-        MRCClassifier(**params)._validate_params()   # what the command line calls before it prints
+        validate_parameters(MRCClassifier(**params))   # what the command line calls before it prints
 
 
 @pytest.mark.parametrize("phi,name", [

@@ -18,7 +18,7 @@ from sklearn.preprocessing import StandardScaler
 import mrc_pyomo
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.cli import main as cli_main
+from mrc_pyomo.cli.main import main as cli_main
 from mrc_pyomo.master.highs import quiet_highs
 
 PREFIX = "mrc-pyomo: error:"
@@ -110,7 +110,7 @@ def test_cli_errors_are_one_line(data_files, args, message):
     if args[0] == "predict" and "m.pkl" in args[1]:
         assert cli_main(["fit", str(d / "bc.csv"), "--label", "diagnosis", "--quiet", "--save", str(d / "m.pkl")]) == 0
     args = [a.format(d=d) for a in args]
-    result = subprocess.run([sys.executable, "-m", "mrc_pyomo.cli", *args], capture_output=True, text=True,
+    result = subprocess.run([sys.executable, "-m", "mrc_pyomo.cli.main", *args], capture_output=True, text=True,
                             cwd=d)   # not the repository: python -m would import its source tree
     assert result.returncode == 1
     assert "Traceback" not in result.stderr and result.stdout == ""
@@ -135,7 +135,7 @@ def test_cli_separator_version_and_subgradient(data_files, capsys):
 
 
 def test_cli_help(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "mrc_pyomo.cli", "fit", "--help"], capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "mrc_pyomo.cli.main", "fit", "--help"], capture_output=True,
                             text=True, cwd=tmp_path)
     assert result.returncode == 0 and "--export-master" in result.stdout and "--solver" in result.stdout
     # why to standardise: R is invariant under a rescaling of a feature, not under a shift of it
@@ -143,7 +143,7 @@ def test_cli_help(tmp_path):
     assert "--standardize" in help_text and "invariant under a positive rescaling" in help_text
     assert "not under a shift" in help_text and "0.944" in help_text and "1.000" in help_text
     assert "with_mean=False" in help_text
-    doc = " ".join(mrc_pyomo.cli.__doc__.split())
+    doc = " ".join(mrc_pyomo.cli.main.__doc__.split())
     assert "invariant under a positive rescaling" in doc and "not under a shift" in doc
 
 
@@ -342,7 +342,7 @@ class _Terminal(io.StringIO):
 def test_cli_progress_display(data_files, capsys, monkeypatch, where):
     """The CLI leaves the display to the estimator: verbose=1 (a live line on stderr) when stderr is a
     terminal, verbose=2 (the iteration log on stdout) when it is not, 0 with --quiet; never a callback."""
-    from mrc_pyomo.progress import LOG_HEADER, format_record
+    from mrc_pyomo.display.log import LOG_HEADER, format_record
     d = data_files
     seen = []
     fit = MRCClassifier.fit

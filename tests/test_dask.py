@@ -9,9 +9,9 @@ import scipy.sparse as sp
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier, mrc_path
 from mrc_pyomo.data import DaskSource, as_source
-from mrc_pyomo.estimates import mean_and_confidence
-from mrc_pyomo.primal_oracle import separation, varphi
-from mrc_pyomo.scaling import column_scales
+from mrc_pyomo.problem.estimates import mean_and_confidence
+from mrc_pyomo.oracles.primal import separation, varphi
+from mrc_pyomo.problem.scaling import column_scales
 
 dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")

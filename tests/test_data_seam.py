@@ -10,7 +10,7 @@ import scipy.sparse as sp
 
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.data import InMemorySource, as_source
-from mrc_pyomo.primal_oracle import primal_violations, separation, varphi
+from mrc_pyomo.oracles.primal import primal_violations, separation, varphi
 
 from conftest import random_problem
 

@@ -104,7 +104,7 @@ def test_docs_build_with_the_docs_extra_alone(tmp_path):
 def test_plot_history_is_public_and_matplotlib_optional(tmp_path):
     import mrc_pyomo
     from mrc_pyomo import plot_history
-    from mrc_pyomo.plotting import plot_history as in_its_module
+    from mrc_pyomo.display.plotting import plot_history as in_its_module
     assert plot_history is in_its_module and "plot_history" in mrc_pyomo.__all__
     # in a fresh interpreter (of the installed package: not run from the repository's root)
     code = (

@@ -9,7 +9,7 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.feature_maps import FeatureMap, RandomFourierFeatures, make_feature_map
 
 

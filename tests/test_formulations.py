@@ -14,8 +14,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import InvalidParameterError
 
 from mrc_pyomo import MRCClassifier, RestrictedMaster
-from mrc_pyomo.dual_oracle import dual_correlations
-from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.oracles.dual import dual_correlations
+from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.formulations import CompactFormulation, LPBlock, PaperFormulation, get_formulation
 from mrc_pyomo.master.dual_lp import DualLPBackend
 

@@ -7,8 +7,11 @@ from scipy.optimize import linprog
 
 from conftest import explicit_F, random_problem
 from mrc_pyomo import MRCClassifier, RandomFourierFeatures
-from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.feature_maps import make_feature_map
+from mrc_pyomo.methods import ccg
+from mrc_pyomo.methods.ccg import CCGConfig
+from mrc_pyomo.problem import MRCProblem
 
 
 def reference_R_star(X, y, lambda0=0.01):
@@ -121,7 +124,7 @@ def test_theorem_2_bounds_large_n_and_m(K):
 def test_simplex_budget_is_relative_to_the_largest_solve():
     """Stall protection is on by default: the warm simplex gets stall_factor (3) times the largest solve so
     far, at least stall_floor (1 s), and nothing on the first master; a config without a factor has none."""
-    from mrc_pyomo.ccg import CCGConfig, simplex_budget
+    from mrc_pyomo.methods.ccg import CCGConfig, simplex_budget
     assert simplex_budget([]) is None
     assert simplex_budget([2.0, 5.0, 1.0]) == pytest.approx(15.0)
     assert simplex_budget([0.01, 0.02]) == pytest.approx(1.0)
@@ -133,11 +136,10 @@ def test_simplex_budget_is_relative_to_the_largest_solve():
 def test_loop_variants_reach_R_star(variant):
     """In-out separation and the interior point method after a stalled simplex (forced here by a zero budget:
     every master after the first is solved by IPM) keep the certified answer: each a setting of the config."""
-    from mrc_pyomo.ccg import CCGConfig, fit_ccg
     X, y = random_problem(120, 4, 3, seed=4)
     Psi = make_feature_map("linear").fit(X).transform(X)
     tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
-    result = fit_ccg(Psi, y, tau, lam, CCGConfig(eps_1=0.0, n_max=5, **variant))
+    result = ccg.solve(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=0.0, n_max=5, **variant))
     assert result.status == "converged" and result.upper - result.lower <= 1e-8
     assert result.upper == pytest.approx(reference_R_star(X, y), abs=1e-7)
     statuses = [record["solver_status"] for record in result.history]
@@ -151,11 +153,10 @@ def test_loop_variants_reach_R_star(variant):
 def test_row_ageing_keeps_theorem_1_and_reaches_R_star(row_age):
     """With row ageing a row leaves only after row_age consecutive over-satisfied masters: no row can leave
     in the records of masters 1 to row_age (record k lists the changes that made master k), R^k stays non-decreasing (only zero-dual rows leave) and R* is reached."""
-    from mrc_pyomo.ccg import CCGConfig, fit_ccg
     X, y = random_problem(200, 4, 3, seed=11)
     Psi = make_feature_map("linear").fit(X).transform(X)
     tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
-    result = fit_ccg(Psi, y, tau, lam, CCGConfig(eps_1=1e-9, n_max=20, row_age=row_age))
+    result = ccg.solve(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=1e-9, n_max=20, row_age=row_age))
     removed = [record["rows_removed"] for record in result.history]
     assert result.status == "converged" and sum(removed[:row_age]) == 0 and sum(removed) > 0
     R_k = [record["R_master"] for record in result.history]
@@ -167,7 +168,6 @@ def test_rows_readded_counts_the_rows_a_fit_had_removed():
     """``rows_readded`` (the churn) equals a replay of the loop's changes: of the rows added to make each master,
     those an earlier update had removed.  An unregularised problem with rows removed at their first zero dual
     churns, so the count is not trivially zero."""
-    from mrc_pyomo.ccg import CCGConfig, fit_ccg
     X, y = random_problem(300, 4, 3, seed=5)
     Psi = make_feature_map("linear").fit(X).transform(X)
     tau, lam = mean_and_confidence(Psi, y, 3, 0.0)
@@ -177,22 +177,18 @@ def test_rows_readded_counts_the_rows_a_fit_had_removed():
         removed.update((s, tuple(c)) for s, c in zip(*state.rows_removed))
         replay.append(len({(s, tuple(c)) for s, c in zip(*state.rows_added)} & removed))
 
-    result = fit_ccg(Psi, y, tau, lam, CCGConfig(eps_1=1e-6, n_max=10, row_age=1, max_iter=60), callback=watch)
+    result = ccg.solve(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=1e-6, n_max=10, row_age=1, max_iter=60), callback=watch)
     counted = [record["rows_readded"] for record in result.history]
     assert counted == replay and sum(counted) > 0
     assert all(record["rows_readded"] <= record["rows_added"] for record in result.history)
 
 
-def test_ipm_fraction_solves_masters_changed_by_a_large_fraction_by_ipm():
-    """``CCGConfig.ipm_fraction``: a master changed by more rows than that fraction of its own is solved by the
-    interior point method (its status says so); the loop still reaches R*."""
-    from mrc_pyomo.ccg import CCGConfig, fit_ccg
+def test_the_default_loop_solves_every_master_by_the_warm_simplex():
+    """Without a stalled simplex no master of the default loop is handed to the interior point method (the
+    measured lever of a fixed fraction of changed rows was not adopted: docs/theory.rst); the loop reaches R*."""
     X, y = random_problem(200, 4, 3, seed=11)
     Psi = make_feature_map("linear").fit(X).transform(X)
     tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
-    result = fit_ccg(Psi, y, tau, lam, CCGConfig(eps_1=1e-9, n_max=20, ipm_fraction=0.0))
-    statuses = [record["solver_status"] for record in result.history]
-    assert result.status == "converged" and all("(IPM" in s for s in statuses[1:]) and "IPM" not in statuses[0]
-    assert result.upper == pytest.approx(reference_R_star(X, y), abs=1e-7)
-    default = fit_ccg(Psi, y, tau, lam, CCGConfig(eps_1=1e-9, n_max=20))
+    default = ccg.solve(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=1e-9, n_max=20))
+    assert default.status == "converged" and default.upper == pytest.approx(reference_R_star(X, y), abs=1e-7)
     assert not any("IPM" in record["solver_status"] for record in default.history)

@@ -1,5 +1,5 @@
 """``method="lp"`` on the HiGHS backend: the explicit dual LP, by the simplex or the interior point method as
-:func:`mrc_pyomo.full_lp.choose_method` says, gives R* of an independent LP and a closed certified interval."""
+:func:`mrc_pyomo.methods.full_lp.choose_method` says, gives R* of an independent LP and a closed certified interval."""
 
 import pickle
 
@@ -9,12 +9,15 @@ import pytest
 import scipy.sparse as sp
 
 from conftest import random_problem, reference_R_star
-from mrc_pyomo import MRCClassifier, full_lp
-from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo import MRCClassifier
+from mrc_pyomo.methods import full_lp
+from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.feature_maps import make_feature_map
 from mrc_pyomo.master import MasterSolveError
-from mrc_pyomo.primal_oracle import class_scores, psi_values, worst_case_risk
-from mrc_pyomo.scaling import column_scales, scale_columns
+from mrc_pyomo.oracles.primal import class_scores, psi_values, worst_case_risk
+from mrc_pyomo.problem.scaling import column_scales, scale_columns
+from mrc_pyomo.methods.ccg import CCGConfig
+from mrc_pyomo.problem import MRCProblem
 
 
 def scaled_problem(n, d, K, sparse, seed, lambda0=0.01):
@@ -33,7 +36,7 @@ def scaled_problem(n, d, K, sparse, seed, lambda0=0.01):
 def test_fast_path_gives_R_star(K, sparse, method):
     Psi, y_idx, tau, lam = scaled_problem(40, 3, K, sparse, seed=10 * K + sparse)
     R_star = reference_R_star(Psi, y_idx, K, 0.01)
-    result = full_lp.fit_full_lp(Psi, tau, lam, eps_1=0.0, method=method)
+    result = full_lp.solve(MRCProblem.from_arrays(Psi, y_idx, tau, lam), CCGConfig(eps_1=0.0), method=method)
     assert result.status == "converged"
     assert result.objective == pytest.approx(R_star, abs=1e-7)
     assert result.upper == pytest.approx(R_star, abs=1e-7)
@@ -85,10 +88,11 @@ def test_an_inaccurate_solve_is_refined(monkeypatch):
     monkeypatch.setitem(full_lp.METHOD_OPTIONS, "simplex", {
         "solver": "simplex", "primal_feasibility_tolerance": 1e-2, "dual_feasibility_tolerance": 1e-2})
     Psi, y_idx, tau, lam = scaled_problem(60, 4, 3, False, seed=3)
-    master, solution, _, _ = full_lp.solve_full_lp(Psi, tau, lam, method="simplex")
-    best, lower = full_lp._certify(Psi, master, solution, tau, lam)
+    problem = MRCProblem.from_arrays(Psi, y_idx, tau, lam)
+    master, solution, _, _ = full_lp.solve_full_lp(problem, method="simplex")
+    best, lower = full_lp.certify(problem, master, solution)
     assert best.risk - lower > 1e-3   # the first answer alone is not certified
-    result = full_lp.fit_full_lp(Psi, tau, lam, eps_1=0.0, method="simplex")
+    result = full_lp.solve(problem, CCGConfig(eps_1=0.0), method="simplex")
     assert result.status == "converged" and result.upper - result.lower <= 1e-9
     assert result.upper == pytest.approx(reference_R_star(Psi, y_idx, 3, 0.01), abs=1e-7)
 
@@ -122,24 +126,26 @@ def test_a_pyomo_solver_solves_the_primal_lp():
 
 def test_solver_errors_and_the_size_guard():
     Psi, _, tau, lam = scaled_problem(30, 3, 3, False, seed=1)
+    problem = MRCProblem.from_arrays(Psi, None, tau, lam)
     with pytest.raises(MasterSolveError, match="simplex.*Iteration limit"):
-        full_lp.fit_full_lp(Psi, tau, lam, method="simplex", solver_options={"simplex_iteration_limit": 0})
+        full_lp.solve(problem, CCGConfig(solver_options={"simplex_iteration_limit": 0}), method="simplex")
     with pytest.raises(ValueError, match="method must be"):
-        full_lp.fit_full_lp(Psi, tau, lam, method="barrier")
+        full_lp.solve(problem, method="barrier")
     # optdigits: 5,620 samples, 64 features, 10 classes: 5.7 million rows
     big = np.ones((5620, 65))
     with pytest.raises(ValueError, match="use method='ccg'"):
-        full_lp.solve_full_lp(big, np.zeros((10, 65)), np.zeros((10, 65)))
+        full_lp.solve_full_lp(MRCProblem.from_arrays(big, None, np.zeros((10, 65)), np.zeros((10, 65))))
 
 
 @pytest.mark.parametrize("method", ["simplex", "primal_ipm"])
 def test_a_time_limit_stops_the_full_lp_with_a_certified_answer(method):
     Psi, _, tau, lam = scaled_problem(200, 6, 4, False, seed=2)
-    result = full_lp.fit_full_lp(Psi, tau, lam, method=method, time_limit=0.0)
+    problem = MRCProblem.from_arrays(Psi, None, tau, lam)
+    result = full_lp.solve(problem, CCGConfig(time_limit=0.0), method=method)
     assert result.status == "time_limit" and result.lower == 0.0
     assert np.all(result.mu == 0) and result.upper == pytest.approx(worst_case_risk(Psi, result.mu, tau, lam))
     # without the limit the same LP solves; a failure that is not the time limit still raises
-    assert full_lp.fit_full_lp(Psi, tau, lam, method=method, time_limit=60.0).status == "converged"
+    assert full_lp.solve(problem, CCGConfig(time_limit=60.0), method=method).status == "converged"
 
 
 def test_the_classifier_passes_its_time_limit_to_the_full_lp():

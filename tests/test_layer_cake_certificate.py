@@ -1,14 +1,14 @@
 """The claim of docs/architecture.rst ("The formulation seam"): the exact compact LP of (sample, class) pairs
 has the paper's R*, and the layer-cake weights of its pair duals are weights on the paper's rows (i, C) whose
-Lagrangian bound (mrc_pyomo.certificate) is R*: the compact formulation needs no certificate of its own."""
+Lagrangian bound (mrc_pyomo.oracles.certificate) is R*: the compact formulation needs no certificate of its own."""
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from mrc_pyomo.certificate import lower_bound
-from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.oracles.certificate import lower_bound
+from mrc_pyomo.problem.estimates import mean_and_confidence
 
 from conftest import random_problem, reference_R_star
 

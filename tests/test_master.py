@@ -7,9 +7,10 @@ from sklearn.exceptions import ConvergenceWarning
 
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier, RestrictedMaster
-from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.feature_maps import make_feature_map
-from mrc_pyomo.initialization import all_subsets, class_centroids
+from mrc_pyomo.oracles.rows import all_subsets
+from mrc_pyomo.problem.initialization import class_centroids
 from mrc_pyomo.master.highs import quiet_highs
 
 
@@ -106,7 +107,7 @@ def test_duplicate_rows_are_skipped():
 
 def test_default_path_warm_starts_from_the_previous_basis():
     """After adding violated rows, HiGHS re-solves from the kept basis: far fewer simplex iterations."""
-    from mrc_pyomo.primal_oracle import class_scores, most_violated_subsets
+    from mrc_pyomo.oracles.primal import class_scores, most_violated_subsets
     X, y = random_problem(400, 8, 4, seed=3)
     Psi = make_feature_map("linear").fit(X).transform(X)
     tau, lam = mean_and_confidence(Psi, y, 4, 0.01)

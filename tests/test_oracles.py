@@ -5,10 +5,10 @@ import pytest
 import scipy.sparse as sp
 
 from conftest import all_subsets, explicit_F, random_problem
-from mrc_pyomo.dual_oracle import dual_correlations, feature_violations
-from mrc_pyomo.primal_oracle import (class_probabilities, class_scores, most_violated_subsets, subset_values,
+from mrc_pyomo.oracles.dual import dual_correlations, feature_violations
+from mrc_pyomo.oracles.primal import (class_probabilities, class_scores, most_violated_subsets, subset_values,
                                      worst_case_risk)
-from mrc_pyomo.selection import most_violated, over_satisfied
+from mrc_pyomo.oracles.selection import most_violated, over_satisfied
 
 
 @pytest.mark.parametrize("n_classes", [2, 3, 4, 5, 6])

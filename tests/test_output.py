@@ -15,7 +15,8 @@ from sklearn.exceptions import ConvergenceWarning
 
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.progress import LOG_HEADER, outcome
+from mrc_pyomo.display.log import LOG_HEADER
+from mrc_pyomo.display.progress import outcome
 
 PATHS = {
     "highs, regime n": dict(),
@@ -102,7 +103,7 @@ def test_solver_options_turn_the_solver_log_on(capfd):
 
 
 def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "mrc_pyomo.cli", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "mrc_pyomo.cli.main", *map(str, args)], capture_output=True,
                           text=True, cwd=cwd)
 
 
@@ -157,7 +158,7 @@ def test_the_live_line_keeps_its_clock_moving_while_a_master_solves(capfd, monke
     """Between two iterations the line is redrawn every TICK seconds (the elapsed time moves), so a slow
     fit is told from a hung one; closing stops the redraws."""
     import time
-    from mrc_pyomo.progress import LiveLine
+    from mrc_pyomo.display.progress import LiveLine
     monkeypatch.setattr(LiveLine, "TICK", 0.02)
     line = LiveLine("ccg")
     line({"iteration": 1, "lower": 0.1, "upper": 0.5, "n_rows": 10, "n_features": 4})

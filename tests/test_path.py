@@ -1,4 +1,4 @@
-"""Regularisation paths and continuation (mrc_pyomo.path, mrc_pyomo.continuation): every stage certified at its
+"""Regularisation paths and continuation (mrc_pyomo.estimator.path, mrc_pyomo.methods.continuation): every stage certified at its
 own lambda0 and equal to an independent fit there; a single fit through larger lambda0 values reaches the same
 R* as the loop alone; cross-validation over the path."""
 
@@ -13,11 +13,12 @@ from sklearn.preprocessing import StandardScaler
 
 from conftest import random_problem, reference_R_star
 from mrc_pyomo import MRCClassifier, MRCClassifierCV, mrc_path
-from mrc_pyomo import continuation
-from mrc_pyomo.ccg import CCGConfig
-from mrc_pyomo.estimates import mean_and_confidence
+from mrc_pyomo.methods import continuation
+from mrc_pyomo.methods.ccg import CCGConfig
+from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.feature_maps import make_feature_map
-from mrc_pyomo.primal_oracle import worst_case_risk
+from mrc_pyomo.oracles.primal import worst_case_risk
+from mrc_pyomo.problem import MRCProblem, prepare
 
 EPS = 1e-6
 
@@ -63,7 +64,7 @@ def test_the_first_stage_at_the_zero_rule_value_has_the_rule_mu_0():
     X, y = random_problem(150, 4, 3, seed=2)
     Psi = make_feature_map("linear").fit(X).transform(X)
     tau, std = mean_and_confidence(Psi, y, 3, 1.0)
-    zero_rule = continuation.zero_rule_lambda0(Psi, tau, std, 3)
+    zero_rule = continuation.zero_rule_lambda0(MRCProblem.from_arrays(Psi, y, tau, std))
     assert 0 < zero_rule < np.inf
     clf = MRCClassifier(lambda0=zero_rule * (1 + 1e-9), eps_1=1e-9, continuation=False).fit(X, y)
     assert clf.upper_ == pytest.approx(1 - 1 / 3, abs=1e-8)
@@ -107,9 +108,10 @@ def test_a_fit_stopped_before_the_last_stage_returns_the_best_rule_seen():
     tau, std = mean_and_confidence(Psi, y, 4, 1.0)
     lambda0s = [0.3, 0.1, 0.03, 0.01]
     config = CCGConfig(eps_1=1e-9)
-    stages = continuation.solve_stages(Psi, y, tau, std, lambda0s, config, stage_eps=continuation.STAGE_EPS)
+    problem = MRCProblem.from_arrays(Psi, y, tau, std)
+    stages = continuation.solve_path(problem, lambda0s, config, stage_eps=continuation.STAGE_EPS)
     first_two = sum(len(r.history) for _, r in stages[:2])
-    stopped = continuation.fit_continued(Psi, y, tau, std, lambda0s, replace(config, max_iter=first_two))
+    stopped = continuation.solve(problem.at(lambda0s[-1]), replace(config, max_iter=first_two), lambda0s=lambda0s)
     reached = set(record["lambda0"] for record in stopped.history)
     assert 0.01 not in reached and stopped.status == "max_iter"
     lam = 0.01 * std

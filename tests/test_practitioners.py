@@ -88,7 +88,7 @@ def test_plot_history(method):
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib.ticker import MaxNLocator
-    from mrc_pyomo.plotting import plot_history
+    from mrc_pyomo.display.plotting import plot_history
     X, y = random_problem(80, 3, 3)
     clf = MRCClassifier(method=method, n_max=10, max_iter=200, eps_1=1e-6)
     with warnings.catch_warnings():

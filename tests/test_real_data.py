@@ -53,7 +53,7 @@ def test_eps_1e3_gives_upper_within_1e3(problem):
 def test_the_unregularised_mrc_converges():
     """lambda0 = 0 on satellite (2000 samples): removing rows at their first zero dual made the loop zigzag
     until max_iter (certified gap 0.47 after 1,000 masters on all samples); with row ageing it converges."""
-    from mrc_pyomo.ccg import row_age
+    from mrc_pyomo.methods.ccg import row_age
     X, y = load_dataset("satellite", n=2000, seed=0)
     clf = MRCClassifier(lambda0=0.0, time_limit=60).fit(X, y)
     assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= clf.eps_1

@@ -1,7 +1,7 @@
-"""The exact reduction of :mod:`mrc_pyomo.reduction`: features never seen in their class and the labels they block.
+"""The exact reduction of :mod:`mrc_pyomo.problem.reduction`: features never seen in their class and the labels they block.
 
 The reduced LP must have the value ``R*`` of the full LP (computed independently, without the reduction), and
-:func:`~mrc_pyomo.reduction.complete` must give a ``mu`` of the full problem whose exact ``R`` is that value.
+:func:`~mrc_pyomo.problem.reduction.complete` must give a ``mu`` of the full problem whose exact ``R`` is that value.
 """
 
 import numpy as np
@@ -11,9 +11,9 @@ from sklearn.exceptions import ConvergenceWarning
 
 from conftest import R_star_of, random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.estimates import mean_and_confidence
-from mrc_pyomo.primal_oracle import worst_case_risk
-from mrc_pyomo.reduction import complete, find_reduction
+from mrc_pyomo.problem.estimates import mean_and_confidence
+from mrc_pyomo.oracles.primal import worst_case_risk
+from mrc_pyomo.problem.reduction import complete, find_reduction
 
 
 def text_like(n=60, d=10, K=3, seed=0, sparse=True):
@@ -105,21 +105,25 @@ def many_words(n=200, d=6000, seed=0):
 
 
 def test_auto_solves_the_full_lp_of_sparse_text():
-    from mrc_pyomo import ccg, full_lp
-    from mrc_pyomo.reduction import full_lp_rows
+    from mrc_pyomo.methods import ccg, full_lp
+    from mrc_pyomo.problem import prepare
 
     X, y = many_words()
     reduction = find_reduction(sp.hstack([np.ones((X.shape[0], 1)), X]).tocsr(), y, 2)
-    rows = full_lp_rows(reduction, X.shape[0], 2)
+    problem = prepare(X, y)
+    assert problem.reduction.blocked.tolist() == reduction.blocked.tolist()
+    rows, _ = problem.full_lp_size()
+    assert rows == int(np.sum(2 ** (2 - reduction.blocked.sum(axis=1)) - 1))
     assert rows < 3 * X.shape[0]   # samples of class 0 with a word of class 1 keep a single row
     assert ccg.choose_regime(2, 6001, rows) == "full"
     assert ccg.choose_regime(2, 6001, ccg.FULL_LP_MAX_ROWS + 1) == "nm"
     assert ccg.choose_regime(2, 100, 10) == "n"
     # many classes: the full LP is out of reach; column generation for sparse features only
-    assert ccg.feature_density(X) < 0.01 and ccg.feature_density(np.ones((3, 2))) == 1.0
+    assert ccg.feature_density(problem) < 0.01
+    assert ccg.feature_density(prepare(np.ones((3, 2)), [0, 1, 1], fit_intercept=False)) == 1.0
     assert ccg.choose_regime(26, 417, None, density=1.0) == "n"
-    assert ccg.choose_regime(26, 6001, None, density=ccg.feature_density(X)) == "nm"
-    assert full_lp.choose_method(2, 6001, X.nnz, int(rows)) == "primal_ipm"
+    assert ccg.choose_regime(26, 6001, None, density=ccg.feature_density(problem)) == "nm"
+    assert full_lp.choose_method(2, 6001, problem.nonzeros, int(rows)) == "primal_ipm"
     clf = MRCClassifier(eps_1=0.0).fit(X, y)
     assert clf.regime_ == "full" and clf.master_.full_lp_method == "primal_ipm" and clf.n_iter_ == 0
     assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= 1e-8

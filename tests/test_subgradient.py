@@ -9,7 +9,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from conftest import random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.primal_oracle import worst_case_risk
+from mrc_pyomo.oracles.primal import worst_case_risk
 
 
 @pytest.mark.parametrize("K,sparse", [(2, False), (4, True)])

@@ -100,37 +100,14 @@ class DaskSource(DataSource):
     def map_blocks(self, fn):
         return DaskSource(self.base, self.functions + (fn,), self.cache_rows)
 
-    def segment(self, mu_a, mu_b, blocked=None):
-        return DaskSegment(self, mu_a, mu_b, blocked)
+    def persist(self):
+        """The blocks computed once and persisted (on the workers of a cluster): a source with no functions left."""
+        apply = _compose(self.functions)
+        array = self.base.map_blocks(lambda block: apply(np.asarray(block, dtype=np.float64)),
+                                     chunks=(self.base.chunks[0], (self.n_features,)), dtype=np.float64,
+                                     meta=np.empty((0, 0)))
+        return DaskSource(array.persist(), (), self.cache_rows)
 
 
 def _run(fn, apply, block, start, *parts):
     return fn(apply(np.asarray(block, dtype=np.float64)), start, *parts)
-
-
-class DaskSegment:
-    """:class:`~mrc_pyomo.primal_oracle.Segment` on a Dask source: the two rules' scores, ``(n, 2K)`` in all,
-    computed in one pass and persisted (on the workers of a cluster), then ``varphi(t)`` by one small task per
-    chunk of scores."""
-
-    def __init__(self, source, mu_a, mu_b, blocked=None):
-        from ..primal_oracle import class_scores
-        both = np.concatenate([mu_a, mu_b])
-        apply = _compose(source.functions)
-        scores = source.base.map_blocks(lambda block: class_scores(apply(np.asarray(block, dtype=np.float64)), both),
-                                        chunks=(source.base.chunks[0], (both.shape[0],)), dtype=np.float64,
-                                        meta=np.empty((0, 0)))
-        self.blocks = list(dask.persist(*scores.to_delayed().ravel()))
-        self.starts, self.n_classes, self.blocked = source.starts, mu_a.shape[0], blocked
-
-    def varphi(self, t):
-        tasks = []
-        for block, start, stop in zip(self.blocks, self.starts[:-1], self.starts[1:]):
-            blocked = None if self.blocked is None else self.blocked[start:stop]
-            tasks.append(dask.delayed(_segment_varphi)(block, t, self.n_classes, blocked))
-        return float(max(dask.compute(*tasks)))
-
-
-def _segment_varphi(scores, t, n_classes, blocked):
-    from ..primal_oracle import segment_varphi
-    return segment_varphi(scores[:, :n_classes], scores[:, n_classes:], t, blocked)

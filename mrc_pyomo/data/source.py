@@ -10,9 +10,10 @@ A :class:`DataSource` offers exactly these, so that where the data live is one s
 * :class:`~mrc_pyomo.data.dask_source.DaskSource`: a ``dask.array.Array``, one block per chunk of rows, each
   pass a graph of Dask tasks (data beyond memory, on a cluster).
 
-The passes themselves are pure NumPy functions of a block, kept with their mathematics (:mod:`mrc_pyomo.estimates`,
-:mod:`mrc_pyomo.scaling`, :mod:`mrc_pyomo.reduction`, :mod:`mrc_pyomo.primal_oracle`): a source only runs ``fn``
-on each of its blocks of consecutive samples and combines the results (:meth:`DataSource.map_reduce`).
+The passes themselves are pure NumPy functions of a block, kept with their mathematics (:mod:`mrc_pyomo.problem`,
+:mod:`mrc_pyomo.oracles`) and given to the source: a source only runs ``fn`` on each of its blocks of consecutive
+samples and combines the results (:meth:`DataSource.map_reduce`).  This package imports nothing from the rest of
+the library.
 """
 
 from abc import ABC, abstractmethod
@@ -55,11 +56,12 @@ class DataSource(ABC):
         return int(self.map_reduce(lambda block, start: block.nnz if sp.issparse(block) else np.count_nonzero(block),
                                    sum))
 
-    @abstractmethod
-    def segment(self, mu_a, mu_b, blocked=None):
-        """The class scores of ``mu_a`` and ``mu_b`` held for a line search on ``(1 - t) mu_a + t mu_b``: an
-        object whose ``varphi(t)`` is ``max_i psi(x_i)`` at ``t`` (``blocked``: the labels a
-        :class:`~mrc_pyomo.reduction.Reduction` leaves out of each sample's subsets, ``(n, K)``)."""
+    def persist(self):
+        """A source with the same blocks, computed once and kept for repeated passes (a derived array such as the
+        class scores of a line search): by default gathered into one :class:`InMemorySource`."""
+        return InMemorySource(self.map_reduce(
+            lambda block, start: block, lambda parts: sp.vstack(parts, format="csr") if self.sparse
+            else np.concatenate(parts)))
 
 
 class InMemorySource(DataSource):
@@ -85,9 +87,8 @@ class InMemorySource(DataSource):
     def map_blocks(self, fn):
         return InMemorySource(fn(self.array))
 
-    def segment(self, mu_a, mu_b, blocked=None):
-        from ..primal_oracle import Segment
-        return Segment(self.array, mu_a, mu_b, blocked)
+    def persist(self):
+        return self
 
 
 def as_source(data):

@@ -16,7 +16,7 @@ in what it returns:
   - 1)/|C'|`` (the loop removes over-satisfied items with it);
 * :meth:`Formulation.certificate_rows`: the duals of the items' LP rows turned into weights on the paper's rows
   ``(i, C)`` (eq. 4) with the same ``g = F^T alpha`` and ``-b.alpha`` at least the LP's dual value, so that the
-  one Lagrangian bound of :mod:`mrc_pyomo.certificate` certifies every formulation.
+  one Lagrangian bound of :mod:`mrc_pyomo.oracles.certificate` certifies every formulation.
 
 Every LP the master builds has the columns ``mu1, mu2 >= 0`` (one pair per feature of ``J``, costs
 ``-(tau - lambda)`` and ``tau + lambda``) and ``nu`` (free, cost 1); an item adds rows
@@ -30,6 +30,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
+
+
+def label_counts(labels):
+    """``{k: number of samples that keep k labels}`` as Python integers."""
+    values, counts = np.unique(np.asarray(labels, dtype=np.int64), return_counts=True)
+    return dict(zip(values.tolist(), counts.tolist()))
 
 
 def item_keys(samples, subsets):
@@ -106,16 +112,18 @@ class Formulation(ABC):
     def certificate_rows(self, samples, subsets, row_duals):
         """``(samples, subsets, alpha)``: weights ``alpha >= 0`` on paper rows ``(i, C)`` (eq. 4) with
         ``F^T alpha`` the same as the items' duals give, ``sum(alpha) = sum(item_duals)`` and ``-b.alpha`` at
-        least the LP's dual value: what :func:`mrc_pyomo.certificate.lower_bound` certifies."""
+        least the LP's dual value: what :func:`mrc_pyomo.oracles.certificate.lower_bound` certifies."""
 
     @abstractmethod
     def full_items(self, samples, n_classes, reduction=None):
         """``(samples, subsets)``: the items of the full LP for these samples (with a
-        :class:`~mrc_pyomo.reduction.Reduction`: of the reduced LP, no blocked label)."""
+        :class:`~mrc_pyomo.problem.reduction.Reduction`: of the reduced LP, no blocked label)."""
 
     @abstractmethod
-    def full_lp_size(self, n_samples, n_classes, psi_nonzeros):
-        """``(rows, nonzeros)`` of the full LP over ``n_samples`` samples whose ``Psi`` has ``psi_nonzeros``."""
+    def full_lp_size(self, labels, n_classes, psi_nonzeros):
+        """``(rows, nonzeros)`` of the full LP (Python integers, exact): ``labels[i]`` is the number of labels sample
+        ``i`` keeps (``K``, less those a :class:`~mrc_pyomo.problem.reduction.Reduction` blocks), ``psi_nonzeros``
+        the nonzeros of ``Psi`` (the nonzeros are counted as if no label were blocked: a bound)."""
 
     def __repr__(self):
         return f"{type(self).__name__}()"

@@ -18,7 +18,7 @@ weights ``alpha_(i,C_k) = k (beta_(k) - beta_(k+1))`` on the paper's rows give e
 ``sum_{m >= k} alpha_(i,C_m) / m = beta_(k)``: the same ``g = F^T alpha`` as the pair duals, the same total, and
 ``-b.alpha = sum_i sum_k (k - 1)(beta_(k) - beta_(k+1)) = sum_i (sum_y beta_iy - max_y beta_iy)``, at least the
 compact dual's value (``beta_iy <= gamma_i``, the dual of the sample row).  So the Lagrangian bound of
-:mod:`mrc_pyomo.certificate` certifies this formulation unchanged (docs/architecture.rst).
+:mod:`mrc_pyomo.oracles.certificate` certifies this formulation unchanged (docs/architecture.rst).
 """
 
 from functools import partial
@@ -26,9 +26,10 @@ from functools import partial
 import numpy as np
 import scipy.sparse as sp
 
-from ..primal_oracle import most_violated_subsets
-from .base import Formulation, LPBlock
-from .paper import constraint_block, sample_label
+from ..oracles.primal import most_violated_subsets
+from ..oracles.rows import constraint_block
+from .base import Formulation, LPBlock, label_counts
+from .paper import sample_label
 
 
 def _label_sets(samples, subsets):
@@ -142,6 +143,9 @@ class CompactFormulation(Formulation):
         kept = sets.any(axis=1)
         return samples[kept], sets[kept]
 
-    def full_lp_size(self, n_samples, n_classes, psi_nonzeros):
-        """``n (K + 1)`` rows, ``2 nnz(Psi) K`` entries of ``mu``, and ``3 n K`` of ``nu`` and the columns."""
-        return n_samples * (n_classes + 1), 2 * psi_nonzeros * n_classes + 3 * n_samples * n_classes
+    def full_lp_size(self, labels, n_classes, psi_nonzeros):
+        """``sum_i (k_i + 1)`` rows (``n (K + 1)`` without a reduction), ``2 nnz(Psi) K`` entries of ``mu``, and
+        ``3 n K`` of ``nu`` and the columns."""
+        n_samples = len(labels)
+        rows = sum(count * (k + 1) for k, count in label_counts(labels).items())
+        return rows, 2 * int(psi_nonzeros) * n_classes + 3 * n_samples * n_classes

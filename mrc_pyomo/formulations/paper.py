@@ -11,7 +11,7 @@ the class centroids of the initialisation.  The optional row ``objective >= 0`` 
 is written ``(tau - lambda) . mu1 - (tau + lambda) . mu2 - nu <= 0``.
 
 An item ``(i, C)`` of the master is the row ``(i, C)`` itself, with no column of its own.  These rows are also
-the certificate's language (:mod:`mrc_pyomo.certificate`): every formulation's duals are turned into weights on
+the certificate's language (:mod:`mrc_pyomo.oracles.certificate`): every formulation's duals are turned into weights on
 them.  Every backend builds its coefficients here, from the same arrays the oracles hold, so the HiGHS backend
 and the Pyomo model (:mod:`mrc_pyomo.master.model`) agree to the bit.  ``F`` is only ever formed for the rows
 and features asked for.
@@ -22,57 +22,17 @@ from functools import partial
 import numpy as np
 import scipy.sparse as sp
 
-from ..initialization import all_subsets
-from ..primal_oracle import subset_values
-from .base import Formulation, LPBlock, item_keys
+from ..oracles.primal import subset_values
+from ..oracles.rows import all_subsets, constraint_block, right_hand_sides
+from .base import Formulation, LPBlock, item_keys, label_counts
 
-__all__ = ["PaperFormulation", "constraint_block", "objective_coefficients", "right_hand_sides", "sample_label",
-           "subset_label"]
+__all__ = ["PaperFormulation", "objective_coefficients", "sample_label", "subset_label"]
 
 
 def objective_coefficients(tau, lam, features):
     """Costs of ``mu1`` and ``mu2`` for the given flat feature ids."""
     t, l = tau.ravel()[features], lam.ravel()[features]
     return -(t - l), t + l
-
-
-def right_hand_sides(subsets):
-    """``b_(i,C) = 1/|C| - 1``."""
-    return 1.0 / subsets.sum(axis=1) - 1.0
-
-
-def constraint_block(points, samples, subsets, features, n_features):
-    """``F_{I,J}`` as CSR of shape ``(len(samples), len(features))``, columns in the order of ``features``.
-
-    ``points(ids, columns)`` returns ``Psi[ids][:, columns]`` (dense or sparse); ``n_features`` is ``D``.
-    One gather of the distinct columns of ``Psi`` serves every class: the entries of row ``(i, C)`` are those
-    of ``Psi(x_i) / |C|`` repeated for each ``y in C``, placed at the position of feature ``(y, j)`` in
-    ``features`` (skipped where ``(y, j)`` is not in ``J``).  Explicit zeros of ``Psi`` are dropped.
-    """
-    classes, columns = np.divmod(np.asarray(features, dtype=np.int64), n_features)
-    shape = (len(samples), len(features))
-    distinct = np.unique(columns)
-    # position in `features` of feature (y, distinct[c]), -1 if it is not in J
-    position = np.full((subsets.shape[1], len(distinct)), -1, dtype=np.int64)
-    position[classes, np.searchsorted(distinct, columns)] = np.arange(len(features))
-    pair_rows, pair_classes = np.nonzero(subsets)          # the (row, y in C) pairs, row-major
-    pair_scale = 1.0 / subsets.sum(axis=1)[pair_rows]
-    block = points(samples, distinct)
-    if sp.issparse(block):
-        block = block.tocsr()[pair_rows]                    # one row of Psi per pair
-        counts = np.diff(block.indptr)
-        owner = np.repeat(np.arange(len(pair_rows)), counts)
-        cols = position[pair_classes[owner], block.indices]
-        rows, vals = pair_rows[owner], block.data * pair_scale[owner]
-        keep = (cols >= 0) & (vals != 0)
-        rows, cols, vals = rows[keep], cols[keep], vals[keep]
-    else:
-        vals = block[pair_rows] * pair_scale[:, None]
-        cols = position[pair_classes]
-        keep = (cols >= 0) & (vals != 0)
-        rows = np.broadcast_to(pair_rows[:, None], keep.shape)[keep]
-        cols, vals = cols[keep], vals[keep]
-    return sp.csr_matrix((vals, (rows, cols)), shape=shape)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -138,7 +98,8 @@ class PaperFormulation(Formulation):
         kept = reduction.kept_rows(*rows)
         return rows[0][kept], rows[1][kept]
 
-    def full_lp_size(self, n_samples, n_classes, psi_nonzeros):
-        """``n (2^K - 1)`` rows, ``2 nnz(Psi) K 2^(K-1) + rows`` entries."""
-        rows = n_samples * (2**n_classes - 1)
-        return rows, 2 * psi_nonzeros * n_classes * 2 ** (n_classes - 1) + rows
+    def full_lp_size(self, labels, n_classes, psi_nonzeros):
+        """``sum_i (2^(k_i) - 1)`` rows (``n (2^K - 1)`` without a reduction), ``2 nnz(Psi) K 2^(K-1) + rows``
+        entries."""
+        rows = sum(count * (2**k - 1) for k, count in label_counts(labels).items())
+        return rows, 2 * int(psi_nonzeros) * n_classes * 2 ** (n_classes - 1) + rows

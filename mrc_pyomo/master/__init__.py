@@ -7,14 +7,14 @@
 * :mod:`~mrc_pyomo.master.highs`: the built-in HiGHS backend (``solver="highs"``), loaded in bulk;
 * :mod:`~mrc_pyomo.master.highs_instance`: a quiet ``highspy.Highs``, its options and time limits;
 * :mod:`~mrc_pyomo.master.pyomo_backends`: Pyomo's persistent interfaces and Pyomo's other solvers;
-* :mod:`~mrc_pyomo.master.solution`: :class:`MasterSolution` and :class:`MasterSolveError`.
+* :mod:`~mrc_pyomo.master.solution`: :class:`BackendSolution`, :class:`MasterSolution` and :class:`MasterSolveError`.
 """
 
 from .backend import Backend, Capabilities
 from .highs import REFINED_TOLERANCE
 from .registry import BUILTIN_SOLVER, check_solver, register_backend
-from .restricted import RestrictedMaster, row_keys
-from .solution import MasterSolution, MasterSolveError
+from .restricted import RestrictedMaster
+from .solution import BackendSolution, MasterSolution, MasterSolveError
 
-__all__ = ["BUILTIN_SOLVER", "REFINED_TOLERANCE", "Backend", "Capabilities", "MasterSolution", "MasterSolveError",
-           "RestrictedMaster", "check_solver", "register_backend", "row_keys"]
+__all__ = ["BUILTIN_SOLVER", "REFINED_TOLERANCE", "Backend", "BackendSolution", "Capabilities", "MasterSolution",
+           "MasterSolveError", "RestrictedMaster", "check_solver", "register_backend"]

@@ -88,9 +88,6 @@ class Backend(ABC):
 
     @abstractmethod
     def solve(self, master, time_limit=None, budget=None):
-        """Solve ``P_{I,J}``; return ``(status, objective, mu_J, nu, u, alpha, beta)`` in one sign convention:
-        ``mu_J`` in the order of ``master.features``, ``u`` the values of the items' own columns in order (none
-        in the paper's formulation), ``alpha >= 0`` (eq. 8) the duals of the LP rows of ``I`` in order,
-        ``beta >= 0`` the dual of the floor (0 without it).  Raise :class:`~mrc_pyomo.master.MasterSolveError`
-        unless optimal.  ``time_limit`` and ``budget`` (seconds) are honoured where
+        """Solve ``P_{I,J}``; return a :class:`~mrc_pyomo.master.solution.BackendSolution`.  Raise
+        :class:`~mrc_pyomo.master.MasterSolveError` unless optimal.  ``time_limit`` and ``budget`` (seconds) are honoured where
         ``capabilities.limits_inside_solve``."""

@@ -1,5 +1,5 @@
 """A backend that solves the master through its dual LP (eq. 8) in HiGHS: the full LP's fastest form
-(:mod:`mrc_pyomo.full_lp` states the measurements), not a solver name of its own.
+(:mod:`mrc_pyomo.methods.full_lp` states the measurements), not a solver name of its own.
 
 The dual of ``P_{I,J}`` (without the floor row)::
 
@@ -20,7 +20,7 @@ import numpy as np
 from .backend import Backend, Capabilities
 from .highs import HighsBackend
 from .highs_instance import INF, highspy, quiet_highs, run_with_limit, set_option
-from .solution import MasterSolveError
+from .solution import BackendSolution, MasterSolveError
 
 
 class DualLPBackend(Backend):
@@ -89,7 +89,7 @@ class DualLPBackend(Backend):
 
     def refine(self):
         """Nothing to forget: the next solve starts from the last basis, with the options set since (the full
-        LP's refined re-solve sets the simplex and tighter tolerances, :func:`mrc_pyomo.full_lp.fit_full_lp`)."""
+        LP's refined re-solve sets the simplex and tighter tolerances, :func:`mrc_pyomo.methods.full_lp.fit_full_lp`)."""
 
     def solve(self, master, time_limit=None, budget=None):
         if self.highs is None:
@@ -107,4 +107,5 @@ class DualLPBackend(Backend):
         duals = np.asarray(solution.row_dual)
         m = len(master.features)
         objective = -self.highs.getInfo().objective_function_value
-        return text, objective, duals[:m].copy(), -float(duals[m]), np.zeros(0), np.asarray(solution.col_value), 0.0
+        return BackendSolution(status=text, objective=objective, mu=duals[:m].copy(), nu=-float(duals[m]),
+                               columns=np.zeros(0), row_duals=np.asarray(solution.col_value))

@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from ..formulations.paper import objective_coefficients
 from .backend import Backend, Capabilities
 from .highs_instance import INF, check_options, highspy, quiet_highs, run_with_limit, set_option
-from .solution import MasterSolveError
+from .solution import BackendSolution, MasterSolveError
 
 
 def _interleave(values):
@@ -264,4 +264,5 @@ class HighsBackend(Backend):
                 f"HiGHS did not solve the restricted master ({master.n_rows} rows, {len(master.features)} "
                 f"features) to optimality: model status '{status}'")
         beta = float(fixed[0]) if self.objective_floor else 0.0
-        return status, objective, mu_pos - mu_neg, nu, u, alpha, beta
+        return BackendSolution(status=status, objective=objective, mu=mu_pos - mu_neg, nu=nu, columns=u,
+                               row_duals=alpha, beta=beta)

@@ -27,7 +27,7 @@ from pyomo.solvers.plugins.solvers.persistent_solver import PersistentSolver
 from ..formulations.paper import objective_coefficients
 from .backend import Backend, Capabilities
 from .highs_instance import check_options as check_highs_options
-from .solution import MasterSolveError
+from .solution import BackendSolution, MasterSolveError
 
 # Pyomo solver names that run HiGHS: their options are checked against HiGHS's own list
 HIGHS_NAMES = ("appsi_highs", "highs")
@@ -107,8 +107,9 @@ def _solve_and_load(opt, m, name, interface):
     return condition, (float(seconds) if isinstance(seconds, (int, float)) else None)
 
 
-def read_solution(master_model, name, tau, lam):
-    """``(objective, mu_J, nu, u, alpha, beta)`` from the values and duals loaded into the model."""
+def read_solution(status, master_model, name, tau, lam):
+    """The :class:`~mrc_pyomo.master.solution.BackendSolution` of the values and duals loaded into the model, with the
+    solver's words ``status``."""
     m = master_model.pyomo
     keys = master_model.feature_keys()
     # a column without entries (an all-zero feature) may be left out of the solver's answer: it is 0
@@ -127,7 +128,8 @@ def read_solution(master_model, name, tau, lam):
     cost_pos, cost_neg = objective_coefficients(tau, lam, master_model.features)
     objective = float(cost_pos @ mu_pos + cost_neg @ mu_neg + nu)
     u = np.array([v.value or 0.0 for v in master_model.item_columns()])
-    return objective, mu_pos - mu_neg, nu, u, np.asarray(alpha, dtype=float), beta
+    return BackendSolution(status=status, objective=objective, mu=mu_pos - mu_neg, nu=nu, columns=u,
+                           row_duals=np.asarray(alpha, dtype=float), beta=beta)
 
 
 class PyomoBackend(_PyomoSolverBackend):
@@ -150,7 +152,7 @@ class PyomoBackend(_PyomoSolverBackend):
         total = time.perf_counter() - tic - build
         solve = total if solver_seconds is None else min(solver_seconds, total)
         self.seconds = {"build": build, "handover": total - solve, "solve": solve}
-        return (status, *read_solution(master.pyomo_model, self.solver, master.tau, master.lam))
+        return read_solution(status, master.pyomo_model, self.solver, master.tau, master.lam)
 
 
 def _manual_updates(opt):
@@ -263,7 +265,7 @@ class PersistentBackend(_PyomoSolverBackend):
         handover = time.perf_counter() - tic - build
         status, _ = _solve_and_load(self.opt, m, self.solver, self._interface)
         self.seconds = {"build": build, "handover": handover, "solve": time.perf_counter() - tic - build - handover}
-        return (status, *read_solution(master.pyomo_model, self.solver, master.tau, master.lam))
+        return read_solution(status, master.pyomo_model, self.solver, master.tau, master.lam)
 
     def _hand_over(self, m, new_variables, built):
         """The whole model to a new solver instance, or the new variables and constraints to the current one."""

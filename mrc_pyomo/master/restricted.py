@@ -25,14 +25,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..data import InMemorySource, as_source
-from ..formulations import DEFAULT_FORMULATION, get_formulation, item_keys
+from ..formulations import DEFAULT_FORMULATION, get_formulation
 from .model import MasterModel
 from .registry import BUILTIN_SOLVER, check_solver, make_backend
 from .solution import MasterSolution
-
-#: the key of an item (the paper's rows (i, C) in its formulation), the master's name for it
-row_keys = item_keys
-
 
 class RestrictedMaster:
     """``P_{I,J}``: items ``I`` (pairs ``(sample, label set)``, the paper's rows ``(i, C)`` in its formulation)
@@ -140,7 +136,7 @@ class RestrictedMaster:
 
     def certificate_rows(self, solution=None):
         """``(samples, subsets, alpha)``: the duals of ``solution`` (default: the last) as weights on the paper's
-        rows ``(i, C)``, what the certificate (:mod:`mrc_pyomo.certificate`) and FEAT take
+        rows ``(i, C)``, what the certificate (:mod:`mrc_pyomo.oracles.certificate`) and FEAT take
         (:meth:`~mrc_pyomo.formulations.Formulation.certificate_rows`)."""
         solution = self.solution if solution is None else solution
         return self.formulation.certificate_rows(self.samples, self.subsets, solution.row_duals)
@@ -202,7 +198,7 @@ class RestrictedMaster:
 
     def with_costs(self, tau, lam):
         """The same ``P_{I,J}`` (its rows with their right-hand sides ``b``, its features, its fixed rows) with
-        the costs of ``tau`` and ``lam``: a new master for another ``lambda0`` (:mod:`mrc_pyomo.continuation`).
+        the costs of ``tau`` and ``lam``: a new master for another ``lambda0`` (:mod:`mrc_pyomo.methods.continuation`).
 
         Its first solve has no basis to start from: on the built-in HiGHS backend it is solved by the interior
         point method (with crossover, so that the next masters start from a basis).  Measured on the stages of
@@ -250,15 +246,15 @@ class RestrictedMaster:
         warm-started simplex before the interior point method takes over
         (:meth:`~mrc_pyomo.master.highs.HighsMaster.solve`); other backends ignore both.
         """
-        status, objective, mu_J, nu, columns, row_duals, beta = self.backend.solve(self, time_limit, budget)
-        self.solver_status = status
+        solved = self.backend.solve(self, time_limit, budget)
+        self.solver_status = solved.status
         mu = np.zeros(self.n_classes * self.n_features)
-        mu[self.features] = mu_J
-        row_duals = np.asarray(row_duals, dtype=float)
-        self.solution = MasterSolution(mu=mu.reshape(self.n_classes, self.n_features), nu=float(nu),
-                                       alpha=self.formulation.item_duals(self.subsets, row_duals), beta=float(beta),
-                                       objective=float(objective), row_duals=row_duals,
-                                       columns=np.asarray(columns, dtype=float))
+        mu[self.features] = solved.mu
+        row_duals = np.asarray(solved.row_duals, dtype=float)
+        self.solution = MasterSolution(mu=mu.reshape(self.n_classes, self.n_features), nu=float(solved.nu),
+                                       alpha=self.formulation.item_duals(self.subsets, row_duals),
+                                       beta=float(solved.beta), objective=float(solved.objective),
+                                       row_duals=row_duals, columns=np.asarray(solved.columns, dtype=float))
         return self.solution
 
     # -- the Pyomo model --------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""What a backend returns: the solution of ``P_{I,J}`` (eq. 7) with the duals of ``D_{I,J}`` (eq. 8), or an error."""
+"""What a backend returns (:class:`BackendSolution`, in the backend's own terms) and what the master makes of it
+(:class:`MasterSolution`): the solution of ``P_{I,J}`` (eq. 7) with the duals of ``D_{I,J}`` (eq. 8); or an error."""
 
 from dataclasses import dataclass
 
@@ -7,6 +8,25 @@ import numpy as np
 
 class MasterSolveError(RuntimeError):
     """The solver did not return an optimal solution of the restricted master."""
+
+
+@dataclass(frozen=True)
+class BackendSolution:
+    """What :meth:`~mrc_pyomo.master.backend.Backend.solve` returns, in one sign convention.
+
+    ``status``: the solver's words; ``objective``: ``R^k``; ``mu``: the values of ``mu1 - mu2`` in the order of
+    ``master.features``; ``nu``; ``columns``: the values of the items' own columns in order (none in the paper's
+    formulation); ``row_duals``: the duals (``>= 0``, eq. 8) of the LP rows of ``I`` in order; ``beta``: the dual
+    (``>= 0``) of the row ``objective >= 0``, 0 without it.
+    """
+
+    status: str
+    objective: float
+    mu: np.ndarray
+    nu: float
+    columns: np.ndarray
+    row_duals: np.ndarray
+    beta: float = 0.0
 
 
 @dataclass

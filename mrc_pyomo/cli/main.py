@@ -1,0 +1,286 @@
+"""``mrc-pyomo``: fit and apply minimax risk classifiers from the command line.
+
+    mrc-pyomo fit data.csv --label class --standardize --save model.pkl --history history.csv
+    mrc-pyomo predict model.pkl new.csv --output predictions.csv
+
+Data: a CSV file with a header (the label column named by --label, default "label"; or labels in a
+separate file with --labels, one a line; the separator set by --sep, default ","; '\\t' or tab for a tab)
+or a LIBSVM / svmlight file (.svm, .svmlight, .libsvm or --format svmlight; read as a sparse matrix).
+Every feature value must be a finite number and every label present: the first empty, NaN or infinite
+value is reported with its line and column.  A model fitted on a CSV file knows its feature columns:
+'predict' checks that the new file has the same columns in the same order.
+
+Standardise (--standardize) features measured with a large offset relative to their spread (raw
+measurements): the worst-case error R of an MRC is invariant under a positive rescaling of a feature
+column, but not under a shift of it (examples/standardize.py: on scikit-learn's wine data, R = 0.311 and
+test accuracy 0.944 raw, R = 0.248 and accuracy 1.000 standardised).  The saved model then standardises
+the data it predicts (a scikit-learn Pipeline of a StandardScaler and the MRCClassifier); for sparse
+(svmlight) data the features are scaled, not centred (centring would make them dense).
+
+Progress: on a terminal a live line on stderr; otherwise (a pipe, a log file) the iteration log on stdout,
+a line per master; nothing with --quiet.
+"""
+
+import argparse
+import os
+import pickle
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+
+from .. import __version__
+from .data import CommandError, missing_labels, plain, plural, read_data, separator_hint
+from .models import load_model
+
+STANDARDIZE_HELP = (
+    "standardise the features (scikit-learn's StandardScaler: centred, scaled to unit variance) before the "
+    "fit; the saved model applies the same standardisation in 'predict'.  Use it for features with a large "
+    "offset relative to their spread (raw measurements): R, the worst-case error, is invariant under a "
+    "positive rescaling of a feature column but not under a shift of it (wine data: test accuracy "
+    "0.944 raw, 1.000 standardised).  Sparse (svmlight) data are scaled only, not centred "
+    "(StandardScaler(with_mean=False)): centring would make them dense")
+
+
+def _solver_options(items):
+    options = {}
+    for item in items or []:
+        if "=" not in item:
+            raise CommandError(f"--solver-option takes KEY=VALUE, got {item!r}")
+        key, value = item.split("=", 1)
+        for cast in (int, float):
+            try:
+                value = cast(value)
+                break
+            except ValueError:
+                pass
+        options[key] = value
+    return options
+
+
+def check_output(path, option, suffixes=None):
+    """Fail now, not after a long fit, if ``path`` cannot be written: a missing or read-only directory, an
+    existing directory, or (``suffixes``) a file type that cannot be written."""
+    if path is None:
+        return
+    path = Path(path)
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise CommandError(f"{option} {path}: the file name must end in {' or '.join(suffixes)}")
+    if path.is_dir():
+        raise CommandError(f"{option} {path}: is a directory")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise CommandError(f"{option} {path}: no such directory {parent}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CommandError(f"{option} {path}: not writable")
+
+
+def verbosity(quiet):
+    """The estimator's ``verbose`` level: 0 with --quiet; 1 (a live line on stderr, drawn by the estimator)
+    when stderr is a terminal; 2 (the iteration log on stdout) otherwise, so that a pipe or a log file gets
+    the log."""
+    if quiet:
+        return 0
+    try:
+        return 1 if sys.stderr.isatty() else 2
+    except (AttributeError, ValueError):   # no stderr, or a closed one
+        return 2
+
+
+def _fit(args):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from .. import MRCClassifier, RandomFourierFeatures
+    from ..display.log import time_split
+    from ..estimator.parameters import validate_parameters
+    from ..master import check_solver
+
+    check_output(args.save, "--save")
+    check_output(args.history, "--history")
+    check_output(args.export_master, "--export-master", suffixes=(".lp", ".mps"))
+    if args.export_master and args.method == "subgradient":
+        raise CommandError("--export-master: MRC-SUB (--method subgradient) solves no LP")
+    check_solver(args.solver)
+    X, y = read_data(args.data, args.label, args.labels, args.format, sep=args.sep)
+    classes = np.unique(y)
+    if len(classes) < 2:
+        source = args.labels if args.labels is not None else args.data
+        raise CommandError(f"{Path(source).name}: the labels have {plural(len(classes), 'class', 'classes')} "
+                           f"({', '.join(plain(c) for c in classes)}); an MRC needs at least two")
+    phi = args.phi
+    if phi == "fourier":
+        phi = RandomFourierFeatures(n_components=args.n_components, random_state=args.random_state)
+    verbose = verbosity(args.quiet)
+    clf = MRCClassifier(
+        phi=phi, lambda0=args.lambda0, fit_intercept=not args.no_intercept, method=args.method,
+        solver=args.solver, eps_1=args.eps_1, eps_2=args.eps_2, n_max=args.n_max, m_max=args.m_max,
+        max_iter=args.max_iter, regime=args.regime, time_limit=args.time_limit,
+        solver_options=_solver_options(args.solver_option), random_state=args.random_state, verbose=verbose,
+        formulation=args.formulation)
+    validate_parameters(clf)   # a bad parameter is reported before anything is printed
+    model = clf
+    if args.standardize:   # scaled only for sparse data: centring would make them dense
+        model = make_pipeline(StandardScaler(with_mean=not sp.issparse(X)), clf)
+    if not args.quiet:
+        solver = "none (MRC-SUB)" if args.method == "subgradient" else args.solver
+        print(f"{Path(args.data).name}: {plural(X.shape[0], 'sample')}, {plural(X.shape[1], 'feature')}, "
+              f"{plural(len(classes), 'class', 'classes')}{', standardised' if args.standardize else ''}; "
+              f"solver {solver}", flush=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        model.fit(X, y)
+    for warning in caught:  # an early stop: one line, not a traceback-like warning
+        print(f"mrc-pyomo: warning: {warning.message}", file=sys.stderr)
+    h = clf.history_
+    error = f"training error {1 - model.score(X, y):.4f}"
+    worst = f"R(mu) = {clf.upper_:.8f} is the rule's certified worst-case error"
+    if verbose == 2:   # the estimator's log ended with the status and the certified interval
+        print(f"{worst}, {error}")
+    else:
+        print(f"{clf.status_}: R* in [{clf.lower_:.8f}, {clf.upper_:.8f}] (certified gap "
+              f"{clf.upper_ - clf.lower_:.2e}; {worst}), {error}, {plural(clf.n_iter_, 'iteration')}")
+    if args.method == "ccg" and len(h):
+        print(f"{h.seconds_elapsed.iloc[-1]:.2f} s: {time_split(h)}")
+    if args.save:
+        with open(args.save, "wb") as f:
+            pickle.dump(model, f)
+        print(f"model saved to {args.save}")
+    if args.history:
+        h.to_csv(args.history, index=False)
+        print(f"history written to {args.history}")
+    if args.export_master:
+        clf.master_.write(args.export_master)
+        print(f"master written to {args.export_master}")
+
+
+def _predict(args):
+    model = load_model(args.model)
+    check_output(args.output, "--output")
+    X, y = read_data(args.data, args.label, None, args.format, n_features=model.n_features_in_,
+                     require_labels=False, sep=args.sep)
+    X = check_columns(model, X, args.data, args.sep)
+    out = pd.DataFrame({"prediction": model.predict(X)})
+    if args.proba:
+        proba = model.predict_proba(X)
+        for k, c in enumerate(model.classes_):
+            out[f"p_{c}"] = proba[:, k]
+    if args.output:
+        out.to_csv(args.output, index=False)
+    else:
+        out.to_csv(sys.stdout, index=False)
+    if y is not None:
+        known = ~missing_labels(y)
+        if known.any():
+            share = "" if known.all() else f" ({known.sum()} of {plural(len(y), 'sample')} labelled)"
+            print(f"error on the given labels{share}: "
+                  f"{np.mean(out['prediction'].to_numpy()[known] != y[known]):.4f}", file=sys.stderr)
+
+
+def check_columns(model, X, path, sep=","):
+    """The data's features must be the model's: their number, and for a model fitted on a CSV file, the column
+    names in the same order (as the estimator itself checks, in one line)."""
+    names = getattr(model, "feature_names_in_", None)
+    columns = list(X.columns) if isinstance(X, pd.DataFrame) else None
+    hint = separator_hint(columns, "\t" if sep in ("\\t", "tab") else sep) if columns is not None else ""
+    if names is not None and columns is not None and columns != list(names):
+        names = list(names)
+        absent = [c for c in names if c not in columns]
+        unexpected = [c for c in columns if c not in names]
+        if absent or unexpected:
+            raise CommandError(f"{path}: feature columns differ from the model's: missing {absent[:5]}, "
+                               f"unexpected {unexpected[:5]}{hint}")
+        raise CommandError(f"{path}: feature columns in another order than the model's "
+                           f"({', '.join(map(str, names[:5]))}{', ...' if len(names) > 5 else ''})")
+    if X.shape[1] != model.n_features_in_:
+        raise CommandError(f"{path} has {plural(X.shape[1], 'feature')}; the model expects "
+                           f"{model.n_features_in_}{hint}")
+    if isinstance(X, pd.DataFrame) and names is None:
+        return X.to_numpy()   # a model fitted without names (svmlight) takes the values only
+    return X
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="mrc-pyomo", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Minimax risk classifiers (0-1 loss) learned by constraint and column generation.",
+        epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{fit,predict}")
+
+    fit = sub.add_parser("fit", help="learn an MRC from a data file and show the iterations",
+                         description="Learn an MRC; shows its progress (on a terminal a live line on stderr, "
+                                     "otherwise one line per iteration on stdout: the master's value R^k, "
+                                     "the certified R(mu^k), the largest violations and the active rows "
+                                     "and features).  Standardise (--standardize) features with a large "
+                                     "offset relative to their spread (raw measurements): R, the worst-case "
+                                     "error, is invariant under a positive rescaling of a feature column but "
+                                     "not under a shift of it; on scikit-learn's wine data the raw features "
+                                     "give a test accuracy of 0.944, standardised 1.000.")
+    fit.add_argument("data", help="CSV file with a header, or LIBSVM/svmlight file")
+    fit.add_argument("--label", help="name of the label column of a CSV file (default: label)")
+    fit.add_argument("--labels", help="file with one label per line, for data without a label column")
+    fit.add_argument("--format", choices=["auto", "csv", "svmlight"], default="auto")
+    fit.add_argument("--sep", default=",", help="separator of a CSV file (default: ,; '\\t' or tab: a tab)")
+    fit.add_argument("--standardize", action="store_true", help=STANDARDIZE_HELP)
+    fit.add_argument("--phi", choices=["linear", "fourier"], default="linear", help="feature map")
+    fit.add_argument("--n-components", type=int, default=400, help="random Fourier features (with --phi fourier)")
+    fit.add_argument("--lambda0", type=float, default=0.01, help="regularisation: lambda = lambda0 * std")
+    fit.add_argument("--no-intercept", action="store_true", help="do not add the constant feature")
+    fit.add_argument("--method", choices=["ccg", "lp", "subgradient"], default="ccg",
+                     help="MRC-CCG (default), the full LP, or MRC-SUB (the subgradient baseline)")
+    fit.add_argument("--solver", default="highs",
+                     help="'highs' (the built-in HiGHS backend, default) or any Pyomo LP solver name")
+    fit.add_argument("--solver-option", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
+    fit.add_argument("--formulation", choices=["paper", "compact"], default="paper",
+                     help="the master's rows: the paper's (sample, label subset) rows (default), or (sample, "
+                          "class) pairs with a column each")
+    fit.add_argument("--eps-1", type=float, default=1e-3,
+                     help="target of the certified gap upper - lower (default 1e-3)")
+    fit.add_argument("--eps-2", type=float, default=1e-5, help="dual (feature) violation threshold")
+    fit.add_argument("--n-max", type=int, default=400, help="rows added per iteration at most")
+    fit.add_argument("--m-max", type=int, default=400, help="features added per iteration at most")
+    fit.add_argument("--max-iter", type=int, default=1000)
+    fit.add_argument("--time-limit", type=float, help="seconds")
+    fit.add_argument("--regime", choices=["auto", "n", "nm"], default="auto")
+    fit.add_argument("--random-state", type=int)
+    fit.add_argument("--save", metavar="MODEL", help="save the fitted model (pickle) for 'predict'")
+    fit.add_argument("--history", metavar="CSV", help="write the iteration history as CSV")
+    fit.add_argument("--export-master", metavar="PATH", help="write the last master as .lp or .mps")
+    fit.add_argument("--quiet", action="store_true", help="no progress display or iteration log")
+    fit.set_defaults(run=_fit)
+
+    predict = sub.add_parser("predict", help="predict with a saved model",
+                             description="Write one prediction per sample (CSV) to --output or stdout.  A model "
+                                         "fitted with --standardize standardises the data itself.")
+    predict.add_argument("model", help="file written by 'mrc-pyomo fit --save'")
+    predict.add_argument("data", help="CSV or svmlight file with the model's features")
+    predict.add_argument("--label", help="label column to drop from a CSV file (default: label, if present)")
+    predict.add_argument("--format", choices=["auto", "csv", "svmlight"], default="auto")
+    predict.add_argument("--sep", default=",", help="separator of a CSV file (default: ,; '\\t' or tab: a tab)")
+    predict.add_argument("--proba", action="store_true", help="add the class probabilities")
+    predict.add_argument("--output", help="CSV file to write (default: stdout)")
+    predict.set_defaults(run=_predict)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        args.run(args)
+    except BrokenPipeError:  # the reader (e.g. head) closed the pipe: not an error of ours
+        sys.stderr.close()
+        return 0
+    except (CommandError, ValueError, RuntimeError, OSError) as exc:
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"mrc-pyomo: error: {message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""Plots of a fitted MRC's iterations (needs matplotlib: ``pip install "mrc_pyomo[plot]"``).
+
+matplotlib is imported when :func:`plot_history` is called, never when ``mrc_pyomo`` is imported: it is an
+optional dependency.
+"""
+
+import numpy as np
+
+from .log import TIME_PARTS
+
+
+def plot_history(fitted, axes=None):
+    """Four panels along the iterations of a fit: an ``MRCClassifier`` (any ``method``) or its ``history_``.
+
+    1. the certified gap ``upper - lower`` on a log scale, with ``eps_1`` when the classifier is given:
+       ``R*`` lies in ``[lower, upper]``, so this is how far the rule returned can be from the best; a gap
+       of exactly 0 is drawn as a triangle on the bottom edge (a log scale has no 0);
+    2. the certified interval ``[lower, upper]`` with the master's value ``R^k`` and ``R(mu^k)`` (MRC-CCG;
+       MRC-SUB: ``R`` at its extrapolated point); values of ``R(mu^k)`` above the panel are drawn as triangles
+       on the top edge and counted in the legend, never dropped;
+    3. the active rows and features of each master (MRC-CCG);
+    4. the seconds of each iteration: oracles, model updates, building and handing over the Pyomo model, the
+       solver (MRC-CCG); MRC-SUB: the seconds per step.
+
+    ``method="lp"`` has no iterations: given the classifier, panel 2 shows its certified interval alone.
+    Iterations are integers on every axis.  Each legend sits above its panel, outside the axes, so it hides
+    no data; the figure is laid out to hold them.  Returns the matplotlib figure.
+
+    Raises ``ImportError`` when matplotlib is not installed (``pip install "mrc_pyomo[plot]"``).
+    """
+    try:
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
+    except ImportError as exc:
+        raise ImportError('plot_history needs matplotlib: pip install "mrc_pyomo[plot]" '
+                          '(or pip install matplotlib)') from exc
+    history = getattr(fitted, "history_", fitted)
+    eps_1 = getattr(fitted, "eps_1", None)
+    if len(history) == 0 and not hasattr(fitted, "upper_"):
+        raise ValueError("the history is empty (method='lp' has no iterations): pass the fitted classifier to "
+                         "plot its certified interval")
+    if axes is None:
+        fig, axes = plt.subplots(1, 4, figsize=(18, 4.6))
+    else:
+        axes = np.ravel(axes)
+        fig = axes[0].figure
+    it = history["iteration"].to_numpy() if len(history) else np.zeros(0, dtype=int)
+    lower = history["lower"].to_numpy() if len(history) else np.array([fitted.lower_])
+    upper = history["upper"].to_numpy() if len(history) else np.array([fitted.upper_])
+    x = it if len(history) else np.array([0])
+
+    ax = axes[0]
+    gap = upper - lower
+    positive = gap > 0
+    ax.semilogy(x[positive], gap[positive], "o-", label="certified gap upper - lower")
+    if (~positive).any():
+        ax.plot(x[~positive], np.zeros((~positive).sum()), "v", color="C3", clip_on=False,
+                transform=ax.get_xaxis_transform(), label=f"gap 0 ({(~positive).sum()} iterations)")
+    if eps_1:
+        ax.axhline(eps_1, color="gray", linestyle=":", label=f"eps_1 = {eps_1:g}")
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("certified gap (log scale)")
+    _legend(ax)
+
+    ax = axes[1]
+    ax.fill_between(x, lower, upper, alpha=0.25, step=None, label="certified interval (holds $R^*$)")
+    ax.plot(x, upper, "-", color="C0", label="upper = R(best rule)")
+    ax.plot(x, lower, "-", color="C2", label="lower (Lagrangian bound)")
+    top = 1.05 * max(float(np.max(upper)), 1e-12)
+    if "R_master" in history and len(history):
+        ax.plot(it, history["R_master"], ".", color="C1", label="$R^k$ (master)")
+    if "R_mu" in history and len(history):
+        r_mu = history["R_mu"].to_numpy()
+        inside = r_mu <= top
+        ax.plot(it[inside], r_mu[inside], "x", color="C4", label=r"$R(\mu^k)$")
+        if (~inside).any():
+            ax.plot(it[~inside], np.ones((~inside).sum()), "^", color="C4", clip_on=False,
+                    transform=ax.get_xaxis_transform(), label=rf"$R(\mu^k)$ > {top:.3g} ({(~inside).sum()})")
+    ax.set_ylim(min(0.0, float(np.min(lower))), top)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("worst-case error probability")
+    _legend(ax)
+
+    ax = axes[2]
+    if "n_rows" in history and len(history):
+        ax.plot(it, history["n_rows"], "o-", label="rows in $I$")
+        ax.plot(it, history["n_features"], "s-", label="features in $J$")
+        _legend(ax)
+    else:
+        ax.text(0.5, 0.5, "no master along the iterations\n(MRC-SUB solves no LP; the full LP is one)",
+                ha="center", va="center", transform=ax.transAxes)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("active set size")
+
+    ax = axes[3]
+    if "seconds_solve" in history and len(history):
+        bottom = np.zeros(len(it))
+        for column, label in TIME_PARTS:
+            if history[column].any():
+                ax.bar(it, history[column], bottom=bottom, label=label)
+                bottom += history[column].to_numpy()
+        _legend(ax)
+    elif len(history):
+        ax.plot(it, np.diff(np.concatenate([[0.0], history["seconds_elapsed"].to_numpy()])), ".",
+                label="seconds per step")
+        _legend(ax)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("seconds")
+    for ax in axes:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    fig.tight_layout()
+    return fig
+
+
+def _legend(ax):
+    """The panel's legend above the axes, in the space ``tight_layout`` keeps for it: outside the axes, so it
+    hides no data point whatever the data."""
+    n = len(ax.get_legend_handles_labels()[1])
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), borderaxespad=0.0, ncol=1 if n <= 2 else 2,
+              fontsize="small", frameon=False)

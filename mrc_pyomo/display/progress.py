@@ -1,0 +1,123 @@
+"""What a fit shows while it runs: the ``verbose`` levels of ../shared/SPEC.md ("Progress, paths and data").
+
+* ``verbose=0`` (or ``False``, the default): nothing.
+* ``verbose=1`` (or ``True``): one live line, drawn by tqdm (``tqdm.auto``: a text line rewritten in place on a
+  terminal, a widget in a Jupyter notebook when ``ipywidgets`` is installed), on ``sys.stderr``: the
+  iteration, the certified interval ``[lower, upper]`` that holds ``R*`` and its gap, the master's rows and
+  features, and the elapsed time.  When the fit ends the line states why it stopped.
+* ``verbose=2``: the iteration log on ``sys.stdout``, a header then one line per master (MRC-CCG) or per
+  hundred steps (MRC-SUB), then the result.
+
+The solver says nothing at any level: its own log is turned on only through ``solver_options`` (HiGHS's
+``output_flag``).  A display is a callable given each iteration's record (the keys of
+:data:`mrc_pyomo.methods.ccg.record.HISTORY_COLUMNS`, or of :data:`mrc_pyomo.methods.subgradient.HISTORY_COLUMNS`; the
+line of the log is :func:`~mrc_pyomo.methods.ccg.record.format_record`'s), then closed with the fit's outcome;
+as a context manager it is closed on leaving the block, without an outcome if the fit raised.
+"""
+
+import sys
+import threading
+
+from tqdm.auto import tqdm
+
+from .log import LOG_HEADER, format_record
+
+#: MRC-SUB's log shows every this many steps (it takes thousands of small steps)
+SUBGRADIENT_LOG_EVERY = 100
+
+
+def progress_display(verbose, method="ccg"):
+    """The display for ``verbose`` of a fit by ``method`` (``"ccg"``, ``"subgradient"`` or ``"lp"``)."""
+    level = int(verbose)
+    if level <= 0:
+        return Silent()
+    return LiveLine(method) if level == 1 else IterationLog(method)
+
+
+def describe(lower, upper, record=None):
+    """The state of a fit in a few words: its certified interval and gap, and the size of the master of
+    ``record`` (MRC-CCG)."""
+    text = f"R* in [{lower:.6f}, {upper:.6f}], gap {upper - lower:.2e}"
+    if record is not None and "n_rows" in record:
+        text += f", {record['n_rows']} rows, {record['n_features']} features"
+    return text
+
+
+def outcome(status, lower, upper, n_iter):
+    """The last line of a fit: why it stopped, its certified interval and gap, its iterations."""
+    text = f"{status}: R* in [{lower:.8f}, {upper:.8f}] (certified gap {upper - lower:.2e})"
+    return text + (f" after {n_iter} iteration{'' if n_iter == 1 else 's'}" if n_iter else "")
+
+
+_NAMES = {"ccg": "MRC-CCG", "subgradient": "MRC-SUB", "lp": "full LP"}
+
+
+class Silent:
+    """``verbose=0``: shows nothing.  The base of the displays: closed on leaving a ``with`` block."""
+
+    def __call__(self, record):
+        pass
+
+    def close(self, status=None, lower=None, upper=None, n_iter=None):
+        """End the display, with the fit's outcome if it has one."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class LiveLine(Silent):
+    """``verbose=1``: one tqdm line, rewritten after each iteration (see the module docstring), and every
+    :data:`TICK` seconds in between by a daemon thread, so that the elapsed time keeps moving while a long
+    master solves: a slow fit is told from a hung one."""
+
+    #: seconds between two redraws of the line while nothing else changes it
+    TICK = 1.0
+
+    def __init__(self, method):
+        self.bar = tqdm(desc=_NAMES.get(method, method), unit="it", file=sys.stderr, dynamic_ncols=True,
+                        bar_format="{desc}: {n_fmt} it [{elapsed}]{postfix}")
+        self.record = None
+        self._stop = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, name="mrc_pyomo progress", daemon=True)
+        self._ticker.start()
+
+    def _tick(self):
+        while not self._stop.wait(self.TICK):
+            self.bar.refresh()   # tqdm's own lock orders it with update() and close()
+
+    def __call__(self, record):
+        self.record = record
+        self.bar.set_postfix_str(describe(record["lower"], record["upper"], record), refresh=False)
+        self.bar.update(record["iteration"] - self.bar.n)
+
+    def close(self, status=None, lower=None, upper=None, n_iter=None):
+        if self.bar.disable:   # closed already
+            return
+        self._stop.set()
+        self._ticker.join()
+        if status is not None:
+            self.bar.set_postfix_str(f"{status}, {describe(lower, upper, self.record)}", refresh=False)
+        self.bar.close()
+
+
+class IterationLog(Silent):
+    """``verbose=2``: the iteration log on ``sys.stdout`` (see the module docstring)."""
+
+    def __init__(self, method):
+        self.method = method
+        if method == "ccg":
+            print(LOG_HEADER, flush=True)
+
+    def __call__(self, record):
+        if self.method == "ccg":
+            print(format_record(record), flush=True)
+        elif record["iteration"] % SUBGRADIENT_LOG_EVERY == 0:
+            print(f"{record['iteration']:7d} R(y_k) = {record['R_mu']:.8f}  certified interval "
+                  f"[{record['lower']:.8f}, {record['upper']:.8f}]  {record['seconds_elapsed']:8.1f} s", flush=True)
+
+    def close(self, status=None, lower=None, upper=None, n_iter=None):
+        if status is not None:
+            print(outcome(status, lower, upper, n_iter), flush=True)

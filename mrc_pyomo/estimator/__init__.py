@@ -1,0 +1,9 @@
+"""The scikit-learn face of the library, a shell around the prepared problem and the methods:
+
+* :mod:`~mrc_pyomo.estimator.classifier`: :class:`MRCClassifier` (validate, prepare, solve, set attributes);
+* :mod:`~mrc_pyomo.estimator.rule`: ``predict``, ``predict_proba``, ``decision_function``, ``coef_``;
+* :mod:`~mrc_pyomo.estimator.parameters`: the parameters' constraints and the settings they make;
+* :mod:`~mrc_pyomo.estimator.fitted`: the fitted attributes of a method's result, set in one step;
+* :mod:`~mrc_pyomo.estimator.path`: :func:`mrc_path` and :class:`RegularizationPath`;
+* :mod:`~mrc_pyomo.estimator.cv`: :class:`MRCClassifierCV`.
+"""

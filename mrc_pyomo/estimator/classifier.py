@@ -1,0 +1,215 @@
+"""``MRCClassifier``: the scikit-learn estimator of 0-1 minimax risk classifiers.
+
+A shell around the core: ``fit`` validates the data, prepares the problem (:func:`mrc_pyomo.problem.prepare`:
+``Psi``, its rescaled columns, ``tau`` and ``lambda`` of eq. 2, the exact reduction), solves the MRC LP (eq. 4)
+by a method of :mod:`mrc_pyomo.methods` (MRC-CCG, ``method="ccg"``, through
+:func:`mrc_pyomo.methods.continuation.solve`, the core of :func:`mrc_pyomo.mrc_path`; the full LP,
+``method="lp"``; MRC-SUB, ``method="subgradient"``) and sets the attributes of the result, mapped back to the
+user's units (:mod:`mrc_pyomo.estimator.fitted`).  The rule is ``h(x) = argmax_y Psi(x).mu_y`` with
+probabilities ``max(v_y - psi(x), 0)`` (:mod:`mrc_pyomo.estimator.rule`).
+
+Every fit ends with a certified interval ``lower_ <= R* <= upper_`` (:mod:`mrc_pyomo.oracles.certificate`):
+``upper_ = R(mu_)``, one exact pass of the primal oracle over the training samples in the user's units,
+and ``lower_`` the Lagrangian bound of the fit's dual weights; neither is the LP solver's value.
+``status_ == "converged"`` exactly when ``upper_ - lower_ <= eps_1``; any other stop with a larger gap raises a
+scikit-learn ``ConvergenceWarning`` that gives the gap, and returns the best certified rule found.
+"""
+
+import warnings
+
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
+
+from ..data.validation import validate_training_data
+from ..display.progress import progress_display
+from ..master import check_solver
+from ..methods import continuation, full_lp, subgradient
+from ..methods.ccg.config import problem_regime
+from ..oracles.certificate import gap_tolerance
+from ..problem import prepare
+from .fitted import fitted_attributes, set_fitted
+from .parameters import PARAMETER_CONSTRAINTS, ccg_config, check_parameters
+from .rule import RuleMixin
+
+
+class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
+    """Minimax risk classifier with the 0-1 loss, learned by constraint and column generation.
+
+    Standardise raw features: ``R``, the rule and its certificate are invariant under a positive rescaling of
+    a column of ``X`` (its units do not matter), not under a shift of it, which the regularised intercept pays
+    for.  ``make_pipeline(StandardScaler(), MRCClassifier())`` centres and scales in a way ``predict`` repeats
+    (``examples/standardize.py``: on wine, ``upper_`` 0.311 raw, 0.248 standardised).
+
+    Parameters
+    ----------
+    phi : {"linear", "fourier"} or transformer, default="linear"
+        Feature map ``Psi``: identity, random Fourier features appended to the data
+        (:class:`~mrc_pyomo.feature_maps.RandomFourierFeatures`, 400 of them), or any object with ``fit`` and
+        ``transform`` (cloned).
+    lambda0 : float, default=0.01
+        Regularisation: ``lambda = lambda0 * std(Phi)``.
+    continuation : bool, default=False
+        MRC-CCG only: reach ``lambda0`` through larger values (:func:`mrc_pyomo.methods.continuation.schedule`: up to
+        three stages, each ``3x`` the next, below the value at which ``mu = 0`` is optimal), each stage
+        warm-started from the one before (:mod:`mrc_pyomo.methods.continuation`).  ``upper_``, ``lower_`` and
+        ``status_`` are always those at ``lambda0``; every stage's rule is a candidate for ``mu_``, so a fit
+        stopped by ``time_limit`` returns the best rule seen.  ``history_`` has a ``lambda0`` column and
+        ``n_iter_`` counts the masters of all stages.  Use it where the loop at ``lambda0`` churns without a
+        useful rule (images): mnist, 8,000 images, 300 s: ``upper_`` 0.416 (lower 0.343) against 0.898
+        (lower 0.382) without.  It is off by default because the benchmark's other cases, which the loop
+        certifies directly, take 1.4x to 3.5x longer through the stages (quick run, median 1.92x;
+        ``benchmarks/results/quick_{before,after}_continuation.jsonl``), and digits + 400 random Fourier
+        features converges alone in 280 s but is still open at 300 s through the stages.
+    fit_intercept : bool, default=True
+        Prepend the constant feature 1 to ``Psi``.
+    method : {"ccg", "lp", "subgradient"}, default="ccg"
+        MRC-CCG (Algorithm 1), the full LP over all ``n (2^K - 1)`` rows (its primal or dual form by the
+        simplex or the interior point method, chosen by size: :func:`mrc_pyomo.methods.full_lp.choose_method`), or MRC-SUB,
+        the accelerated subgradient method of the MRC literature (:mod:`mrc_pyomo.methods.subgradient`; the
+        paper's baseline; ``max_iter`` subgradient steps, no LP, ``master_`` is None).
+    solver : str, default="highs"
+        ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is
+        a Pyomo solver name (``pyomo.environ.SolverFactory``): a persistent interface (``"appsi_highs"``,
+        ``"gurobi_persistent"``, ``"cplex_persistent"``, ...) is handed the master's Pyomo model once and then
+        each change; any other solver (``"glpk"``, ``"cbc"``, ...) is handed the model at every solve.
+    formulation : {"paper", "compact"}, another registered name, or Formulation, default="paper"
+        The formulation of the master (:mod:`mrc_pyomo.formulations`): the paper's rows ``(i, C)``, or the
+        compact form of ``(sample, class)`` pairs, a column ``u_iy >= 0`` each and one row per sample (``n (K +
+        1)`` rows for the full LP instead of ``n (2^K - 1)``).  Both give the same ``R*`` and the same
+        certificate.  MRC-CCG is faster in the paper's rows; the compact full LP (``method="lp"``) is the one
+        for many classes and a few hundred samples (docs/architecture.rst, "The formulation seam").
+    eps_1 : float, default=1e-3
+        Target of the certified gap: the fit has converged when ``upper_ - lower_ <= eps_1``, so ``upper_``
+        is then within ``eps_1`` of the minimax risk ``R*``.  ``0`` asks for the gap of round-off
+        (:data:`mrc_pyomo.methods.ccg.config.GAP_FLOOR`).
+    eps_2 : float, default=1e-5
+        Threshold on the dual (feature) violations of the regime ``"nm"``.
+    n_max, m_max : int, default=400
+        Rows and features added per iteration at most.
+    max_iter : int, default=1000
+        Iterations of the generation loop at most (subgradient steps for ``method="subgradient"``).
+    regime : {"auto", "n", "nm"}, default="auto"
+        ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"`` uses
+        ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``: the
+        master with every row and feature, as ``method="lp"``; sparse text with few classes), else ``"nm"``
+        for sparse features and ``"n"`` for dense ones (random Fourier features, images: the certificate of
+        ``"nm"`` cannot close while dense features lie outside ``J``); :func:`mrc_pyomo.methods.ccg.config.choose_regime`
+        states the rule and its measurements.
+    time_limit : float, optional
+        Seconds after which the loop stops (checked after each iteration).
+    solver_options : dict, optional
+        Options passed to the solver (HiGHS option names on the default path).
+    random_state : int, RandomState or None
+        Seeds the random Fourier features.
+    verbose : int or bool, default=False
+        What the fit shows while it runs (:mod:`mrc_pyomo.display.progress`): ``0`` / ``False`` nothing; ``1`` / ``True``
+        a live progress line on stderr (iteration, certified interval and gap, rows and features, elapsed time),
+        drawn by tqdm in a terminal or a notebook; ``2`` the iteration log on stdout.  The solver's own log
+        appears at no level, only when ``solver_options`` asks for it (HiGHS's ``output_flag``).
+    callback : callable, optional
+        Called after each master solve and check with a :class:`~mrc_pyomo.methods.ccg.record.IterationState` (the master
+        and its Pyomo model, ``mu``, ``nu``, the duals, the rows and features added and removed, the
+        violations, the rows and features chosen next); returning a true value stops the loop.
+
+    Attributes
+    ----------
+    classes_, n_features_in_, feature_map_, tau_, lambda_, mu_, nu_, n_iter_, history_, master_, regime_
+        As in ../shared/SPEC.md.  ``master_`` is the LP in the rescaled columns: its ``mu_pos[y, j]`` and
+        ``mu_neg[y, j]`` are ``mu1`` and ``mu2`` divided by ``column_scale_[j]``.
+    upper_, lower_ : float
+        The certified interval ``lower_ <= R* <= upper_ = R(mu_)``.
+    status_ : str
+        ``"converged"`` (``upper_ - lower_ <= eps_1``), ``"max_iter"``, ``"time_limit"``, ``"callback"`` or
+        ``"solver_error"`` (the solver failed on a later master, or its answers no longer narrow the gap; the
+        history's last record says why).
+    column_scale_ : ndarray of shape (D,)
+        The internal scale ``d`` of the columns of ``Psi`` (:mod:`mrc_pyomo.problem.scaling`).
+    coef_ : ndarray of shape (n_classes, n_features)
+        The linear map only (``phi="linear"``, ``Psi(x) = [1, x]`` or ``x``; ``n_features = n_features_in_``):
+        the weights of the original features in the user's units, ``mu_`` without its intercept column (a
+        read-only view of ``mu_``, not a copy).  The class scores are ``X @ coef_.T + intercept_``;
+        ``decision_function`` is their difference ``v_1 - v_0`` for two classes and the scores themselves
+        otherwise.  With any other ``phi`` (random
+        Fourier features, a transformer) the weights belong to the mapped features ``Psi(x)``, not to ``x``:
+        ``coef_`` and ``intercept_`` then raise ``AttributeError`` (``hasattr(clf, "coef_")`` is False) and the
+        scores are ``feature_map_.transform(X) @ mu_.T``.
+    intercept_ : ndarray of shape (n_classes,)
+        The linear map only: ``mu_[:, 0]``, the weights of the constant feature, with ``fit_intercept=True``;
+        zeros with ``fit_intercept=False``.
+    """
+
+    _parameter_constraints = PARAMETER_CONSTRAINTS
+
+    def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="highs",
+                 eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
+                 solver_options=None, random_state=None, verbose=False, callback=None, continuation=False,
+                 formulation="paper"):
+        self.phi = phi
+        self.lambda0 = lambda0
+        self.fit_intercept = fit_intercept
+        self.method = method
+        self.solver = solver
+        self.eps_1 = eps_1
+        self.eps_2 = eps_2
+        self.n_max = n_max
+        self.m_max = m_max
+        self.max_iter = max_iter
+        self.regime = regime
+        self.time_limit = time_limit
+        self.solver_options = solver_options
+        self.random_state = random_state
+        self.verbose = verbose
+        self.callback = callback
+        self.continuation = continuation
+        self.formulation = formulation
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    def _validate_params(self):
+        """Check the parameters (scikit-learn's constraints, then :func:`mrc_pyomo.estimator.parameters.check_parameters`)."""
+        super()._validate_params()
+        check_parameters(self)
+
+    # nested validation on: the parameters of a user's feature map (phi) are checked before it is fitted
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y):
+        """Learn the MRC from ``X`` (dense, scipy.sparse or a Dask array, shape ``(n, d)``) and labels ``y``:
+        validate, prepare the problem (:func:`mrc_pyomo.problem.prepare`), solve it by the method, set the fitted
+        attributes (:mod:`mrc_pyomo.estimator.fitted`) in one step."""
+        # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
+        # whether it is usable depends on the machine, not only on the name
+        check_solver(self.solver)
+        X, y = validate_training_data(self, X, y)
+        problem = prepare(X, y, self.phi, self.fit_intercept, self.random_state, self.lambda0,
+                          reduce=self.method != "subgradient")
+        regime = problem_regime(problem, self.regime, self.formulation)
+        method = "lp" if self.method == "lp" or regime == "full" else self.method
+        with progress_display(self.verbose, method) as progress:
+            result = self._solve(problem, method, ccg_config(self, regime), progress)
+            attributes = fitted_attributes(problem, result, regime)
+            del problem   # not held once the attributes are made
+            progress.close(attributes["status_"], attributes["lower_"], attributes["upper_"], attributes["n_iter_"])
+        set_fitted(self, attributes)
+        gap = self.upper_ - self.lower_
+        if gap > gap_tolerance(self.eps_1):
+            warnings.warn(
+                f"the fit stopped ({self.status_}) with a certified gap upper_ - lower_ = {gap:.3g} above "
+                f"eps_1 = {self.eps_1:g}: R* is in [{self.lower_:.6g}, {self.upper_:.6g}]; the rule returned "
+                f"is the best certified one found", ConvergenceWarning, stacklevel=3)
+        return self
+
+    def _solve(self, problem, method, config, progress):
+        """The :class:`~mrc_pyomo.methods.result.FitResult` of ``method`` on ``problem``, each iteration's record
+        shown to ``progress``: MRC-CCG at ``lambda0`` (through the stages of :func:`~mrc_pyomo.methods.continuation.
+        schedule` with ``continuation=True``), the full LP or MRC-SUB."""
+        if method == "subgradient":
+            return subgradient.solve(problem, config, log=progress)
+        if method == "lp":
+            return full_lp.solve(problem, config)
+        stages = None
+        if self.continuation:
+            stages = continuation.schedule(self.lambda0, continuation.zero_rule_lambda0(problem))
+        return continuation.solve(problem, config, lambda0s=stages, log=progress, callback=self.callback)

@@ -1,0 +1,118 @@
+"""Cross-validation of ``lambda0`` over a regularisation path (:func:`mrc_pyomo.mrc_path` on each training fold), as
+scikit-learn's ``LassoCV`` does for the lasso: :class:`MRCClassifierCV`."""
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.metrics import check_scoring
+from sklearn.model_selection import check_cv
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .classifier import MRCClassifier
+from .parameters import PARAMETER_CONSTRAINTS
+from .path import lambda0_grid, mrc_path
+
+
+class MRCClassifierCV(ClassifierMixin, BaseEstimator):
+    """An :class:`~mrc_pyomo.MRCClassifier` whose ``lambda0`` is chosen by cross-validation over a regularisation
+    path (:func:`mrc_path` on each training fold), then refitted on all the data at the chosen value (MRC-CCG).
+
+    Parameters
+    ----------
+    lambda0s : array-like, optional
+        The candidate values (default :data:`DEFAULT_LAMBDA0S`).
+    cv : int, cross-validation generator or iterable, default=5
+        As scikit-learn's ``check_cv`` takes it (stratified folds for an integer).
+    scoring : str or callable, optional
+        As scikit-learn's ``check_scoring`` takes it; default the accuracy.
+    phi, fit_intercept, solver, eps_1, eps_2, n_max, m_max, max_iter, regime, time_limit, solver_options, \
+random_state, verbose, formulation
+        As :class:`~mrc_pyomo.MRCClassifier`'s, for the paths of the folds and the refit (``time_limit`` bounds
+        each path and the refit).
+
+    Attributes
+    ----------
+    lambda0_ : float
+        The value with the best mean validation score (the largest of equal ones: the simpler rule).
+    cv_results_ : dict of arrays
+        ``lambda0``, ``mean_test_score``, ``std_test_score`` and ``split<k>_test_score``, a value per candidate.
+    best_estimator_ : MRCClassifier
+        Fitted on all the data at ``lambda0_``; ``predict``, ``predict_proba``, ``decision_function`` and the
+        fitted attributes (``classes_``, ``mu_``, ``upper_``, ``lower_``, ``status_``, ...) are its.
+    """
+
+    _parameter_constraints = {
+        **{name: constraint for name, constraint in PARAMETER_CONSTRAINTS.items()
+           if name in ("phi", "fit_intercept", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter",
+                       "regime", "time_limit", "solver_options", "random_state", "verbose", "formulation")},
+        "lambda0s": ["array-like", None], "cv": ["cv_object"], "scoring": [str, callable, None]}
+
+    def __init__(self, lambda0s=None, cv=5, scoring=None, phi="linear", fit_intercept=True, solver="highs",
+                 eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
+                 solver_options=None, random_state=None, verbose=False, formulation="paper"):
+        self.lambda0s = lambda0s
+        self.cv = cv
+        self.scoring = scoring
+        self.phi = phi
+        self.fit_intercept = fit_intercept
+        self.solver = solver
+        self.eps_1 = eps_1
+        self.eps_2 = eps_2
+        self.n_max = n_max
+        self.m_max = m_max
+        self.max_iter = max_iter
+        self.regime = regime
+        self.time_limit = time_limit
+        self.solver_options = solver_options
+        self.random_state = random_state
+        self.verbose = verbose
+        self.formulation = formulation
+
+    def _estimator_params(self):
+        """The :class:`~mrc_pyomo.MRCClassifier` parameters of the folds and the refit."""
+        names = set(self.get_params()) - {"lambda0s", "cv", "scoring"}
+        return {name: getattr(self, name) for name in names}
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    def fit(self, X, y):
+        """Score every ``lambda0`` on each fold, choose ``lambda0_``, refit on ``(X, y)``."""
+        self._validate_params()
+        params = self._estimator_params()
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=True)
+        lambda0s = lambda0_grid(self.lambda0s)
+        cv = check_cv(self.cv, y, classifier=True)
+        folds = []
+        for train, test in cv.split(X, y):
+            path = mrc_path(X[train], y[train], lambda0s, **{**params, "verbose": False})
+            scorer = check_scoring(path.estimators[0], scoring=self.scoring)
+            scores = [scorer(estimator, X[test], y[test]) for estimator in path.estimators]
+            folds.append(scores + [np.nan] * (len(lambda0s) - len(scores)))   # stages a time limit left out
+        folds = np.asarray(folds, dtype=float)
+        mean = np.nanmean(folds, axis=0)
+        self.cv_results_ = {"lambda0": lambda0s, "mean_test_score": mean, "std_test_score": np.nanstd(folds, axis=0),
+                            **{f"split{k}_test_score": folds[k] for k in range(len(folds))}}
+        self.lambda0_ = float(lambda0s[int(np.nanargmax(mean))])   # the first (largest) of the best
+        self.best_estimator_ = MRCClassifier(lambda0=self.lambda0_, **params).fit(X, y)
+        self.classes_ = self.best_estimator_.classes_
+        return self
+
+    def __getattr__(self, name):
+        # the fitted attributes of the refitted classifier (mu_, upper_, lower_, history_, ...)
+        if name.endswith("_") and not name.startswith("__") and "best_estimator_" in self.__dict__:
+            return getattr(self.__dict__["best_estimator_"], name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def predict(self, X):
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
+    def predict_proba(self, X):
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict_proba(X)
+
+    def decision_function(self, X):
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)

@@ -1,0 +1,41 @@
+"""The fitted attributes of an :class:`~mrc_pyomo.MRCClassifier`, made from a prepared problem and a method's result,
+and written into an estimator in one step.
+
+Every fit, and every stage of a path (:func:`mrc_pyomo.mrc_path`), makes its attributes here: the rule in the
+user's units with ``upper_ = R(mu_)`` by one exact pass over the training samples
+(:meth:`~mrc_pyomo.problem.MRCProblem.rule`), ``lower_`` from the method's duals, its status, its history and
+its last master.  :func:`set_fitted` writes them all at once, after everything was computed.
+"""
+
+import pandas as pd
+
+#: the attributes the validation of the training data sets (scikit-learn's ``validate_data``)
+INPUT_ATTRIBUTES = ("n_features_in_", "feature_names_in_")
+
+
+def fitted_attributes(problem, result, regime):
+    """The fitted attributes (a dict of names ending in ``_``) of the :class:`~mrc_pyomo.methods.result.FitResult`
+    ``result`` of a method on ``problem`` (at ``problem.lambda0``), fitted in ``regime``."""
+    rule = problem.rule(result.mu)
+    history = pd.DataFrame(result.history, columns=list(result.columns))
+    if "lambda0" not in history:
+        history.insert(1, "lambda0", float(problem.lambda0))
+    return {
+        "classes_": problem.classes, "feature_map_": problem.feature_map, "column_scale_": problem.scale,
+        "regime_": regime, "tau_": rule.tau, "lambda_": rule.lam, "mu_": rule.mu, "nu_": rule.nu,
+        "upper_": rule.upper, "lower_": float(result.lower), "objective_": float(result.objective),
+        "status_": result.status, "n_iter_": len(result.history), "history_": history,
+        "master_": None if result.master is None else result.master.compact(),
+    }
+
+
+def input_attributes(estimator):
+    """The attributes the validation of the training data set on ``estimator`` (:data:`INPUT_ATTRIBUTES`)."""
+    return {name: getattr(estimator, name) for name in INPUT_ATTRIBUTES if hasattr(estimator, name)}
+
+
+def set_fitted(estimator, attributes):
+    """Write ``attributes`` (names ending in ``_``) into ``estimator``; return it."""
+    for name, value in attributes.items():
+        setattr(estimator, name, value)
+    return estimator

@@ -1,0 +1,103 @@
+"""The **check** step of MRC-CCG (paper, Algorithm 1) and its selection policy: one full pass of the oracles over
+a master's solution, in NumPy, without trusting the solver's value or status.
+
+* CONSTR (:mod:`mrc_pyomo.oracles.primal`) finds, for every sample, its most violated row, with violation
+  ``psi(x_i) + 1 - nu^k``, and the exact ``R(mu^k)`` (eq. 3);
+* FEAT (:mod:`mrc_pyomo.oracles.dual`) computes ``g = F_I^T alpha^k`` and the dual violations of every feature;
+* the certificate (:mod:`mrc_pyomo.oracles.certificate`) turns ``alpha^k`` and ``g`` into a lower bound on ``R*``;
+* the policy (:mod:`mrc_pyomo.oracles.selection`) picks the rows and features to add and the rows to remove;
+* the incumbent (:mod:`mrc_pyomo.oracles.incumbent`), the best rule found, is the certified upper end.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...oracles.certificate import gap_tolerance, lower_bound
+from ...oracles.dual import dual_correlations, feature_violations, relative_feature_violations
+from ...oracles.incumbent import Incumbent
+from ...oracles.primal import class_scores, risk, separation
+from ...oracles.selection import NUMERICAL_FLOOR, most_violated, over_satisfied
+
+
+@dataclass
+class Check:
+    """The oracles' verdict on one master solution: violations, the certified interval, what to change next.
+
+    ``max_primal_violation = max_i psi(x_i) + 1 - nu`` (over the most violated row of each sample),
+    ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta) lambda_yj``, ``risk = R(mu)``;
+    ``best`` is the best rule once ``mu^k`` is counted and ``lower`` the best lower bound on ``R*``.
+    """
+
+    risk: float
+    best: Incumbent
+    lower: float
+    max_primal_violation: float
+    dual_violations: np.ndarray
+    new_samples: np.ndarray
+    new_subsets: np.ndarray
+    new_features: np.ndarray
+    remove: np.ndarray
+
+    @property
+    def max_dual_violation(self):
+        return float(self.dual_violations.max())
+
+    @property
+    def gap(self):
+        """The certified gap ``upper - lower``: ``R(mu_best) - R* <= gap``."""
+        return self.best.risk - self.lower
+
+
+def check_solution(master, solution, problem, config, best, lower):
+    """Run CONSTR, FEAT and the certificate on a master solution (one full pass over the samples of the
+    :class:`~mrc_pyomo.problem.MRCProblem`, and one over the features): the **check** step of the loop.
+
+    ``config``: a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` (regime, ``eps_1``, ``eps_2``, ``n_max``,
+    ``m_max``, ``in_out``); ``best``: the incumbent; ``lower``: the best lower bound so far."""
+    data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
+    regime, eps_1, eps_2, n_max, m_max = config.regime, config.eps_1, config.eps_2, config.n_max, config.m_max
+    mu, nu = solution.mu, solution.nu
+    excluded = master.formulation.covers(master.samples, master.subsets) if master.n_rows else None
+    constr = separation(data, mu, nu, n_max, excluded, blocked)
+    value = risk(mu, constr.varphi, tau, lam)
+    picked_rows = constr
+    if config.in_out > 0:
+        # in-out (Ben-Ameur and Neto): separate at a point between the best rule, whose (mu, varphi + 1)
+        # satisfies every row, and (mu^k, nu^k)
+        a = config.in_out
+        mu_s, nu_s = a * best.mu + (1 - a) * mu, a * best.nu + (1 - a) * nu
+        inner = separation(data, mu_s, nu_s, n_max, excluded, blocked)
+        value_s = risk(mu_s, inner.varphi, tau, lam)
+        if inner.max_violation > NUMERICAL_FLOOR:
+            picked_rows = inner
+        if value_s < min(value, best.risk):
+            best = Incumbent(mu_s, value_s, inner.varphi + 1.0)
+    if value < best.risk:
+        best = Incumbent(mu, value, constr.varphi + 1.0)
+
+    rows = master.certificate_rows(solution)   # the duals as weights on the paper's rows (i, C)
+    g = dual_correlations(master.points, *rows)
+    lower = max(lower, lower_bound(master.points, *rows, tau, lam, rho=best.risk, g=g,
+                                   target=best.risk - gap_tolerance(eps_1)))
+    gap_open = best.risk - lower > gap_tolerance(eps_1)
+    picked = slice(None) if gap_open else slice(0)
+
+    feature_violation = feature_violations(g, tau, lam, solution.beta).ravel()
+    new_features = np.zeros(0, dtype=np.int64)
+    if regime == "nm" and gap_open:
+        outside = np.ones(feature_violation.size, dtype=bool)
+        outside[master.features] = False
+        new_features = most_violated(feature_violation, eps_2, m_max, outside)
+        if not len(new_features):
+            ratio = relative_feature_violations(g / solution.alpha[solution.alpha > 0].sum(), tau, lam).ravel()
+            new_features = most_violated(ratio - 1.0, 0.0, m_max, outside)
+
+    remove = np.zeros(master.n_rows, dtype=bool)
+    if regime == "n":
+        row_scores = class_scores(master.points(master.samples), mu)
+        values = master.formulation.item_values(row_scores, master.subsets)
+        remove = over_satisfied(values + 1.0 - nu, solution.alpha)
+    return Check(risk=value, best=best, lower=lower, max_primal_violation=constr.max_violation,
+                 dual_violations=feature_violation.reshape(tau.shape), new_samples=picked_rows.samples[picked],
+                 new_subsets=picked_rows.subsets[picked], new_features=new_features, remove=remove)

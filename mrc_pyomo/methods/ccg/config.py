@@ -1,0 +1,139 @@
+"""The settings of MRC-CCG (paper, Algorithm 1): :class:`CCGConfig` holds every one of them, and the rules that
+derive a setting from the problem (:func:`choose_regime`, :func:`row_age`, :func:`simplex_budget`) state the
+measurements behind them.  Nothing here is changed at run time: a variant of the loop is another config.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+# "auto" picks the large n and m regime when the LP has more than this many features m = K * D ...
+LARGE_M = 10_000
+# ... unless the full LP has at most this many rows: it is then solved directly (regime "full") ...
+FULL_LP_MAX_ROWS = 50_000
+# ... or the feature map has more than this fraction of nonzeros (dense features): regime "n" (choose_regime)
+SPARSE_DENSITY = 0.1
+# the regime "nm" first runs FEAT alone on the initial rows for at most this many masters
+INIT_FEATURE_ROUNDS = 3
+# rows leave the master after this many consecutive over-satisfied masters when lambda0 = 0 (row_age)
+UNREGULARISED_ROW_AGE = 3
+
+
+@dataclass(frozen=True)
+class CCGConfig:
+    """Every setting of MRC-CCG (Algorithm 1), as :class:`~mrc_pyomo.MRCClassifier` passes them.
+
+    ``regime``: ``"n"`` (all features, rows added and removed) or ``"nm"`` (rows and features added);
+    ``eps_1``: the certified gap at which the loop stops (and the threshold of the rows' violations);
+    ``eps_2``: the threshold of the features' dual violations; ``n_max`` / ``m_max``: the rows / features
+    added per iteration at most; ``max_iter``: masters at most; ``time_limit``: seconds (None: none);
+    ``solver`` / ``solver_options``: the master's backend (:mod:`mrc_pyomo.master`); ``formulation``: what LP
+    an item of the master is (:mod:`mrc_pyomo.formulations`: ``"paper"`` or ``"compact"``); ``fit_intercept``: the
+    first column of ``Psi`` is the constant 1 (an initial feature in the regime ``"nm"``); ``row_age``: in the
+    regime ``"n"`` a row leaves the master after this many consecutive masters in which it was over-satisfied
+    (1: at the first, as in the paper; row ageing, as in the column generation literature).
+
+    Two settings serve experiments and are off or at their measured values by default
+    (``benchmarks/loop_variants.py``; docs/theory.rst): ``in_out`` (in-out separation, Ben-Ameur and Neto:
+    rows separated at ``in_out * best + (1 - in_out) * (mu^k, nu^k)``; 0: at ``mu^k``) and ``stall_factor`` /
+    ``stall_floor`` (:func:`simplex_budget`; ``stall_factor=None``: no budget).
+    """
+
+    regime: str = "n"
+    fit_intercept: bool = True
+    eps_1: float = 1e-3
+    eps_2: float = 1e-5
+    n_max: int = 400
+    m_max: int = 400
+    max_iter: int = 1000
+    time_limit: float = None
+    solver: str = "highs"
+    solver_options: dict = None
+    formulation: str = "paper"
+    row_age: int = 1
+    in_out: float = 0.0
+    stall_factor: float = 3.0
+    stall_floor: float = 1.0
+
+
+def choose_regime(n_classes, n_features, full_lp_rows=None, density=0.0):
+    """The regime of ``regime="auto"``: ``"n"`` when ``m = K D <= LARGE_M``; else ``"full"`` when the full LP
+    has at most :data:`FULL_LP_MAX_ROWS` rows (``full_lp_rows``; ``None``: unknown, taken as more); else
+    ``"nm"`` when the features are sparse (``density``, the fraction of nonzeros of ``Psi``, at most
+    :data:`SPARSE_DENSITY`) and ``"n"`` when they are dense.
+
+    ``"full"`` is the master with every row and feature: the full LP (:mod:`mrc_pyomo.methods.full_lp`).  Measured on
+    the tweets (TF-IDF of words and word pairs, K = 2, docs/benchmarks.md): all 16,612 training samples give a
+    reduced full LP of 16,808 rows and 217,370 features, solved and certified in 12.3 s by the interior point
+    method, while the regime ``"nm"`` had not converged after 600 s (the previous benchmark run); on the
+    3,200 samples of ``python -m benchmarks.run_case tweets ccg --quick``, 0.94 s against 124.5 s for ``"nm"``.
+    With few features (``m <= LARGE_M``) the full LP is the slower by far (pulsar + 400 RFF, 2,000 samples:
+    42 s against 3.2 s), so the regime ``"n"`` is kept there whatever the size.
+
+    Column generation pays when a feature is nonzero on few samples (text): the master's columns stay few and
+    sparse.  With dense features (random Fourier features, images) every feature outside ``J`` has a dual
+    violation on the rows of ``I`` and the certificate of the regime ``"nm"`` (SPEC "Certificates") stays
+    near 0 until ``J`` holds nearly all of them.  Measured on the harness's 26 classes with 400 random
+    Fourier features (``K D = 26 x 417``, density 1; ``python -m benchmarks.run_case many_classes_26_rff
+    ccg --quick --time-limit 120 --regime nm``, then ``--regime n``): ``"nm"`` certified ``[0, 0.519]`` in
+    11 masters, ``"n"`` ``[0.095, 0.538]`` in 15 (docs/theory.rst; docs/benchmarks.md for all samples).
+    """
+    if n_classes * n_features <= LARGE_M:
+        return "n"
+    if full_lp_rows is not None and full_lp_rows <= FULL_LP_MAX_ROWS:
+        return "full"
+    return "nm" if density <= SPARSE_DENSITY else "n"
+
+
+def feature_density(problem):
+    """The fraction of nonzero entries of the problem's ``Psi`` (:attr:`~mrc_pyomo.problem.MRCProblem.nonzeros`)."""
+    size = problem.n_samples * problem.n_features
+    return problem.nonzeros / size if size else 0.0
+
+
+def problem_regime(problem, regime="auto", formulation="paper"):
+    """``regime`` on ``problem``: as given, or for ``"auto"`` :func:`choose_regime`'s answer from the problem's
+    size, the rows of its full LP in ``formulation`` (:meth:`~mrc_pyomo.problem.MRCProblem.full_lp_size`) and the
+    density of its features."""
+    if regime != "auto":
+        return regime
+    rows = problem.full_lp_size(formulation)[0]
+    return choose_regime(problem.n_classes, problem.n_features, rows, feature_density(problem))
+
+
+def simplex_budget(solve_seconds, config=None):
+    """Seconds a warm-started simplex may take on the next master: ``config.stall_factor`` (3) times the largest
+    of the solves so far, at least ``config.stall_floor`` (1 s); no budget for the first master.
+
+    Masters grow along the loop, so each solve takes about as long as the largest before it; a warm simplex
+    that takes several times longer has stalled on a degenerate master (thousands of pivots at a constant
+    objective), and the interior point method, whose time depends on the master's size and not on its
+    degeneracy, solves it from scratch instead.  Measured (docs/benchmarks.md, records of
+    ``benchmarks/results/full.jsonl``): in every regime-"n" run of the harness each master took at most 3x the
+    largest before it but one, the 133rd master of mnist (all samples), which ran 248 s against at most 41.5 s
+    before it, until the time limit stopped it; its final master solves cold in 38.9 s.  A budget relative to
+    the median solve instead (3x) handed many ordinary masters to the interior point method: mnist, 900 s,
+    certified gap 0.42 against 0.24 without a budget (``python -m benchmarks.loop_variants mnist
+    --time-limit 900 --variants eps_1=1e-4 stall=3,eps_1=1e-4`` with that rule).
+    """
+    config = CCGConfig() if config is None else config
+    if config.stall_factor is None or not len(solve_seconds):
+        return None
+    return max(config.stall_floor, config.stall_factor * float(np.max(solve_seconds)))
+
+
+def row_age(lambda0):
+    """The ``row_age`` of a fit at ``lambda0`` (:class:`CCGConfig`): 1 (the paper's rule) with regularisation,
+    :data:`UNREGULARISED_ROW_AGE` without.
+
+    Without ``lambda.|mu|`` nothing but the rows bounds ``mu``, and removing a row at its first zero dual turns
+    the loop into a cutting-plane zigzag: on satellite at ``lambda0 = 0`` every master added 400 rows and
+    dropped the 400 added just before (``R(mu^k)`` between 5 and 43), until ``max_iter``.  Keeping a row for
+    three over-satisfied masters, it converges: 2.4 s instead of the 60 s limit on the harness's quick case,
+    3.9 s on all 6,435 samples (10: 6.0 s, never removed: 7.0 s).  With regularisation the same ageing made
+    every quick case slower, 1.05x to 2.6x (median 1.38x: ``python -m benchmarks.compare
+    benchmarks/results/quick_before_row_age.jsonl benchmarks/results/quick_after_row_age.jsonl``), so it is
+    used without regularisation only.
+    """
+    return UNREGULARISED_ROW_AGE if lambda0 == 0 else 1

@@ -1,0 +1,104 @@
+"""The **record** of MRC-CCG's iterations: one record per master (keys :data:`HISTORY_COLUMNS`) and what a
+``callback`` sees (:class:`IterationState`).  How a record is shown is :mod:`mrc_pyomo.display.log`'s.
+"""
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...master import RestrictedMaster
+from ...oracles.primal import primal_violations
+from .check import Check
+
+HISTORY_COLUMNS = [
+    "iteration", "lambda0", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation",
+    "max_dual_violation", "n_rows", "n_features", "rows_added", "rows_removed", "rows_readded", "features_added",
+    "seconds_oracle", "seconds_update", "seconds_build", "seconds_handover", "seconds_solve", "seconds_elapsed",
+    "solver_status",
+]
+
+def iteration_record(known, phase, solution, check, lower, master, seconds_oracle, start):
+    """The record of a master (keys :data:`HISTORY_COLUMNS`), from what was known before it was solved
+    (``known``: its size, the changes that made it, ``seconds_update`` and the solve's time split), its solution
+    and its check."""
+    return {**known, "phase": phase, "R_master": solution.objective, "R_mu": check.risk, "lower": lower,
+            "upper": check.best.risk, "max_primal_violation": check.max_primal_violation,
+            "max_dual_violation": check.max_dual_violation, "seconds_oracle": seconds_oracle,
+            "seconds_elapsed": time.perf_counter() - start, "solver_status": master.solver_status}
+
+
+def failure_record(known, phase, lower, upper, seconds_solve, seconds_elapsed, error):
+    """The record of a master the solver failed on: ``R_master`` and the violations NaN, the solver's message."""
+    return {**known, "phase": phase, "R_master": np.nan, "R_mu": np.nan, "lower": lower, "upper": upper,
+            "max_primal_violation": np.nan, "max_dual_violation": np.nan, "seconds_oracle": 0.0,
+            "seconds_build": 0.0, "seconds_handover": 0.0, "seconds_solve": seconds_solve,
+            "seconds_elapsed": seconds_elapsed, "solver_status": str(error)}
+
+
+@dataclass
+class IterationState:
+    """What a ``callback`` sees after master ``k`` is solved and checked.
+
+    ``rows_added`` / ``rows_removed`` (pairs ``(samples, subsets)``) and ``features_added`` are the changes
+    that made this master; ``next_rows``, ``next_features`` and ``next_removed`` (a mask over the master's
+    rows) what the oracles chose for the next one.  ``model`` is the Pyomo model of the master (built on
+    first access on the default path) with this solution loaded.
+    """
+
+    iteration: int
+    master: RestrictedMaster
+    solution: object
+    check: Check
+    record: dict
+    rows_added: tuple
+    rows_removed: tuple
+    features_added: np.ndarray
+    data: object = None
+    blocked: np.ndarray = None
+
+    @property
+    def model(self):
+        return self.master.model
+
+    @property
+    def mu(self):
+        return self.solution.mu
+
+    @property
+    def nu(self):
+        return self.solution.nu
+
+    @property
+    def alpha(self):
+        return self.solution.alpha
+
+    @property
+    def lower(self):
+        return self.check.lower
+
+    @property
+    def upper(self):
+        return self.check.best.risk
+
+    @property
+    def primal_violations(self):
+        """``psi(x_i) + 1 - nu`` for every sample: one more pass over the data (the loop keeps only the largest
+        and the rows it picks)."""
+        return primal_violations(self.data, self.mu, self.nu, self.blocked)
+
+    @property
+    def dual_violations(self):
+        return self.check.dual_violations
+
+    @property
+    def next_rows(self):
+        return self.check.new_samples, self.check.new_subsets
+
+    @property
+    def next_features(self):
+        return self.check.new_features
+
+    @property
+    def next_removed(self):
+        return self.check.remove

@@ -1,0 +1,239 @@
+"""``method="lp"``: the full MRC LP (paper, eq. 4) over all ``n (2^K - 1)`` rows and ``K D`` features.
+
+It is the reference the generation loop is checked against, and the direct method for problems of moderate
+size.  Its answer is certified like every other fit (:mod:`mrc_pyomo.oracles.certificate`): ``upper = R(mu)`` of the
+best of the LP's ``mu`` and ``0`` (and of the segment between them), ``lower`` the Lagrangian bound of its
+duals.
+
+**Which LP HiGHS is given.**  The primal LP (eq. P) has ``R = n (2^K - 1)`` rows and ``2m + 1`` columns
+(``m = K D``, ``mu1``, ``mu2``, ``nu``) and ``2 nnz(F) + R`` nonzeros; its dual (eq. D)::
+
+    max -b.alpha   s.t.   tau - lambda <= F^T alpha <= tau + lambda,   sum(alpha) = 1,   alpha >= 0
+
+has ``m + 1`` rows, ``R`` columns and ``nnz(F) + R`` nonzeros: half the entries (no ``mu1`` / ``mu2`` split),
+and a basis of size ``m + 1`` instead of ``R``.  With the default HiGHS backend the full LP is a
+:class:`~mrc_pyomo.master.RestrictedMaster` with every row and feature whose backend is the dual form
+(:class:`~mrc_pyomo.master.dual_lp.DualLPBackend`: columns loaded in blocks of samples, never through Pyomo),
+solved once through the master's own interface; ``clf.master_`` is that master, its Pyomo model the primal
+LP, which can be inspected and exported as any master.
+
+**Which algorithm** (:func:`choose_method`): interior point (IPX) with crossover on the dual LP when both ``K D >=
+IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, else dual simplex. ``K nnz(Psi)`` counts the entries of
+``Phi(x_i, y)`` over every sample and class: the intrinsic size of the LP, without the ``2^(K-1)`` factor of the
+label subsets, which multiplies the cost of a simplex iteration and of an interior-point iteration alike. Measured
+with ``python -m benchmarks.full_lp_forms`` (records in ``benchmarks/results/full_lp_forms.jsonl``; HiGHS 1.15.1, 2
+shared cores; seconds of ``Highs.run``; certified gap ``R(mu) - lower`` of each answer; columns: ``K nnz(Psi)``,
+then dual LP simplex / IPM with crossover / primal LP default (dual simplex) / primal LP IPM):
+
+======================  ==  ==========  ============  ========  ==============  ==========
+case                    K   K nnz(Psi)  dual simplex  dual IPM  primal default  primal IPM
+======================  ==  ==========  ============  ========  ==============  ==========
+dense n=60, d=4         3   900         0.0025        0.0052    0.0051          0.0084
+pulsar linear, n=5000   2   90,000      0.18          0.65      0.26
+optdigits, n=50         10  32,500      47.7          176       293             248
+dry_bean linear, n=500  7   59,500      10.1          32.6      13.5
+satellite, n=500        6   111,000     18.0          37.1      63.9            72.2
+satellite, n=1000       6   222,000     78.5          93.7      116             161
+satellite + RFF, n=100  6   262,200     35.0          41.1      95.9
+pulsar + RFF, n=300     2   245,400     1.18          1.33
+pulsar + RFF, n=500     2   409,000     6.2           5.4       9.0             11.4
+pulsar + RFF, n=700     2   572,600     6.2           4.1
+pulsar + RFF, n=1000    2   818,000     41.6          16.6      34.2            30.9
+pulsar + RFF, n=2000    2   1,636,000   96.3          42.0      118             99.8
+======================  ==  ==========  ============  ========  ==============  ==========
+
+The dual LP is the faster form in every case.  The ratio simplex / IPM grows with ``K nnz(Psi)`` (0.3 below
+1e5, 0.85 at 2.2e5 - 2.6e5, 1.1 - 2.5 above 4e5), hence :data:`IPM_MIN_SIZE`.  With few
+features the dual LP has only ``K D + 1`` rows, a basis the simplex factorises at no cost whatever ``n`` (pulsar
+linear: 19 rows, 0.18 s against 0.65 s by IPM), hence :data:`IPM_MIN_FEATURES`.  Crossover costs little and
+returns a vertex, certified to round-off (gaps ``1e-13`` and below); without it the certified gap was
+``1e-10`` to ``4e-9``, enough for the default ``eps_1`` but not for ``eps_1 = 0``.
+
+**The primal LP, when it has fewer rows** (``n_rows < K D``: sparse text, where the reduced LP of
+:mod:`mrc_pyomo.problem.reduction` keeps about one row per sample): the dual LP would then have the larger basis, and
+its dual simplex did not finish in 240 s on the tweets' 3,200-sample subset (62,250 rows, 3,216 columns).
+The master's own HiGHS instance solves the primal LP by the interior point method without crossover
+(``"primal_ipm"``): 0.86 s there (dual simplex on the primal 4.1 s), and on all 16,612 training samples
+(16,808 rows, 217,370 features) 10.8 s against 26.6 s with crossover, certified gaps ``1e-10`` and
+``2.5e-12`` (with crossover ``2.6e-7``: the crossover's vertex was the less accurate).  These form
+comparisons were made with a one-off script (the forms through ``solver_options``); the benchmark harness
+records the chosen method: ``python -m benchmarks.run_case tweets lp --quick`` 1.0 s, all samples 11.8 s
+(docs/benchmarks.md).
+
+**If the certificate does not close** (a simplex run stopped within HiGHS's feasibility tolerances ``1e-7``
+can leave a certified gap of about ``1e-9``), the same instance is re-solved once with the simplex (the dual
+LP warm started from its basis, the primal LP from scratch), with tolerances ``1e-10``
+(:data:`~mrc_pyomo.master.REFINED_TOLERANCE`); if that does not close it either, the status is ``"solver_error"``.
+
+Any other ``solver`` (a Pyomo solver name, e.g. ``"glpk"``) solves the primal LP through the
+:class:`~mrc_pyomo.master.RestrictedMaster` and its Pyomo model, as the generation loop does.
+"""
+
+import time
+
+import numpy as np
+
+from ..formulations import get_formulation
+from ..master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, RestrictedMaster
+from ..master.dual_lp import DualLPBackend
+from ..oracles.certificate import gap_tolerance, lower_bound
+from ..oracles.incumbent import Incumbent
+from ..oracles.primal import risk_on_segment
+from .ccg import HISTORY_COLUMNS, CCGConfig
+from .result import FitResult, Status
+
+MAX_ROWS = 2_000_000
+MAX_NONZEROS = 100_000_000
+# the interior point method beats the simplex on the dual LP when K D and K nnz(Psi) reach both of these
+# (module docstring)
+IPM_MIN_FEATURES = 350
+IPM_MIN_SIZE = 400_000
+METHODS = ("simplex", "ipm", "primal_ipm")
+# HiGHS options of each method: the first two on the dual LP, the third on the primal LP (the master)
+METHOD_OPTIONS = {
+    "simplex": {"solver": "simplex", "simplex_strategy": 1},   # dual simplex
+    "ipm": {"solver": "ipm", "run_crossover": "on"},
+    "primal_ipm": {"solver": "ipm", "run_crossover": "off"},
+}
+
+
+def choose_method(n_classes, n_features, psi_nonzeros, n_rows=None):
+    """The LP HiGHS is given and its algorithm, from ``K``, ``D = n_features``, ``nnz(Psi)`` and the number of
+    rows ``n_rows`` of the primal LP (``None``: more than ``K D``).
+
+    ``"primal_ipm"`` (the primal LP, interior point without crossover) when the primal LP has fewer rows than
+    the dual (``n_rows < K D``: sparse text); else, on the dual LP, ``"ipm"`` (interior point with crossover)
+    when ``K D >= IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, and ``"simplex"`` (dual simplex)
+    otherwise.  See the module docstring for the measurements behind the rule.
+    """
+    m, size = n_classes * n_features, n_classes * psi_nonzeros
+    if n_rows is not None and n_rows < m:
+        return "primal_ipm"
+    return "ipm" if m >= IPM_MIN_FEATURES and size >= IPM_MIN_SIZE else "simplex"
+
+
+def check_size(problem, formulation="paper"):
+    """Raise ``ValueError`` when the full LP of ``problem`` in ``formulation``
+    (:meth:`~mrc_pyomo.problem.MRCProblem.full_lp_size`) is beyond :data:`MAX_ROWS` rows or :data:`MAX_NONZEROS`
+    nonzeros."""
+    rows, nonzeros = problem.full_lp_size(formulation)
+    if rows > MAX_ROWS or nonzeros > MAX_NONZEROS:
+        raise ValueError(
+            f"the full LP would have {rows:,} rows and {nonzeros:,} nonzeros (limits {MAX_ROWS:,} and "
+            f"{MAX_NONZEROS:,}): use method='ccg'")
+
+
+def full_master(problem, solver, solver_options, block_size, backend=None, formulation="paper"):
+    """The :class:`RestrictedMaster` of the full primal LP of ``problem``: every feature, every row, in sample
+    blocks (with a reduction: those of the reduced LP), on ``backend`` (None: ``solver``'s), in the given
+    formulation (:mod:`mrc_pyomo.formulations`)."""
+    reduction = problem.reduction
+    master = RestrictedMaster(problem.data, problem.tau, problem.lam, solver=solver, solver_options=solver_options,
+                              backend=backend, formulation=formulation)
+    features = np.arange(problem.n_classes * problem.n_features)
+    master.add_features(features if reduction is None else features[~reduction.fixed.ravel()])
+    n = master.n_samples
+    for first in range(0, n, block_size):
+        master.add_rows(*master.formulation.full_items(np.arange(first, min(first + block_size, n)),
+                                                       problem.n_classes, reduction))
+    return master
+
+
+def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000, method=None, time_limit=None,
+                  formulation="paper"):
+    """Solve the full LP of ``problem``; return ``(master, solution, seconds_update, seconds_solve)``.
+
+    With the HiGHS backend (``solver="highs"``) the LP is solved by ``method`` (``"simplex"`` or ``"ipm"`` on
+    the dual form, ``"primal_ipm"`` on the primal; ``None``: :func:`choose_method`), ``solver_options`` applied
+    after the method's own options; ``master.full_lp_method`` says which method ran (``"pyomo"`` for any other
+    solver, which solves the primal LP through the master's Pyomo model).  ``time_limit`` (seconds from the
+    start, HiGHS only) bounds the solve.  Raises ``ValueError`` when the LP is beyond :data:`MAX_ROWS` rows or
+    :data:`MAX_NONZEROS` nonzeros, :class:`~mrc_pyomo.master.MasterSolveError` when the solver does not return
+    an optimal solution.  A ``formulation`` other than the paper's (:mod:`mrc_pyomo.formulations`) is solved in
+    its primal form, by ``method``'s HiGHS options (``None``: ``"ipm"``, with crossover).
+    """
+    check_size(problem, formulation)
+    if method is not None and method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS} or None, got {method!r}")
+    start = time.perf_counter()
+    if solver != BUILTIN_SOLVER:
+        method, options, backend = "pyomo", solver_options, None
+    elif get_formulation(formulation).has_columns:   # the dual form is the paper's
+        method = method or "ipm"
+        options, backend = {**METHOD_OPTIONS[method], **(solver_options or {})}, None
+    else:
+        if method is None:
+            rows = problem.full_lp_size(formulation)[0]
+            method = choose_method(problem.n_classes, problem.n_features, problem.nonzeros, rows)
+        options = {**METHOD_OPTIONS[method], **(solver_options or {})}
+        backend = None if method == "primal_ipm" else DualLPBackend
+    master = full_master(problem, solver, options, block_size, backend, formulation)
+    master.full_lp_method = method
+    seconds_update = time.perf_counter() - start
+    tic = time.perf_counter()
+    limit = None if time_limit is None else time_limit - (tic - start)
+    solution = master.solve(time_limit=limit)
+    return master, solution, seconds_update, time.perf_counter() - tic
+
+
+def certify(problem, master, solution):
+    """``(best, lower)``: the best rule on the segment from ``0`` to the LP's ``mu`` (an
+    :class:`~mrc_pyomo.oracles.incumbent.Incumbent`) and the duals' Lagrangian bound."""
+    data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
+    best = Incumbent.evaluate(data, np.zeros_like(tau), tau, lam, blocked)
+    mu, value = risk_on_segment(data, best.mu, solution.mu, tau, lam, blocked=blocked)
+    if value < best.risk:
+        best = Incumbent.evaluate(data, mu, tau, lam, blocked)
+    lower = lower_bound(master.points, *master.certificate_rows(solution), tau, lam, rho=best.risk)
+    return best, lower
+
+
+def refine(master, solver_options):
+    """Re-solve once: on HiGHS at tolerances ``1e-10`` (unless the user's ``solver_options`` set them; the
+    methods' own options do not count) by the simplex, the dual LP from its basis, the primal LP from scratch;
+    a solution or ``None``."""
+    if master.full_lp_method != "pyomo":
+        for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+            if name not in (solver_options or {}):
+                master.set_solver_option(name, REFINED_TOLERANCE)
+        master.set_solver_option("solver", "simplex")
+    master.refine()
+    try:
+        return master.solve()
+    except MasterSolveError:
+        return None
+
+
+def solve(problem, config=None, *, start=None, log=None, callback=None, method=None):
+    """Solve the full LP of ``problem`` and certify its answer: a :class:`~mrc_pyomo.methods.result.FitResult`
+    (no history).  ``config``: a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`, of which ``eps_1``,
+    ``solver``, ``solver_options``, ``time_limit`` and ``formulation`` apply; ``method``: see
+    :func:`solve_full_lp`.  ``start``, ``log`` and ``callback`` are not used (one solve: nothing to watch).
+
+    The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
+    ``"solver_error"``: the solver's "optimal" is not taken on trust.  An open gap first gets one refined
+    re-solve (module docstring).  With a reduction the reduced LP is solved (as MRC-CCG does).  ``time_limit``
+    (seconds, HiGHS backend) bounds the solve; if it is reached the result is ``mu = 0`` with the interval
+    ``[0, R(0)]`` and the status ``"time_limit"`` (the solver's unfinished iterate is not certified).
+    """
+    config = CCGConfig() if config is None else config
+    try:
+        master, solution, _, _ = solve_full_lp(problem, config.solver, config.solver_options, 2000, method,
+                                               config.time_limit, config.formulation)
+    except MasterSolveError as error:
+        if config.time_limit is None or "Time limit" not in str(error):
+            raise
+        best = Incumbent.evaluate(problem.data, np.zeros_like(problem.tau), problem.tau, problem.lam,
+                                  problem.blocked)
+        return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk,
+                         status=Status.TIME_LIMIT, history=[], columns=tuple(HISTORY_COLUMNS))
+    best, lower = certify(problem, master, solution)
+    if best.risk - lower > gap_tolerance(config.eps_1):
+        refined = refine(master, config.solver_options)
+        if refined is not None:
+            better, refined_lower = certify(problem, master, refined)
+            if better.risk - refined_lower < best.risk - lower:
+                master.solution, solution, best, lower = refined, refined, better, refined_lower
+    status = Status.CONVERGED if best.risk - lower <= gap_tolerance(config.eps_1) else Status.SOLVER_ERROR
+    return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower, upper=best.risk,
+                     status=status, history=[], columns=tuple(HISTORY_COLUMNS))

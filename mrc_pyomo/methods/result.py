@@ -1,0 +1,69 @@
+"""What every method returns (:class:`FitResult`), why it stopped (:class:`Status`), and where it may start
+(:class:`Start`).
+
+Each method of :mod:`mrc_pyomo.methods` is a function ``solve(problem, config, start=None, ...)`` of a prepared
+:class:`~mrc_pyomo.problem.MRCProblem`, returning one :class:`FitResult` whose ``mu`` is a rule of that problem
+(its rescaled columns, reduced features at 0) with the certified interval ``[lower, upper]``, ``upper = R(mu)``.
+"""
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+
+
+class Status(str, Enum):
+    """Why a fit stopped.  A ``str``: ``Status.CONVERGED == "converged"``, and it prints as its value."""
+
+    CONVERGED = "converged"        # certified gap upper - lower <= max(eps_1, GAP_FLOOR)
+    MAX_ITER = "max_iter"          # the iteration limit
+    TIME_LIMIT = "time_limit"      # the time limit
+    CALLBACK = "callback"          # the callback asked to stop
+    SOLVER_ERROR = "solver_error"  # the solver failed, or its answers no longer narrow the gap
+
+    def __str__(self):
+        return self.value
+
+    def __format__(self, spec):
+        return format(self.value, spec)
+
+
+@dataclass(frozen=True)
+class Start:
+    """Where a method may start, instead of from scratch.
+
+    ``master``: a restricted master to start MRC-CCG from (e.g. the final master of a fit at a larger
+    ``lambda0``, with this problem's costs); ``candidates``: rules the result may be, evaluated on this problem
+    before the first master; ``solve_times``: the seconds of earlier master solves (a previous stage's), which
+    count for the stall budget of :func:`~mrc_pyomo.methods.ccg.config.simplex_budget`.
+    """
+
+    master: object = None
+    candidates: tuple = ()
+    solve_times: tuple = ()
+
+
+@dataclass
+class FitResult:
+    """The result of a method on a prepared problem.
+
+    ``master``: the last restricted master (a :class:`~mrc_pyomo.master.RestrictedMaster`; None for MRC-SUB,
+    which solves no LP, or for a full LP stopped by its time limit); ``mu``: the best certified rule;
+    ``objective``: the last master's value ``R^k`` (MRC-SUB: ``upper``; NaN when there is none); ``[lower,
+    upper]``: the certified interval, ``upper = R(mu)``; ``status``: a :class:`Status`; ``history``: one record
+    per iteration, with the keys ``columns`` (the method's own).
+    """
+
+    master: object
+    mu: np.ndarray
+    objective: float
+    lower: float
+    upper: float
+    status: Status
+    history: list = field(default_factory=list)
+    columns: tuple = ()
+
+    @property
+    def gap(self):
+        """The certified gap ``upper - lower``."""
+        return self.upper - self.lower

@@ -1,0 +1,96 @@
+"""MRC-SUB: the accelerated subgradient method of the MRC literature (paper's baseline [MazRomGrun:23]).
+
+It minimises ``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (eq. 3) directly, with Nesterov's
+extrapolation for non-smooth problems (Tao et al., 2019), as MRCpy's ``nesterov_optimization_mrc``::
+
+    y_k     = w_k + theta_k (1/theta_{k-1} - 1) (w_k - w_{k-1})
+    g_k     = lambda * sign(y_k) - tau + (1/|C*|) sum_{y in C*} e_y (kron) Psi(x_{i*})
+    w_{k+1} = y_k - (k + 1)^{-3/2} g_k,      theta_{k+1} = 2 / (k + 1)
+
+where ``(i*, C*)`` attains ``varphi(y_k)`` (the primal oracle's most violated row).  Each iteration is one
+full oracle pass, ``O(n nnz(Psi) K)``; the best point found is returned.  No LP is solved.
+
+The rows ``(i*, C*)`` met are also dual information: their uniform average is a weight vector ``alpha`` in
+the simplex, and the Lagrangian bound of :mod:`mrc_pyomo.oracles.certificate` turns it into a certified lower bound
+on ``R*``, updated in ``O(K D)`` per iteration.  The average restarts at every power of two (the early rows
+are those of poor points); the best bound so far is kept.
+"""
+
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..data import InMemorySource
+from ..oracles.certificate import gap_tolerance, lagrangian_bound
+from ..oracles.primal import class_scores, most_violated_subsets, risk
+from ..oracles.rows import right_hand_sides
+from .ccg.config import CCGConfig
+from .result import FitResult, Status
+
+HISTORY_COLUMNS = ["iteration", "R_mu", "lower", "upper", "seconds_elapsed"]
+
+
+def _risk_and_subgradient_row(Psi, mu, tau, lam):
+    psi, subsets = most_violated_subsets(class_scores(Psi, mu))
+    i = int(np.argmax(psi))
+    return risk(mu, psi[i], tau, lam), i, subsets[i]
+
+
+def solve(problem, config=None, *, start=None, log=None, callback=None):
+    """Run MRC-SUB on ``problem`` (its data in memory: thousands of passes) for ``config.max_iter`` iterations,
+    until ``config.time_limit`` seconds, or until the certified gap is at most ``max(config.eps_1, GAP_FLOOR)``
+    (``config``: a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`).  ``start`` and ``callback`` are not used.
+
+    Returns a :class:`~mrc_pyomo.methods.result.FitResult` (no master; ``objective = upper = R(mu)``) whose status
+    is ``"converged"`` (gap reached), ``"max_iter"`` or ``"time_limit"``, and whose ``history`` has one record
+    per iteration (keys :data:`HISTORY_COLUMNS`): the exact ``R`` at the extrapolated point and the certified
+    interval so far; ``log``, if given, is called with each record as it is made.
+    """
+    config = CCGConfig() if config is None else config
+    if not isinstance(problem.data, InMemorySource):
+        raise ValueError("method='subgradient' takes thousands of passes over the data: it needs the data in memory "
+                         "(a NumPy array or a SciPy sparse matrix), not a Dask array")
+    Psi, tau, lam = problem.data.array, problem.tau, problem.lam
+    max_iter, time_limit, gap = config.max_iter, config.time_limit, gap_tolerance(config.eps_1)
+    began = time.perf_counter()
+    w = np.zeros_like(tau)
+    w_prev = np.zeros_like(tau)
+    theta, theta_prev = 1.0, 1.0
+    best_mu = w.copy()
+    best, _, _ = _risk_and_subgradient_row(Psi, w, tau, lam)
+    lower = 0.0
+    rows_g, rows_minus_b, rows_count = np.zeros_like(tau), 0.0, 0
+    history = []
+    for k in range(1, max_iter + 1):
+        y = w + theta * (1.0 / theta_prev - 1.0) * (w - w_prev)
+        value, i, subset = _risk_and_subgradient_row(Psi, y, tau, lam)
+        if value < best:
+            best, best_mu = value, y
+        row = Psi[i].toarray().ravel() if sp.issparse(Psi) else Psi[i]
+        if k & (k - 1) == 0:  # a power of two: restart the average of the rows met
+            rows_g[:], rows_minus_b, rows_count = 0.0, 0.0, 0
+        rows_g[subset] += row / subset.sum()
+        rows_minus_b -= float(right_hand_sides(subset[None])[0])
+        rows_count += 1
+        lower = max(lower, lagrangian_bound(rows_g / rows_count, rows_minus_b / rows_count, tau, lam, best))
+        g = lam * np.sign(y) - tau
+        g[subset] += row / subset.sum()
+        theta_prev, theta = theta, 2.0 / (k + 1)
+        w_prev, w = w, y - g / (k + 1) ** 1.5
+        elapsed = time.perf_counter() - began
+        history.append({"iteration": k, "R_mu": value, "lower": lower, "upper": best, "seconds_elapsed": elapsed})
+        if log is not None:
+            log(history[-1])
+        if (time_limit is not None and elapsed >= time_limit) or best - lower <= gap:
+            break
+    value, _, _ = _risk_and_subgradient_row(Psi, w, tau, lam)
+    if value < best:
+        best, best_mu = value, w
+        history[-1]["upper"] = best  # the last step's point is part of the last iteration
+    if best - lower <= gap:
+        status = Status.CONVERGED
+    else:
+        status = Status.MAX_ITER if len(history) == max_iter else Status.TIME_LIMIT
+    return FitResult(master=None, mu=best_mu, objective=best, lower=lower, upper=best, status=status,
+                     history=history, columns=tuple(HISTORY_COLUMNS))

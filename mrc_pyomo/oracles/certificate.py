@@ -1,0 +1,154 @@
+"""The certified interval ``[lower, upper]`` around the minimax risk ``R*`` (docs/theory.rst, "Certificates").
+
+Neither end is taken from the LP solver: both are evaluated in NumPy from the oracles' arrays, so that a
+solver's tolerances cannot turn into a silently wrong answer.
+
+**Upper end.**  ``R(mu) >= R*`` for every ``mu``; :func:`mrc_pyomo.oracles.primal.worst_case_risk` evaluates
+``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (eq. 3) exactly, one pass over the samples.
+
+**Lower end (Lagrangian duality).**  Let ``alpha >= 0`` be weights on rows ``r = (i, C)`` of the LP (eq. 4)
+with ``sum(alpha) = 1``, ``g = F^T alpha`` and ``b_r = 1/|C| - 1``.  Every row satisfies
+``F_r mu - b_r <= varphi(mu) + 1``, hence ``varphi(mu) + 1 >= g.mu - b.alpha`` and, for every ``mu``::
+
+    R(mu) >= -b.alpha + sum_j [(g_j - tau_j) mu_j + lambda_j |mu_j|]
+          >= -b.alpha + sum_j (lambda_j - |g_j - tau_j|) |mu_j|.
+
+On the set ``{mu : lambda.|mu| <= rho}`` the last sum is at least ``-rho max(0, max_j r_j - 1)`` with
+``r_j = |g_j - tau_j| / lambda_j``, so::
+
+    R* >= -b.alpha - rho max(0, max_j r_j - 1)                                            (*)
+
+for any ``rho >= lambda.|mu*|``.  Taking ``C = {y_i}`` for every sample and averaging gives
+``varphi(mu) >= tau.mu - 1``, i.e. ``R(mu) >= lambda.|mu|`` for every ``mu``: so ``R* >= 0`` and
+``rho = R(mu)`` of any ``mu`` is valid (``lambda.|mu*| <= R* <= R(mu)``).  When ``alpha`` is an optimal dual
+of the full LP (eq. 6), ``r_j <= 1`` and (*) equals ``R*``: the bound is tight at the optimum.  The rows may be
+training rows or the centroid rows of the initialisation (averages of training rows, never above
+``varphi``).  The master's duals are clipped at 0 and normalised; the extra row of the master
+(the row ``objective >= 0`` of the many-class initialisation) only serves the LP and is left out.
+
+**Features with** ``lambda_j = 0`` carry no penalty, so (*) needs ``g_j = tau_j`` exactly (``r_j`` is then
+taken as 0; otherwise the bound is ``-inf`` and only ``R* >= 0`` remains).  With ``lambda0 > 0`` such a
+feature ``(y, j)`` is one whose column ``[y_i = y] Psi_ij`` is identically zero (an all-zero column, a word
+never seen in class ``y``), so ``tau_j = 0``.  With ``lambda0 = 0`` every feature is of this kind.
+
+**Repairing the solver's duals.**  An LP solver meets the dual constraints only to its tolerances: HiGHS's
+duals leave ``g_j - tau_j`` off by 1e-11 to 1e-10 even where ``mu1_j`` is basic (reduced cost reported 0).
+For ``lambda_j > 0`` that costs ``rho`` times about ``1e-10 / lambda_j`` in (*); for ``lambda_j = 0`` it makes
+(*) ``-inf``.  So ``alpha`` is first moved on its support (:func:`repair_alpha`) by the least-squares step that
+puts ``g_j`` back on its dual constraint, ``g_j = tau_j + clip(g_j - tau_j, -lambda_j, lambda_j)``, for the
+features with ``lambda_j = 0`` and those with ``r_j > 1``, and keeps ``sum(alpha) = 1`` (a few rounds: rows the
+step makes negative leave the support, features it pushes over ``r_j = 1`` are added).  Any ``alpha >= 0`` gives a valid
+bound: the moved one is used if no weight became negative, and the better of the two bounds is kept.  The
+repair runs when a ``lambda_j = 0`` feature is unmatched, and otherwise only when it can decide the loop's
+stop (``-b.alpha`` reaches the bound needed, (*) does not).  If it fails for an unmatched ``lambda_j = 0``
+feature, the older, cruder step is taken: the rows with positive weight that have a
+nonzero entry in such a feature (``tau_j = 0``) are dropped from ``alpha``, which makes ``g_j = 0`` exactly
+(a far weaker bound: every such row's weight is lost).  ``g_j = tau_j`` for ``lambda_j = 0`` can only hold to
+round-off: it is accepted within :data:`mrc_pyomo.oracles.dual.ROUND_OFF` relative, so such a certificate
+holds to round-off, not exactly.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import lsqr
+
+from .dual import dual_correlations, relative_feature_violations
+from .rows import constraint_block, right_hand_sides
+
+#: the smallest certified gap a method aims at: ``eps_1 = 0`` means "to this round-off level"
+GAP_FLOOR = 1e-9
+# steps of repair_alpha at most: each drops the rows the previous one made negative, or adds the features it
+# pushed over their dual constraint
+REPAIR_ROUNDS = 5
+
+
+def gap_tolerance(eps_1):
+    """The certified gap at which a fit has converged: ``max(eps_1, GAP_FLOOR)``."""
+    return max(eps_1, GAP_FLOOR)
+
+
+def lagrangian_bound(g, minus_b_alpha, tau, lam, rho):
+    """The bound (*) for weights in the simplex with ``g = F^T alpha`` and ``-b.alpha``; ``-inf`` if unusable."""
+    excess = max(0.0, float(relative_feature_violations(g, tau, lam).max()) - 1.0)
+    return -np.inf if np.isinf(excess) else float(minus_b_alpha) - rho * excess
+
+
+def rows_touching(points, samples, subsets, features):
+    """Mask of the rows ``(i, C)`` with a nonzero entry ``[y in C] Psi_ij`` in a feature ``(y, j)`` of the mask."""
+    columns = np.flatnonzero(features.any(axis=0))
+    nonzero = points(samples, columns) != 0
+    nonzero = sp.csr_matrix(nonzero, dtype=float) if sp.issparse(nonzero) else nonzero.astype(float)
+    hits = np.asarray(nonzero @ features[:, columns].T.astype(float))   # (rows, K): touched classes
+    return ((hits > 0) & subsets).any(axis=1)
+
+
+def repair_alpha(points, samples, subsets, alpha, g, tau, lam):
+    """``alpha`` (``>= 0``, summing to 1, with ``g = F^T alpha``) moved on its support by the least-squares step
+    to ``F_Z^T alpha' = tau_Z + clip(g_Z - tau_Z, -lambda_Z, lambda_Z)`` and ``sum(alpha') = 1``, ``Z`` the
+    features with ``lambda_j = 0`` and those with ``r_j > 1``.  Rows the step would make negative leave the
+    support, features it pushes over ``r_j = 1`` join ``Z``, and the step is taken again (at most
+    :data:`REPAIR_ROUNDS` steps); ``None`` if no step gave weights ``>= 0``."""
+    support = np.flatnonzero(alpha > 0)
+    D = tau.shape[1]
+    target = (tau + np.clip(g - tau, -lam, lam)).ravel()
+    chosen = (lam.ravel() <= 0) | (relative_feature_violations(g, tau, lam).ravel() > 1.0)
+    best = None
+    for _ in range(REPAIR_ROUNDS):
+        features = np.flatnonzero(chosen)
+        if not len(support) or not len(features):
+            break
+        block = constraint_block(points, samples[support], subsets[support], features, D).tocsc()
+        touched = np.flatnonzero(np.diff(block.indptr))
+        A = sp.vstack([block[:, touched].T, sp.csr_matrix(np.ones((1, len(support))))], format="csr")
+        residual = np.concatenate([target[features[touched]], [1.0]]) - A @ alpha[support]
+        step = lsqr(A, residual, atol=0.0, btol=0.0, conlim=1e14, iter_lim=10 * A.shape[0] + 100)[0]
+        weights = alpha[support] + step
+        if np.any(weights < 0):
+            support = support[weights > 0]
+            continue
+        best = np.zeros_like(alpha)
+        best[support] = weights
+        pushed = relative_feature_violations(dual_correlations(points, samples, subsets, best), tau, lam).ravel() > 1
+        if not (pushed & ~chosen).any():
+            break
+        chosen |= pushed
+    return best
+
+
+def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None, target=None):
+    """``max(0, (*))`` for the rows ``(samples[r], subsets[r])`` weighted by ``alpha`` (clipped, normalised).
+
+    ``points(ids, columns)`` returns rows of ``Psi`` (see :class:`~mrc_pyomo.master.RestrictedMaster`);
+    ``g``, if given, is ``F_I^T alpha`` for the unnormalised ``alpha`` (the dual oracle computes it anyway).
+    ``alpha`` is repaired (:func:`repair_alpha`) when a feature with ``lambda_j = 0`` is unmatched, or when
+    ``target`` (the bound the caller needs) is given and only the dual residuals keep (*) below it
+    (``-b.alpha >= target``).
+    """
+    alpha = np.maximum(np.asarray(alpha, dtype=float), 0.0)
+    total = alpha.sum()
+    if not total > 0:
+        return 0.0
+    if g is None:
+        g = dual_correlations(points, samples, subsets, alpha)
+    alpha, g = alpha / total, g / total
+    minus_b = -right_hand_sides(subsets)
+    minus_b_alpha = float(alpha @ minus_b)
+    bound = lagrangian_bound(g, minus_b_alpha, tau, lam, rho)
+    if bound == -np.inf or (target is not None and bound < target <= minus_b_alpha):
+        moved = repair_alpha(points, samples, subsets, alpha, g, tau, lam)
+        if moved is not None:
+            bound = max(bound, lagrangian_bound(dual_correlations(points, samples, subsets, moved),
+                                                float(moved @ minus_b), tau, lam, rho))
+    unmatched = np.isinf(relative_feature_violations(g, tau, lam))
+    if bound == -np.inf and unmatched.any() and np.all(tau[unmatched] == 0):
+        positive = np.flatnonzero(alpha > 0)
+        drop = positive[rows_touching(points, samples[positive], subsets[positive], unmatched)]
+        alpha = alpha.copy()
+        alpha[drop] = 0.0
+        total = alpha.sum()
+        if not total > 0:
+            return 0.0
+        alpha /= total
+        g = dual_correlations(points, samples, subsets, alpha)
+        bound = lagrangian_bound(g, float(alpha @ minus_b), tau, lam, rho)
+    return max(0.0, bound)

@@ -1,0 +1,55 @@
+"""The incumbent: the best certified rule a method has found, which every method returns.
+
+``R(mu) >= R*`` for every ``mu`` (eq. 3), so the rule of smallest exact ``R`` found so far is the certified upper
+end of the interval ``[lower, upper]``.  :class:`Incumbent` holds it with ``nu = varphi(mu) + 1``, the smallest
+``nu`` for which ``(mu, nu)`` satisfies every row of the LP (eq. 4).  :func:`improve_on_segments` searches a few
+segments for a better rule when a method stops with an open gap (``R`` is convex along each).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .primal import risk, risk_on_segment, varphi
+
+
+@dataclass(frozen=True)
+class Incumbent:
+    """The best rule so far: ``mu`` with the smallest ``R(mu)`` (``risk``) and ``nu = varphi(mu) + 1``."""
+
+    mu: np.ndarray
+    risk: float
+    nu: float
+
+    @classmethod
+    def evaluate(cls, data, mu, tau, lam, blocked=None):
+        """``mu`` with ``R(mu)`` evaluated over all samples of ``data``, one pass (``R'`` of
+        :mod:`mrc_pyomo.problem.reduction` if ``blocked``)."""
+        value = varphi(data, mu, blocked)
+        return cls(mu, risk(mu, value, tau, lam), value + 1.0)
+
+    @classmethod
+    def best_of(cls, data, mus, tau, lam, blocked=None):
+        """The best of ``mu = 0`` and the rules ``mus``, each evaluated by :meth:`evaluate` (the first of equals)."""
+        best = cls.evaluate(data, np.zeros_like(tau), tau, lam, blocked)
+        for mu in mus:
+            candidate = cls.evaluate(data, mu, tau, lam, blocked)
+            best = candidate if candidate.risk < best.risk else best
+        return best
+
+
+def improve_on_segments(data, best, mu, tau, lam, blocked=None):
+    """The best rule on the segments from ``best.mu`` to ``mu`` and to ``c(mu)``, and from 0 to ``c(mu)``.
+
+    ``c(mu) = mu - mean_y mu_y`` has the same scores up to a shift common to all classes, hence the same
+    predictions as ``mu``.  At ``mu = 0`` every row ``(i, Y)`` is active, so the slope of ``R`` from 0 towards
+    ``mu`` holds ``max_i mean_y Psi(x_i).mu_y``, which can make every ``t mu`` worse than 0; towards ``c(mu)``
+    that term is 0 and the slope is ``-tau.c(mu) + lambda.|c(mu)|``, negative for a rule that scores the
+    true class above the mean.  So an early stop keeps the masters' predictions more often than not.
+    """
+    centred = mu - mu.mean(axis=0)
+    for start, end in ((best.mu, mu), (best.mu, centred), (np.zeros_like(mu), centred)):
+        candidate, value = risk_on_segment(data, start, end, tau, lam, blocked=blocked)
+        if value < best.risk:
+            best = Incumbent.evaluate(data, candidate, tau, lam, blocked)
+    return best

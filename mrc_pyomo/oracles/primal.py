@@ -1,0 +1,198 @@
+"""Primal oracle CONSTR: the most violated constraint of every sample (paper, Algorithm 2), vectorised.
+
+For coefficients ``mu`` (shape ``(K, D)``) and a sample ``x`` with class scores ``v_y = Psi(x) . mu_y``::
+
+    psi(x) = max over non-empty C of (sum_{y in C} v_y - 1) / |C|                   (paper, eq. 9)
+
+For a fixed size ``k`` the best ``C`` holds the ``k`` largest scores, so ``psi`` is the largest prefix mean
+``(v_(1) + ... + v_(k) - 1) / k`` of the scores sorted in decreasing order: ``O(K log K)`` per sample.
+The row ``(i, C)`` of the LP (eq. 5) reads ``(1/|C|) sum_{y in C} Psi(x_i).mu_y - nu <= 1/|C| - 1``; its
+violation is ``(sum_{y in C} v_iy - 1) / |C| + 1 - nu``, and the most violated row of sample ``i`` has
+violation ``psi(x_i) + 1 - nu``.  ``varphi(mu) = max_i psi(x_i)`` and the worst-case error probability is
+
+    R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|                                  (paper, eq. 3)
+
+Pure NumPy / SciPy: no solver is involved.  The functions of a block of samples (:func:`class_scores`,
+:func:`most_violated_subsets`, ...) take arrays; the passes over all samples (:func:`varphi`,
+:func:`separation`, :func:`worst_case_risk`, :func:`risk_on_segment`) take the data as a
+:class:`~mrc_pyomo.data.DataSource` (or an array, held in memory) and give those functions to its passes,
+combining maxima and the ``n_max`` most violated rows.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..data import as_source
+from .selection import NUMERICAL_FLOOR, most_violated
+
+
+def class_scores(Psi, mu):
+    """``V[i, y] = Psi(x_i) . mu_y``, shape ``(n, K)``, for dense or sparse ``Psi``."""
+    return np.asarray(Psi @ mu.T)
+
+
+def most_violated_subsets(scores, blocked=None):
+    """``(psi, subsets)``: ``psi[i]`` and the label subset attaining it, a boolean ``(n, K)`` array.
+
+    Among subsets of equal value the smallest is returned.  ``blocked`` (boolean ``(n, K)``, optional) leaves
+    the labels ``blocked[i]`` out of the subsets of sample ``i`` (the reduced LP of
+    :mod:`mrc_pyomo.problem.reduction`); every sample must keep one label.
+    """
+    n, K = scores.shape
+    if blocked is not None:
+        scores = np.where(blocked, -np.inf, scores)
+    order = np.argsort(-scores, axis=1, kind="stable")
+    prefix_means = (np.cumsum(np.take_along_axis(scores, order, axis=1), axis=1) - 1.0) / np.arange(1, K + 1)
+    size = np.argmax(prefix_means, axis=1)
+    psi = prefix_means[np.arange(n), size]
+    subsets = np.empty((n, K), dtype=bool)
+    np.put_along_axis(subsets, order, np.arange(K)[None, :] <= size[:, None], axis=1)
+    return psi, subsets
+
+
+def subset_values(scores, subsets):
+    """``(sum_{y in C_r} v_ry - 1) / |C_r|`` for rows of ``scores`` paired with the rows of ``subsets``."""
+    return ((scores * subsets).sum(axis=1) - 1.0) / subsets.sum(axis=1)
+
+
+def psi_values(scores, blocked=None):
+    """``psi(x_i)`` for every row of ``scores`` (``blocked``: see :func:`most_violated_subsets`)."""
+    return most_violated_subsets(scores, blocked)[0]
+
+
+def risk(mu, varphi, tau, lam):
+    """``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (paper, eq. 3) given ``varphi(mu) = max_i psi(x_i)``."""
+    return 1.0 - float(np.sum(tau * mu)) + float(varphi) + float(np.sum(lam * np.abs(mu)))
+
+
+def _part(blocked):
+    """The ``blocked`` argument of a pass's block function: the block's rows of the per-sample array, or None."""
+    return blocked[0] if blocked else None
+
+
+def _per_sample(blocked):
+    """``blocked`` as the per-sample arrays of a pass: ``()`` for None."""
+    return () if blocked is None else (blocked,)
+
+
+def varphi(data, mu, blocked=None):
+    """``varphi(mu) = max_i psi(x_i)`` (eq. 3) in one pass over the samples of ``data`` (``blocked``: see
+    :func:`most_violated_subsets`)."""
+    return float(as_source(data).map_reduce(
+        lambda block, start, *b: psi_values(class_scores(block, mu), _part(b)).max(initial=-np.inf), max,
+        *_per_sample(blocked)))
+
+
+def worst_case_risk(data, mu, tau, lam, blocked=None):
+    """``R(mu)``, evaluated exactly over all samples of ``data`` (``blocked``: see :func:`most_violated_subsets`)."""
+    return risk(mu, varphi(data, mu, blocked), tau, lam)
+
+
+@dataclass
+class Separation:
+    """CONSTR over all samples for one point ``(mu, nu)``: ``varphi = max_i psi(x_i)``, the largest violation
+    ``psi(x_i) + 1 - nu``, and the rows to add: at most ``n_max`` samples of violation above round-off, most
+    violated first, with their most violated subsets and violations (rows already in the master excluded)."""
+
+    varphi: float
+    max_violation: float
+    samples: np.ndarray
+    subsets: np.ndarray
+    violations: np.ndarray
+
+
+def _separate_block(block, start, mu, nu, n_max, excluded, blocked):
+    psi, subsets = most_violated_subsets(class_scores(block, mu), blocked)
+    violations = psi + 1.0 - nu
+    candidates = np.flatnonzero(violations > NUMERICAL_FLOOR)
+    eligible = np.ones(len(candidates), dtype=bool)
+    if excluded is not None and len(candidates):
+        eligible = ~excluded(candidates + start, subsets[candidates])
+    picked = candidates[most_violated(violations[candidates], 0.0, n_max, eligible)]
+    return (psi.max(initial=-np.inf), violations.max(initial=-np.inf), picked + start, subsets[picked],
+            violations[picked])
+
+
+def separation(data, mu, nu, n_max, excluded=None, blocked=None):
+    """CONSTR (paper, Algorithm 2) at ``(mu, nu)`` in one pass over the samples: a :class:`Separation`.
+
+    ``excluded``: a function ``f(samples, subsets) -> mask`` of the rows that may not be picked (those the
+    master enforces already: :meth:`mrc_pyomo.formulations.Formulation.covers`); ``blocked``: see
+    :func:`most_violated_subsets`.  Each block keeps its
+    ``n_max`` most violated eligible rows; the pass keeps the ``n_max`` most violated of those."""
+    def combine(parts):
+        samples = np.concatenate([p[2] for p in parts])
+        subsets = np.concatenate([p[3] for p in parts])
+        violations = np.concatenate([p[4] for p in parts])
+        top = most_violated(violations, 0.0, n_max) if len(parts) > 1 else np.arange(len(samples))
+        return Separation(float(max(p[0] for p in parts)), float(max(p[1] for p in parts)), samples[top],
+                          subsets[top], violations[top])
+
+    return as_source(data).map_reduce(
+        lambda block, start, *b: _separate_block(block, start, mu, nu, n_max, excluded, _part(b)), combine,
+        *_per_sample(blocked))
+
+
+def primal_violations(data, mu, nu, blocked=None):
+    """``psi(x_i) + 1 - nu`` for every sample, in the order of the samples (one pass; the whole ``(n,)`` array,
+    for inspection: the loop itself keeps only what :func:`separation` returns)."""
+    return as_source(data).map_reduce(
+        lambda block, start, *b: psi_values(class_scores(block, mu), _part(b)) + 1.0 - nu, np.concatenate,
+        *_per_sample(blocked))
+
+
+def segment_varphi(scores_a, scores_b, t, blocked=None):
+    """``max_i psi_i((1 - t) V_a + t V_b)``: ``varphi`` at ``(1 - t) mu_a + t mu_b`` from the two rules' scores
+    (the scores are linear in ``t``), over the rows given."""
+    return psi_values((1.0 - t) * scores_a + t * scores_b, blocked).max(initial=-np.inf)
+
+
+def risk_on_segment(data, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
+    """``(mu, R(mu))`` minimising ``R`` on the segment ``mu = (1 - t) mu_a + t mu_b``, ``t in [0, 1]``.
+
+    ``R`` is convex (eq. 3), so it is unimodal along the segment: a golden-section search on ``t``, with both ends
+    kept as candidates.  The scores are linear in ``t``: the two rules' scores ``[V_a, V_b]``, ``(n, 2K)``, are
+    computed in one pass and kept by the data source (:meth:`~mrc_pyomo.data.DataSource.persist`), and each
+    ``varphi(t)`` is one pass over them (:func:`segment_varphi`).
+    """
+    both = np.concatenate([mu_a, mu_b])
+    n_classes = mu_a.shape[0]
+    scores = as_source(data).map_blocks(lambda block: class_scores(block, both)).persist()
+
+    def value(t):
+        mu = (1.0 - t) * mu_a + t * mu_b
+        top = scores.map_reduce(lambda block, start, *b: segment_varphi(block[:, :n_classes], block[:, n_classes:],
+                                                                        t, _part(b)), max, *_per_sample(blocked))
+        return risk(mu, float(top), tau, lam), t
+
+    ratio = (np.sqrt(5.0) - 1.0) / 2.0
+    lo, hi = 0.0, 1.0
+    x1, x2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    f1, f2 = value(x1), value(x2)
+    candidates = [value(0.0), value(1.0), f1, f2]
+    for _ in range(iterations):
+        if f1[0] <= f2[0]:
+            hi, x2, f2 = x2, x1, f1
+            x1 = hi - ratio * (hi - lo)
+            f1 = value(x1)
+            candidates.append(f1)
+        else:
+            lo, x1, f1 = x1, x2, f2
+            x2 = lo + ratio * (hi - lo)
+            f2 = value(x2)
+            candidates.append(f2)
+    best, t = min(candidates)
+    return (1.0 - t) * mu_a + t * mu_b, best
+
+
+def class_probabilities(scores):
+    """``p(y | x) = max(v_y - psi(x), 0)``: the MRC's conditional probabilities; each row sums to 1.
+
+    ``psi`` is shift-equivariant (``psi(v + c) = psi(v) + c``), so the scores are first shifted by their
+    maximum: the differences stay exact for scores of any size (``1e17`` and ``1e17 + 16`` gave NaN before).
+    """
+    scores = scores - scores.max(axis=1, keepdims=True)
+    psi = psi_values(scores)
+    proba = np.maximum(scores - psi[:, None], 0.0)
+    return proba / proba.sum(axis=1, keepdims=True)

@@ -1,0 +1,180 @@
+"""The prepared problem: the MRC LP (eq. 4) of one training set, made once by :func:`prepare` and solved by any
+method of :mod:`mrc_pyomo.methods`.
+
+:func:`prepare` maps the samples with ``Psi`` (:mod:`mrc_pyomo.feature_maps`), rescales its columns
+(:mod:`~mrc_pyomo.problem.scaling`: ``Psi D``, R-invariant; without regularisation, centred first), estimates
+``tau`` and the standard deviations ``s`` of ``Phi`` (eq. 2, :mod:`~mrc_pyomo.problem.estimates`) and finds the
+exact reduction (fixed features, blocked labels: :mod:`~mrc_pyomo.problem.reduction`).  The result is one frozen
+:class:`MRCProblem`; ``lambda = lambda0 * s`` is its only function of ``lambda0``, so :meth:`MRCProblem.at`
+gives the same problem at another ``lambda0`` without a new pass over the data.  A method's rule on the problem is
+mapped back to the user's units, and certified there by one exact pass, with :meth:`MRCProblem.rule`.
+"""
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import numpy as np
+from sklearn.utils.multiclass import check_classification_targets
+
+from ..data import DataSource, as_source, is_dask_array
+from ..feature_maps import make_feature_map
+from ..formulations import get_formulation
+from ..oracles.primal import class_scores, psi_values, risk, varphi
+from .estimates import mean_and_confidence
+from .reduction import complete, find_reduction
+from .scaling import center_columns, column_scales, scale_columns, uncenter
+
+#: the last pass over the training data in the user's units reads this many rows at a time (data in memory),
+#: so that it never holds a second copy of the whole mapped data beside the problem's
+USER_PASS_ROWS = 16_384
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule in the user's units with its certificate's upper end: ``mu``, ``tau`` and ``lam`` of shape
+    ``(K, D)`` in the columns of ``feature_map.transform(X)``, ``upper = R(mu)`` by one exact pass over the
+    training samples, ``nu = varphi(mu) + 1``."""
+
+    mu: np.ndarray
+    tau: np.ndarray
+    lam: np.ndarray
+    upper: float
+    nu: float
+
+
+@dataclass(frozen=True, eq=False)
+class MRCProblem:
+    """The MRC LP of one training set, in the rescaled columns ``Psi D`` (module docstring).
+
+    ``data``: ``Psi D`` (centred first where ``centre`` is not None) as a :class:`~mrc_pyomo.data.DataSource`;
+    ``y``: the class index of each sample (into ``classes``); ``tau`` and ``std``: ``(K, D)``, the mean of
+    ``Phi`` and its standard deviations, so that ``lam = lambda0 * std`` (eq. 2); ``reduction``: the exact
+    reduction (:class:`~mrc_pyomo.problem.reduction.Reduction`) or None; ``scale``: the column scale ``d``
+    (``(D,)``); ``centre``: the column means subtracted (user's units), or None; ``X`` and ``feature_map``: the
+    training data as given and its fitted map, for the last pass in the user's units (None for a problem made of
+    arrays, :meth:`from_arrays`).
+    """
+
+    data: DataSource
+    y: np.ndarray
+    tau: np.ndarray
+    std: np.ndarray
+    lambda0: float = 1.0
+    classes: np.ndarray = None
+    reduction: object = None
+    scale: np.ndarray = None
+    centre: np.ndarray = None
+    X: object = None
+    feature_map: object = None
+
+    @classmethod
+    def from_arrays(cls, Psi, y, tau, lam, reduction=None):
+        """The problem of a given ``Psi`` (array, sparse matrix or data source, not rescaled), class indices ``y``,
+        ``tau`` and ``lam`` (``lambda0 = 1``, ``std = lam``): the LP of eq. 4 as it is, for experiments and tests
+        (``y`` may be None for the full LP, which has no centroid rows)."""
+        y = None if y is None else np.asarray(y)
+        return cls(data=as_source(Psi), y=y, tau=np.asarray(tau, dtype=float), std=np.asarray(lam, dtype=float),
+                   classes=np.arange(np.asarray(tau).shape[0]), reduction=reduction)
+
+    @property
+    def lam(self):
+        """``lambda = lambda0 * std`` (eq. 2), shape ``(K, D)``."""
+        return self.lambda0 * self.std
+
+    @property
+    def n_classes(self):
+        return self.tau.shape[0]
+
+    @property
+    def n_samples(self):
+        return self.data.n_samples
+
+    @property
+    def n_features(self):
+        """``D``, the columns of ``Psi``."""
+        return self.tau.shape[1]
+
+    @property
+    def blocked(self):
+        """The labels the reduction leaves out of each sample's subsets, ``(n, K)``, or None."""
+        return None if self.reduction is None else self.reduction.blocked
+
+    @cached_property
+    def nonzeros(self):
+        """``nnz(Psi)``, one pass (kept)."""
+        return self.data.nonzeros()
+
+    def at(self, lambda0):
+        """The same problem at another ``lambda0`` (no pass over the data).  Centring is R-invariant only at
+        ``lambda0 = 0``: a centred problem at another ``lambda0`` is the MRC of the centred columns, a warm start
+        for ``lambda0 = 0`` (continuation), whose rules :meth:`rule` refuses."""
+        return replace(self, lambda0=float(lambda0))
+
+    def full_lp_size(self, formulation="paper"):
+        """``(rows, nonzeros)`` of the full LP in ``formulation`` (:mod:`mrc_pyomo.formulations`), after the
+        reduction: the one count every caller uses (the regime ``"auto"``, the full LP's size limits)."""
+        labels = np.full(self.n_samples, self.n_classes)
+        if self.reduction is not None:
+            labels = labels - self.reduction.blocked.sum(axis=1)
+        return get_formulation(formulation).full_lp_size(labels, self.n_classes, self.nonzeros)
+
+    def rule(self, mu):
+        """The :class:`Rule` in the user's units of a rule ``mu`` of this problem: completed over the fixed
+        features (:func:`~mrc_pyomo.problem.reduction.complete`), divided by the scale, uncentred, and certified
+        by one exact pass of the primal oracle over the training samples in the user's units."""
+        if self.centre is not None and self.lambda0 != 0:
+            raise ValueError("a problem centred for lambda0 = 0 has rules in the user's units at lambda0 = 0 only")
+        if self.reduction is not None:
+            mu = complete(self.reduction, self.data, mu)
+        scale = np.ones(self.n_features) if self.scale is None else self.scale
+        tau, lam, mu = self.tau / scale, self.lam / scale, mu * scale
+        if self.centre is not None:
+            mu, tau = uncenter(mu, tau, self.centre)
+        if not np.all(np.isfinite(mu)):
+            raise ValueError("the coefficients mu are beyond the floating-point range in the data's units: "
+                             "rescale the data")
+        value = self._user_varphi(mu)
+        return Rule(mu=mu, tau=tau, lam=lam, upper=risk(mu, value, tau, lam), nu=value + 1.0)
+
+    def _user_varphi(self, mu):
+        """``varphi(mu)`` over ``feature_map.transform(X)``: by rows of :data:`USER_PASS_ROWS` for data in memory,
+        by the source's own passes otherwise (the problem's data itself for a problem made of arrays)."""
+        if self.X is None:
+            return varphi(self.data, mu)
+        if isinstance(self.X, DataSource) or is_dask_array(self.X):
+            return varphi(as_source(self.X).map_blocks(self.feature_map.transform), mu)
+        top = -np.inf
+        for start in range(0, self.X.shape[0], USER_PASS_ROWS):
+            rows = self.feature_map.transform(self.X[start:start + USER_PASS_ROWS])
+            top = max(top, float(psi_values(class_scores(rows, mu)).max(initial=-np.inf)))
+        return top
+
+
+def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0.01, centre=None, reduce=True):
+    """The :class:`MRCProblem` of the training data ``X`` (validated: an array, a CSR matrix, a Dask array or a
+    :class:`~mrc_pyomo.data.DataSource`) with labels ``y``.
+
+    ``phi``, ``fit_intercept``, ``random_state``: the feature map (:func:`~mrc_pyomo.feature_maps.make_feature_map`,
+    fitted here); ``centre``: centre the columns (dense data with an intercept only; None: when ``lambda0 == 0``,
+    the one value at which centring is R-invariant); ``reduce``: find the exact reduction (MRC-SUB, the baseline,
+    solves the LP as it is).  Raises ``ValueError`` for fewer than two classes.
+    """
+    check_classification_targets(y)
+    classes, y_idx = np.unique(y, return_inverse=True)
+    if len(classes) < 2:
+        raise ValueError(f"an MRC needs at least two classes; got 1 class ({classes.tolist()[0]!r})")
+    # the smallest integer type: a pass over data beyond memory ships each block's class indices
+    y_idx = y_idx.astype(np.min_scalar_type(len(classes) - 1))
+    feature_map = make_feature_map(phi, fit_intercept, random_state).fit(X)
+    data = as_source(X).map_blocks(feature_map.transform)
+    means = None
+    if (lambda0 == 0 if centre is None else centre) and fit_intercept and not data.sparse:
+        # first, so that the scale is that of the centred columns: a column far from 0 (x + 1e6) would otherwise
+        # be scaled to 1 + O(1e-6) and centred to O(1e-6), an ill-conditioned LP
+        data, means = center_columns(data)
+    scale = column_scales(data)
+    data = data.map_blocks(lambda block: scale_columns(block, scale))
+    tau, std = mean_and_confidence(data, y_idx, len(classes), 1.0)
+    reduction = find_reduction(data, y_idx, len(classes)) if reduce else None
+    return MRCProblem(data=data, y=y_idx, tau=tau, std=std, lambda0=float(lambda0), classes=classes,
+                      reduction=reduction, scale=scale, centre=means, X=X, feature_map=feature_map)
