@@ -1,7 +1,8 @@
 """The data seam (:mod:`mrc_pyomo.data.source`): the training data of a fit, reached by passes over its samples
 and by rows fetched by sample id, in memory or on Dask (:mod:`mrc_pyomo.data.dask_source`)."""
 
-from .source import DataSource, InMemorySource, as_source, is_dask_array
+from .convert import as_source, is_dask_array
+from .source import DataSource, InMemorySource
 
 __all__ = ["DaskSource", "DataSource", "InMemorySource", "as_source", "is_dask_array"]
 

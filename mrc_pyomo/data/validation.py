@@ -5,7 +5,8 @@ Dask array in)."""
 import numpy as np
 from sklearn.utils.validation import column_or_1d, validate_data
 
-from .source import DataSource, is_dask_array
+from .convert import is_dask_array
+from .source import DataSource
 
 
 def validate_training_data(estimator, X, y):

@@ -17,9 +17,8 @@ The model ``m = MasterModel(...).pyomo`` is::
 
 An item's LP rows and columns are the formulation's (:mod:`mrc_pyomo.formulations`): one row ``(i, C)`` in the
 paper's formulation, ``|P| + 1`` rows and ``|P|`` columns in the compact one.  ``I`` is the concatenation of
-the batches' items in the order the batches were added, and the LP rows (and item columns) are those of the
-items in that order; ``J`` is :attr:`MasterModel.features` (flat ids ``y * D + j``).  Nothing else holds I or
-J: the backends hold the solver's copy of the LP, in this order.
+the batches' items in the order the batches were added, the LP rows (and item columns) those of the items in
+that order; ``J`` is :attr:`MasterModel.features` (flat ids ``y * D + j``).  Nothing else holds I or J.
 
 The Pyomo components are **materialised lazily** (:meth:`MasterModel.materialise`): building a Pyomo
 constraint costs microseconds per nonzero, so the built-in HiGHS backend, which loads each batch in bulk from
@@ -62,18 +61,10 @@ def _taken(names, mask):
 
 
 class MasterModel:
-    """``P_{I,J}`` as a Pyomo model of blocks (see the module docstring), changed batch by batch.
-
-    Parameters
-    ----------
-    n_samples, n_features : int
-        ``n`` and ``D``: sample ids ``>= n`` are class centroids (named ``centroid<y>``).
-    n_classes : int
-    objective_floor : bool
-        Add the row ``objective >= 0``.
-    formulation : str or Formulation
-        What LP rows and columns an item is (:mod:`mrc_pyomo.formulations`).
-    """
+    """``P_{I,J}`` as a Pyomo model of blocks (see the module docstring), changed batch by batch: ``n_samples``
+    and ``n_features`` are ``n`` and ``D`` (sample ids ``>= n`` are class centroids, named ``centroid<y>``),
+    ``objective_floor`` adds the row ``objective >= 0``, ``formulation`` says what LP rows and columns an item is
+    (:mod:`mrc_pyomo.formulations`)."""
 
     def __init__(self, n_samples, n_features, n_classes, objective_floor=False, formulation="paper"):
         self.n_samples, self.n_features, self.n_classes = n_samples, n_features, n_classes
@@ -123,13 +114,15 @@ class MasterModel:
 
     def lp_rows(self, mask):
         """The mask over the LP rows of I of the items where ``mask`` (over the items of I) is true."""
-        return np.repeat(np.asarray(mask, dtype=bool), np.concatenate([np.zeros(0, np.int64)]
-                                                                      + [b.shape[0] for b in self.batches]))
+        return self._spread(mask, 0)
 
     def lp_columns(self, mask):
         """The mask over the item columns of I of the items where ``mask`` is true."""
-        return np.repeat(np.asarray(mask, dtype=bool), np.concatenate([np.zeros(0, np.int64)]
-                                                                      + [b.shape[1] for b in self.batches]))
+        return self._spread(mask, 1)
+
+    def _spread(self, mask, part):
+        counts = np.concatenate([np.zeros(0, np.int64)] + [b.shape[part] for b in self.batches])
+        return np.repeat(np.asarray(mask, dtype=bool), counts)
 
     def add_features(self, features):
         """Append flat feature ids to J (their variables are built by :meth:`materialise`)."""
@@ -236,55 +229,53 @@ class MasterModel:
         created or rewritten (a persistent solver must be given them again).
         """
         with PauseGC():   # Python's cyclic collector, run every few hundred allocations, would triple the cost
-            return self._materialise(block_fn, tau, lam)
-
-    def _materialise(self, block_fn, tau, lam):
-        m = self.pyomo
-        keys = self.feature_keys()
-        new_variables, built = [], []
-        if self._built_features < len(self.features):
-            for key in keys[self._built_features:]:
-                m.features.add(key)
-                new_variables += [m.mu_pos[key], m.mu_neg[key]]
-            coefs = np.concatenate([*objective_coefficients(tau, lam, self.features), [1.0]])
-            expr = lambda: LinearExpression(  # noqa: E731
-                constant=0.0, linear_coefs=[float(c) for c in coefs],
-                linear_vars=[m.mu_pos[k] for k in keys] + [m.mu_neg[k] for k in keys] + [m.nu])
-            m.objective.expr = expr()
-            if self.objective_floor:
-                m.objective_floor.set_value(expr() >= 0)
-                built.append(m.objective_floor)
-            self._built_features = len(self.features)
-        pos, neg = [m.mu_pos[k] for k in keys], [m.mu_neg[k] for k in keys]
-        for block in self.batches:
-            if block.built_features == len(self.features):
-                continue
-            lp = block_fn(block.samples, block.subsets, self.features)
-            if block.built_features is None:
-                block.row_names, block.column_names = self.formulation.names(block.samples, block.subsets,
-                                                                             self.n_samples)
-                block.rows = pyo.Set(dimen=2, ordered=True, initialize=block.row_names, doc="the items' LP rows")
-                block.row = pyo.Constraint(block.rows, doc="the formulation's rows (mrc_pyomo.formulations)")
-                if block.column_names:
-                    block.columns = pyo.Set(dimen=2, ordered=True, initialize=block.column_names,
-                                            doc="the items' own columns")
-                    block.u = pyo.Var(block.columns, domain=pyo.NonNegativeReals, doc="the items' columns u >= 0")
-                    new_variables += list(block.u.values())
-            u = [block.u[key] for key in block.column_names] if block.column_names else []
-            mu, entries = lp.mu, lp.columns.tocsr()
-            rhs = block.upper
-            for r, key in enumerate(block.row_names):
-                lo, hi = mu.indptr[r], mu.indptr[r + 1]
-                others = [(float(lp.nu[r]), m.nu)] if lp.nu[r] else []
-                others += [(float(v), u[c]) for c, v in zip(entries.indices[entries.indptr[r]:entries.indptr[r + 1]],
-                                                            entries.data[entries.indptr[r]:entries.indptr[r + 1]])]
-                # a relaxed row (upper +inf) is built deactivated, its bound shown as 1e300
-                block.row[key] = _row_body(pos, neg, mu.indices[lo:hi], mu.data[lo:hi], others) <= min(rhs[r], 1e300)
-                if np.isinf(rhs[r]):
-                    block.row[key].deactivate()
-                built.append(block.row[key])
-            block.built_features = len(self.features)
-        return new_variables, built
+            m = self.pyomo
+            keys = self.feature_keys()
+            new_variables, built = [], []
+            if self._built_features < len(self.features):
+                for key in keys[self._built_features:]:
+                    m.features.add(key)
+                    new_variables += [m.mu_pos[key], m.mu_neg[key]]
+                coefs = np.concatenate([*objective_coefficients(tau, lam, self.features), [1.0]])
+                expr = lambda: LinearExpression(  # noqa: E731
+                    constant=0.0, linear_coefs=[float(c) for c in coefs],
+                    linear_vars=[m.mu_pos[k] for k in keys] + [m.mu_neg[k] for k in keys] + [m.nu])
+                m.objective.expr = expr()
+                if self.objective_floor:
+                    m.objective_floor.set_value(expr() >= 0)
+                    built.append(m.objective_floor)
+                self._built_features = len(self.features)
+            pos, neg = [m.mu_pos[k] for k in keys], [m.mu_neg[k] for k in keys]
+            for block in self.batches:
+                if block.built_features == len(self.features):
+                    continue
+                lp = block_fn(block.samples, block.subsets, self.features)
+                if block.built_features is None:
+                    block.row_names, block.column_names = self.formulation.names(block.samples, block.subsets,
+                                                                                 self.n_samples)
+                    block.rows = pyo.Set(dimen=2, ordered=True, initialize=block.row_names, doc="the items' LP rows")
+                    block.row = pyo.Constraint(block.rows, doc="the formulation's rows (mrc_pyomo.formulations)")
+                    if block.column_names:
+                        block.columns = pyo.Set(dimen=2, ordered=True, initialize=block.column_names,
+                                                doc="the items' own columns")
+                        block.u = pyo.Var(block.columns, domain=pyo.NonNegativeReals, doc="the items' columns u >= 0")
+                        new_variables += list(block.u.values())
+                u = [block.u[key] for key in block.column_names] if block.column_names else []
+                mu, entries = lp.mu, lp.columns.tocsr()
+                rhs = block.upper
+                for r, key in enumerate(block.row_names):
+                    lo, hi = mu.indptr[r], mu.indptr[r + 1]
+                    own = slice(entries.indptr[r], entries.indptr[r + 1])
+                    others = [(float(lp.nu[r]), m.nu)] if lp.nu[r] else []
+                    others += [(float(v), u[c]) for c, v in zip(entries.indices[own], entries.data[own])]
+                    # a relaxed row (upper +inf) is built deactivated, its bound shown as 1e300
+                    body = _row_body(pos, neg, mu.indices[lo:hi], mu.data[lo:hi], others)
+                    block.row[key] = body <= min(rhs[r], 1e300)
+                    if np.isinf(rhs[r]):
+                        block.row[key].deactivate()
+                    built.append(block.row[key])
+                block.built_features = len(self.features)
+            return new_variables, built
 
     def load_solution(self, solution):
         """Put a :class:`~mrc_pyomo.master.restricted.MasterSolution` into the built model: variable values and

@@ -1,0 +1,20 @@
+"""What a fit is given, as a :class:`~mrc_pyomo.data.source.DataSource`: :func:`as_source` (a source as it is, a
+Dask array on Dask, anything else in memory) and :func:`is_dask_array`."""
+
+from .source import DataSource, InMemorySource
+
+
+def as_source(data):
+    """``data`` as a :class:`DataSource`: a source as it is, a Dask array as a
+    :class:`~mrc_pyomo.data.dask_source.DaskSource`, anything else (NumPy, SciPy sparse) in memory."""
+    if isinstance(data, DataSource):
+        return data
+    if is_dask_array(data):
+        from .dask_source import DaskSource
+        return DaskSource(data)
+    return InMemorySource(data)
+
+
+def is_dask_array(data):
+    """Whether ``data`` is a ``dask.array.Array`` (without importing Dask when it is not installed)."""
+    return type(data).__module__.startswith("dask.") and hasattr(data, "to_delayed")
