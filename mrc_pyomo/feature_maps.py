@@ -6,21 +6,13 @@ shape ``(n, D)``; with ``fit_intercept=True`` its first column is the constant 1
 C-contiguous float64 array, scipy.sparse input a CSR float64 matrix (the linear map keeps it sparse).
 
 The random Fourier features are drawn and computed by scikit-learn's
-:class:`~sklearn.kernel_approximation.RBFSampler`, composed with this package's ``gamma="scale"`` default and
-``include_original``.  The hand-written map it replaced computed ``cos(W x + b)`` from the same draws in the
-same order (``W ~ N(0, 2 gamma I)`` then ``b ~ U[0, 2 pi)``, one cosine with a random phase per feature, not
-cos/sin pairs) with the same ``gamma="scale"``; RBFSampler returns ``sqrt(2 / n_components) cos(W x + b)``.
-
-That constant scale is undone, so that ``Psi`` and ``mu_`` of a Fourier MRC are what they were (unit-amplitude
-cosines).  ``R``, the rule and its predictions are invariant under it in exact arithmetic
-(:mod:`mrc_pyomo.problem.scaling`), but on badly scaled data (columns of 1e5 next to 1e-5, so ``gamma`` ~ 1e-11 and
-nearly constant cosines) the CCG loop's certificate was seen to depend on round-off: one derandomised example
-of ``tests/test_property.py`` closed its gap to 2e-11 on the unit cosines and stalled at a gap of 0.10 on
-RBFSampler's scale.  Keeping the previous values keeps the previous results.
-
-Measured with ``python -m benchmarks.fourier_map`` (400 features, best of 5 transforms, previous map against
-this one): the same values to 1.1e-16; 0.436 s against 0.425 s (dense 50000 x 50), 0.256 s against 0.254 s
-(dense 20000 x 500), 0.511 s against 0.493 s (CSR 20000 x 5000, 1% dense).
+:class:`~sklearn.kernel_approximation.RBFSampler` (``W ~ N(0, 2 gamma I)`` then ``b ~ U[0, 2 pi)``: one cosine
+with a random phase per feature, not cos/sin pairs), composed with this package's ``gamma="scale"`` default and
+``include_original``.  RBFSampler's constant factor ``sqrt(2 / n_components)`` is undone: ``Psi`` holds the
+unit-amplitude cosines ``cos(W x + b)``.  ``R``, the rule and its predictions are invariant under that factor in
+exact arithmetic (:mod:`mrc_pyomo.problem.scaling`), not in floating point: on badly scaled data (columns of 1e5
+next to 1e-5, so ``gamma`` ~ 1e-11 and nearly constant cosines) a derandomised example of the property tests
+closes its gap to 2e-11 on the unit cosines and stalls at a gap of 0.10 on RBFSampler's scale.
 """
 
 from numbers import Integral, Real

@@ -41,7 +41,7 @@ step makes negative leave the support, features it pushes over ``r_j = 1`` are a
 bound: the moved one is used if no weight became negative, and the better of the two bounds is kept.  The
 repair runs when a ``lambda_j = 0`` feature is unmatched, and otherwise only when it can decide the loop's
 stop (``-b.alpha`` reaches the bound needed, (*) does not).  If it fails for an unmatched ``lambda_j = 0``
-feature, the older, cruder step is taken: the rows with positive weight that have a
+feature, a cruder step is taken: the rows with positive weight that have a
 nonzero entry in such a feature (``tau_j = 0``) are dropped from ``alpha``, which makes ``g_j = 0`` exactly
 (a far weaker bound: every such row's weight is lost).  ``g_j = tau_j`` for ``lambda_j = 0`` can only hold to
 round-off: it is accepted within :data:`mrc_pyomo.oracles.dual.ROUND_OFF` relative, so such a certificate

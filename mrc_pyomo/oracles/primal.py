@@ -190,7 +190,7 @@ def class_probabilities(scores):
     """``p(y | x) = max(v_y - psi(x), 0)``: the MRC's conditional probabilities; each row sums to 1.
 
     ``psi`` is shift-equivariant (``psi(v + c) = psi(v) + c``), so the scores are first shifted by their
-    maximum: the differences stay exact for scores of any size (``1e17`` and ``1e17 + 16`` gave NaN before).
+    maximum: the differences stay exact for scores of any size (unshifted, ``1e17`` and ``1e17 + 16`` give NaN).
     """
     scores = scores - scores.max(axis=1, keepdims=True)
     psi = psi_values(scores)

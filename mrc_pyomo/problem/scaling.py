@@ -10,8 +10,8 @@ The scale chosen, ``d_j = 1 / rms_j`` with ``rms_j = sqrt(mean_i Psi_ij^2)`` (``
 column), makes every column of ``Psi'`` of unit mean square.  It serves both ends of the fit:
 
 * the masters: their coefficients (``Psi' / |C|``), costs (``tau' -+ lambda'``) and solutions become of order
-  one instead of following the user's units (a column in micrometres gave costs below the LP solver's
-  tolerances and a master reported unbounded; ``X * 1e-300`` underflowed the variances to 0);
+  one instead of following the user's units (unscaled, a column in micrometres gives costs below the LP
+  solver's tolerances and an unbounded master; ``X * 1e-300`` underflows the variances to 0);
 * the certificate: its loss from an LP solver's dual residual ``e_j`` is ``rho max_j e_j / lambda'_j``
   (:mod:`mrc_pyomo.oracles.certificate`), and ``lambda'_yj = lambda0 std_i([y_i = y] Psi'_ij)`` is then of order
   ``lambda0`` for every column that carries information, whatever its units.
