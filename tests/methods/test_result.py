@@ -1,0 +1,41 @@
+"""What every method returns: a FitResult with a str-valued Status, the same for every method."""
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_iris
+
+from mrc_pyomo import MRCClassifier, Status, prepare
+from mrc_pyomo.methods import continuation, full_lp, subgradient
+from mrc_pyomo.methods.ccg import CCGConfig
+from mrc_pyomo.methods.result import FitResult
+
+
+def test_a_status_is_its_string():
+    assert Status.CONVERGED == "converged" and "time_limit" == Status.TIME_LIMIT
+    assert str(Status.MAX_ITER) == "max_iter" and f"{Status.CALLBACK}" == "callback"
+    assert f"{Status.SOLVER_ERROR:>14}" == "  solver_error"
+    assert Status("converged") is Status.CONVERGED and isinstance(Status.CONVERGED, str)
+    assert {s.value for s in Status} == {"converged", "max_iter", "time_limit", "callback", "solver_error"}
+    assert pickle.loads(pickle.dumps(Status.CONVERGED)) is Status.CONVERGED
+    assert pd.Series([Status.CONVERGED]).eq("converged").all()
+
+
+@pytest.mark.parametrize("solve", [continuation.solve, full_lp.solve, subgradient.solve])
+def test_every_method_returns_a_typed_result_on_the_prepared_problem(solve):
+    X, y = load_iris(return_X_y=True)
+    problem = prepare(X, y, reduce=solve is not subgradient.solve)
+    result = solve(problem, CCGConfig(max_iter=50))
+    assert isinstance(result, FitResult) and isinstance(result.status, Status)
+    assert result.mu.shape == problem.tau.shape and 0 <= result.lower <= result.upper
+    assert result.gap == result.upper - result.lower
+    assert all(set(record) <= set(result.columns) for record in result.history)
+
+
+def test_the_estimator_s_status_is_a_status():
+    X, y = load_iris(return_X_y=True)
+    clf = MRCClassifier().fit(X, y)
+    assert isinstance(clf.status_, Status) and clf.status_ == "converged"
+    assert np.isfinite(clf.objective_)
