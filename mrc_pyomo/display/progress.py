@@ -11,7 +11,7 @@
 The solver says nothing at any level: its own log is turned on only through ``solver_options`` (HiGHS's
 ``output_flag``).  A display is a callable given each iteration's record (the keys of
 :data:`mrc_pyomo.methods.ccg.record.HISTORY_COLUMNS`, or of :data:`mrc_pyomo.methods.subgradient.HISTORY_COLUMNS`; the
-line of the log is :func:`~mrc_pyomo.methods.ccg.record.format_record`'s), then closed with the fit's outcome;
+line of the log is :func:`~mrc_pyomo.display.log.format_record`'s), then closed with the fit's outcome;
 as a context manager it is closed on leaving the block, without an outcome if the fit raised.
 """
 

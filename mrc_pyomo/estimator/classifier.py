@@ -81,7 +81,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     eps_1 : float, default=1e-3
         Target of the certified gap: the fit has converged when ``upper_ - lower_ <= eps_1``, so ``upper_``
         is then within ``eps_1`` of the minimax risk ``R*``.  ``0`` asks for the gap of round-off
-        (:data:`mrc_pyomo.methods.ccg.config.GAP_FLOOR`).
+        (:data:`mrc_pyomo.oracles.certificate.GAP_FLOOR`).
     eps_2 : float, default=1e-5
         Threshold on the dual (feature) violations of the regime ``"nm"``.
     n_max, m_max : int, default=400
