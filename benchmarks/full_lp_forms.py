@@ -21,15 +21,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from benchmarks.cases import _tabular  # noqa: E402
 from benchmarks.environment import versions  # noqa: E402
-from mrc_pyomo import formulation  # noqa: E402
-from mrc_pyomo.oracles.certificate import lower_bound  # noqa: E402
-from mrc_pyomo.problem.estimates import mean_and_confidence  # noqa: E402
 from mrc_pyomo.feature_maps import make_feature_map  # noqa: E402
-from mrc_pyomo.methods.full_lp import MAX_NONZEROS, MAX_ROWS, full_lp_size  # noqa: E402
-from mrc_pyomo.problem.initialization import all_subsets  # noqa: E402
 from mrc_pyomo.master import RestrictedMaster  # noqa: E402
 from mrc_pyomo.master.highs import quiet_highs  # noqa: E402
+from mrc_pyomo.methods.full_lp import MAX_NONZEROS, MAX_ROWS  # noqa: E402
+from mrc_pyomo.oracles.certificate import lower_bound  # noqa: E402
 from mrc_pyomo.oracles.primal import worst_case_risk  # noqa: E402
+from mrc_pyomo.oracles.rows import all_subsets, constraint_block, right_hand_sides  # noqa: E402
+from mrc_pyomo.problem import MRCProblem  # noqa: E402
+from mrc_pyomo.problem.estimates import mean_and_confidence  # noqa: E402
 from mrc_pyomo.problem.scaling import column_scales, scale_columns  # noqa: E402
 
 INF = highspy.kHighsInf
@@ -140,14 +140,14 @@ CONFIGS = {
 def run(case, configs):
     t0 = time.perf_counter()
     Psi, tau, lam, K = case_data(case)
-    rows, nnz = full_lp_size(Psi, K)
+    rows, nnz = MRCProblem.from_arrays(Psi, None, tau, lam).full_lp_size()   # the paper's, no reduction
     guard = rows > MAX_ROWS or nnz > MAX_NONZEROS
     samples, subsets = full_rows(Psi, K)
     m = tau.size
     master = RestrictedMaster(Psi, tau, lam)  # only for points()
     t1 = time.perf_counter()
-    F = formulation.constraint_block(master.points, samples, subsets, np.arange(m), tau.shape[1])
-    b = formulation.right_hand_sides(subsets)
+    F = constraint_block(master.points, samples, subsets, np.arange(m), tau.shape[1])
+    b = right_hand_sides(subsets)
     t_F = time.perf_counter() - t1
     info = dict(case=case, n=int(Psi.shape[0]), D=int(tau.shape[1]), K=int(K), rows=int(rows), m=int(m), nnz_primal=int(nnz),
                 nnz_F=int(F.nnz), guard_refuses=bool(guard), seconds_data=t1 - t0, seconds_F=t_F)

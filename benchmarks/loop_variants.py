@@ -6,13 +6,14 @@
 Variants are settings of the estimator or of the loop's :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`: ``in_out=A``
 (rows separated at ``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``stall_factor``: the warm simplex gets
 ``F`` times the largest solve so far before the interior point method takes over; ``stall=none``: no budget),
-``row_age=A``, ``ipm_fraction=F`` (a master changed by more than ``F`` of its rows solved by the interior point
-method); ``n_max=N``, ``eps_1=E``, ``lambda0=L`` and ``continuation=0|1`` (the estimator's parameters);
+``row_age=A``; ``n_max=N``, ``eps_1=E``, ``lambda0=L`` and ``continuation=0|1`` (the estimator's parameters);
 ``prox=KAPPA`` (a stability centre: :class:`ProximalCentre`).  Settings combine with commas, and ``default`` is
-the library as it is.  Per fit: seconds, iterations, status, certified gap, ``upper_``, seconds in the solver,
-the largest solve and the master's final rows.  CASES: the synthetic many-class problem with ``K20`` / ``K50``
-(8000 samples), ``mnist8000`` (pixels / 255), ``mnist`` (the harness's 56,000 training images), ``satellite_rff``,
-``optdigits_rff`` and ``digits_rff`` (scikit-learn's digits, standardised, 400 random Fourier features).
+the library as it is.  Each fit is :func:`fit_variant`: the estimator's own steps through the package's public
+functions, with the loop's settings replaced.  Per fit: seconds, iterations, status, certified gap, ``upper_``,
+seconds in the solver, the largest solve and the master's final rows.  CASES: the synthetic many-class problem
+with ``K20`` / ``K50`` (8000 samples), ``mnist8000`` (pixels / 255), ``mnist`` (the harness's 56,000 training
+images), ``satellite_rff``, ``optdigits_rff`` and ``digits_rff`` (scikit-learn's digits, standardised, 400
+random Fourier features).
 """
 
 import argparse
@@ -29,7 +30,13 @@ from sklearn.preprocessing import StandardScaler
 from benchmarks.cases import _tabular, many_classes
 from benchmarks.data import read
 from mrc_pyomo import MRCClassifier
+from mrc_pyomo.data.validation import validate_training_data
+from mrc_pyomo.estimator.fitted import fitted_attributes, set_fitted
+from mrc_pyomo.estimator.parameters import ccg_config, check_parameters
 from mrc_pyomo.formulations.paper import objective_coefficients
+from mrc_pyomo.methods import continuation
+from mrc_pyomo.methods.ccg.config import problem_regime
+from mrc_pyomo.problem import prepare
 
 
 def _mnist(n):
@@ -61,14 +68,27 @@ CASES = {
 }
 
 
-class LoopVariant(MRCClassifier):
-    """An :class:`MRCClassifier` whose loop runs with other :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` settings
-    (``loop_settings``)."""
-
-    loop_settings = {}
-
-    def _ccg_config(self):
-        return replace(super()._ccg_config(), **self.loop_settings)
+def fit_variant(X, y, loop=None, **params):
+    """An :class:`MRCClassifier` with ``params``, fitted by MRC-CCG as its ``fit`` does but with its
+    :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` changed by ``loop`` (``{setting: value}``): the problem
+    prepared (:func:`mrc_pyomo.problem.prepare`), the estimator's config
+    (:func:`~mrc_pyomo.estimator.parameters.ccg_config`) with ``loop``'s settings replaced, the fit by
+    :func:`mrc_pyomo.methods.continuation.solve` (through the estimator's stages when ``continuation=True``)
+    and its attributes set (:func:`~mrc_pyomo.estimator.fitted.fitted_attributes`).  A problem whose regime is
+    ``"full"`` (the full LP, no loop) is refused."""
+    clf = MRCClassifier(**params)
+    check_parameters(clf)
+    X, y = validate_training_data(clf, X, y)
+    problem = prepare(X, y, clf.phi, clf.fit_intercept, clf.random_state, clf.lambda0)
+    regime = problem_regime(problem, clf.regime, clf.formulation)
+    if regime == "full":
+        raise ValueError("the regime 'auto' chose the full LP, which has no loop to vary: pass regime='n' or 'nm'")
+    config = replace(ccg_config(clf, regime), **(loop or {}))
+    stages = None
+    if clf.continuation:
+        stages = continuation.schedule(clf.lambda0, continuation.zero_rule_lambda0(problem))
+    result = continuation.solve(problem, config, lambda0s=stages, callback=clf.callback)
+    return set_fitted(clf, fitted_attributes(problem, result, regime))
 
 
 class ProximalCentre:
@@ -100,7 +120,7 @@ class ProximalCentre:
 
 
 def apply(variant):
-    """The fit parameters and the loop settings (:class:`LoopVariant`) of ``variant`` (``"default"`` or
+    """The fit parameters and the loop settings (:func:`fit_variant`) of ``variant`` (``"default"`` or
     ``"name=value[,name=value...]"``)."""
     params, loop = {}, {}
     for setting in variant.split(","):
@@ -113,7 +133,7 @@ def apply(variant):
             params[name] = float(value)
         elif name == "row_age":
             loop[name] = int(value)
-        elif name in ("ipm_fraction", "in_out"):
+        elif name == "in_out":
             loop[name] = float(value)
         elif name == "prox":
             params["callback"] = ProximalCentre(float(value))
@@ -137,10 +157,8 @@ def main(argv=None):
         for repeat in range(args.repeat):
             for variant in args.variants:
                 extra, loop = apply(variant)
-                clf = LoopVariant(time_limit=args.time_limit, **params, **extra)
-                clf.loop_settings = loop
                 start = time.perf_counter()
-                clf.fit(X, y)
+                clf = fit_variant(X, y, loop, time_limit=args.time_limit, **params, **extra)
                 seconds = time.perf_counter() - start
                 h = clf.history_
                 print(f"{case} {variant:>12s}: {seconds:7.1f} s, {clf.n_iter_:4d} it., {clf.status_:10s} "

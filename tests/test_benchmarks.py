@@ -326,11 +326,11 @@ def test_proximal_centre_variant_keeps_the_certificate():
     """The loop variant prox=KAPPA (an L1 proximal term through the loop's callback) reaches the LP's R* with a
     closed certified gap: its last masters are the LP's own, and any alpha >= 0 bounds R* from below."""
     from conftest import random_problem
-    from benchmarks.loop_variants import LoopVariant, ProximalCentre
+    from benchmarks.loop_variants import ProximalCentre, fit_variant
     from mrc_pyomo import MRCClassifier
     X, y = random_problem(400, 6, 4, seed=3)
     lp = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)
-    clf = LoopVariant(eps_1=1e-6, n_max=20, callback=ProximalCentre(9.0)).fit(X, y)
+    clf = fit_variant(X, y, eps_1=1e-6, n_max=20, callback=ProximalCentre(9.0))
     assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= 1e-6
     assert clf.lower_ <= lp.upper_ + 1e-9 and clf.upper_ == pytest.approx(lp.upper_, abs=1e-6)
 
