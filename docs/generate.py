@@ -8,7 +8,7 @@
   ``_generated/new_formulation_output.txt``: what the worked examples of the architecture page
   (``examples/new_backend.py``, ``examples/new_data_source.py``, ``examples/new_formulation.py``) print;
 * ``_generated/benchmarks_full.rst`` and ``_generated/benchmarks_quick.rst``: the benchmark harness's
-  reports (``benchmarks.md``, ``benchmarks_quick.md``, written by ``python -m benchmarks.report``) in
+  reports (``benchmarks.md``, ``benchmarks_quick.md``, written by ``python -m benchmarks.report.report``) in
   reStructuredText, tables and figures included, so they are pages of the site.
 """
 
@@ -106,7 +106,7 @@ def convert_benchmarks():
         if source.exists():
             text = markdown_to_rst(source.read_text(), title=title)
         else:
-            text = f"{title}\n{'=' * len(title)}\n\nNo report yet: run ``python -m benchmarks.run``.\n"
+            text = f"{title}\n{'=' * len(title)}\n\nNo report yet: run ``python -m benchmarks.harness.run``.\n"
         (OUT / f"benchmarks_{mode}.rst").write_text(text)
 
 

@@ -21,7 +21,7 @@ LP, which can be inspected and exported as any master.
 IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, else dual simplex. ``K nnz(Psi)`` counts the entries of
 ``Phi(x_i, y)`` over every sample and class: the intrinsic size of the LP, without the ``2^(K-1)`` factor of the
 label subsets, which multiplies the cost of a simplex iteration and of an interior-point iteration alike. Measured
-with ``python -m benchmarks.full_lp_forms`` (records in ``benchmarks/results/full_lp_forms.jsonl``; HiGHS 1.15.1, 2
+with ``python -m benchmarks.experiments.full_lp_forms`` (records in ``benchmarks/results/full_lp_forms.jsonl``; HiGHS 1.15.1, 2
 shared cores; seconds of ``Highs.run``; certified gap ``R(mu) - lower`` of each answer; columns: ``K nnz(Psi)``,
 then dual LP simplex / IPM with crossover / primal LP default (dual simplex) / primal LP IPM):
 
@@ -57,7 +57,7 @@ The master's own HiGHS instance solves the primal LP by the interior point metho
 (16,808 rows, 217,370 features) 10.8 s against 26.6 s with crossover, certified gaps ``1e-10`` and
 ``2.5e-12`` (with crossover ``2.6e-7``: the crossover's vertex was the less accurate).  These form
 comparisons were made with a one-off script (the forms through ``solver_options``); the benchmark harness
-records the chosen method: ``python -m benchmarks.run_case tweets lp --quick`` 1.0 s, all samples 11.8 s
+records the chosen method: ``python -m benchmarks.harness.run_case tweets lp --quick`` 1.0 s, all samples 11.8 s
 (docs/benchmarks.md).
 
 **If the certificate does not close** (a simplex run stopped within HiGHS's feasibility tolerances ``1e-7``

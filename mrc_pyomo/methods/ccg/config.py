@@ -35,7 +35,7 @@ class CCGConfig:
     (1: at the first, as in the paper; row ageing, as in the column generation literature).
 
     Two settings serve experiments and are off or at their measured values by default
-    (``benchmarks/loop_variants.py``; docs/theory.rst): ``in_out`` (in-out separation, Ben-Ameur and Neto:
+    (``benchmarks/experiments/loop_variants.py``; docs/theory.rst): ``in_out`` (in-out separation, Ben-Ameur and Neto:
     rows separated at ``in_out * best + (1 - in_out) * (mu^k, nu^k)``; 0: at ``mu^k``) and ``stall_factor`` /
     ``stall_floor`` (:func:`simplex_budget`; ``stall_factor=None``: no budget).
     """
@@ -67,7 +67,7 @@ def choose_regime(n_classes, n_features, full_lp_rows=None, density=0.0):
     the tweets (TF-IDF of words and word pairs, K = 2, docs/benchmarks.md): all 16,612 training samples give a
     reduced full LP of 16,808 rows and 217,370 features, solved and certified in 12.3 s by the interior point
     method, while the regime ``"nm"`` had not converged after 600 s (the previous benchmark run); on the
-    3,200 samples of ``python -m benchmarks.run_case tweets ccg --quick``, 0.94 s against 124.5 s for ``"nm"``.
+    3,200 samples of ``python -m benchmarks.harness.run_case tweets ccg --quick``, 0.94 s against 124.5 s for ``"nm"``.
     With few features (``m <= LARGE_M``) the full LP is the slower by far (pulsar + 400 RFF, 2,000 samples:
     42 s against 3.2 s), so the regime ``"n"`` is kept there whatever the size.
 
@@ -75,7 +75,7 @@ def choose_regime(n_classes, n_features, full_lp_rows=None, density=0.0):
     sparse.  With dense features (random Fourier features, images) every feature outside ``J`` has a dual
     violation on the rows of ``I`` and the certificate of the regime ``"nm"`` (SPEC "Certificates") stays
     near 0 until ``J`` holds nearly all of them.  Measured on the harness's 26 classes with 400 random
-    Fourier features (``K D = 26 x 417``, density 1; ``python -m benchmarks.run_case many_classes_26_rff
+    Fourier features (``K D = 26 x 417``, density 1; ``python -m benchmarks.harness.run_case many_classes_26_rff
     ccg --quick --time-limit 120 --regime nm``, then ``--regime n``): ``"nm"`` certified ``[0, 0.519]`` in
     11 masters, ``"n"`` ``[0.095, 0.538]`` in 15 (docs/theory.rst; docs/benchmarks.md for all samples).
     """
@@ -114,7 +114,7 @@ def simplex_budget(solve_seconds, config=None):
     largest before it but one, the 133rd master of mnist (all samples), which ran 248 s against at most 41.5 s
     before it, until the time limit stopped it; its final master solves cold in 38.9 s.  A budget relative to
     the median solve instead (3x) handed many ordinary masters to the interior point method: mnist, 900 s,
-    certified gap 0.42 against 0.24 without a budget (``python -m benchmarks.loop_variants mnist
+    certified gap 0.42 against 0.24 without a budget (``python -m benchmarks.experiments.loop_variants mnist
     --time-limit 900 --variants eps_1=1e-4 stall=3,eps_1=1e-4`` with that rule).
     """
     config = CCGConfig() if config is None else config
@@ -132,7 +132,7 @@ def row_age(lambda0):
     dropped the 400 added just before (``R(mu^k)`` between 5 and 43), until ``max_iter``.  Keeping a row for
     three over-satisfied masters, it converges: 2.4 s instead of the 60 s limit on the harness's quick case,
     3.9 s on all 6,435 samples (10: 6.0 s, never removed: 7.0 s).  With regularisation the same ageing made
-    every quick case slower, 1.05x to 2.6x (median 1.38x: ``python -m benchmarks.compare
+    every quick case slower, 1.05x to 2.6x (median 1.38x: ``python -m benchmarks.harness.compare
     benchmarks/results/quick_before_row_age.jsonl benchmarks/results/quick_after_row_age.jsonl``), so it is
     used without regularisation only.
     """

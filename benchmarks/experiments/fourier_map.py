@@ -1,6 +1,6 @@
 """The random Fourier features on scikit-learn's RBFSampler against the hand-written map they replaced.
 
-    python -m benchmarks.fourier_map
+    python -m benchmarks.experiments.fourier_map
 
 The previous map computed ``cos(X W + b)`` with ``W ~ N(0, 2 gamma)`` of shape ``(d, 400)`` then
 ``b ~ U[0, 2 pi)`` drawn in that order from ``check_random_state(seed)``; it is recomputed here from the same

@@ -1,10 +1,10 @@
 """The report's tables of runs: speed and precision, the limit ratio's cold solves, the anytime rules and the
 waste decomposition; and the note on the plan's runs that have no record."""
 
-from benchmarks.plan import ANYTIME_CASES, QUICK_COLD_TIME_LIMIT, SPEED_CASES
-from benchmarks.report_cells import (COLD_LABELS, LABELS, anytime_cell, cold_cell, fmt, gap_cell, label,
+from benchmarks.harness.plan import ANYTIME_CASES, QUICK_COLD_TIME_LIMIT, SPEED_CASES
+from benchmarks.report.cells import (COLD_LABELS, LABELS, anytime_cell, cold_cell, fmt, gap_cell, label,
                                      limit_ratio_cell)
-from benchmarks.report_records import anytime_records, reference, usable
+from benchmarks.report.records import anytime_records, reference, usable
 
 
 def speed_table(speed, cases):
@@ -87,7 +87,7 @@ def anytime_table(latest):
 
 def waste_table(latest):
     """The section "Waste decomposition": every MRC-CCG run's masters, churn and solver seconds per phase,
-    against one cold solve of its final master (``benchmarks.run_case.waste``)."""
+    against one cold solve of its final master (``benchmarks.harness.run_case.waste``)."""
     runs = [r for r in latest if usable(r) and r.get("waste")]
     if not runs:
         return []
@@ -113,7 +113,7 @@ def waste_table(latest):
 
 
 def missing_runs(speed):
-    """A note naming the runs of the plan (:data:`benchmarks.plan.SPEED_CASES`) that have no speed record in
+    """A note naming the runs of the plan (:data:`benchmarks.harness.plan.SPEED_CASES`) that have no speed record in
     ``speed``; [] if none is missing."""
     present = {(r["case"], r["method"]) for r in speed}
     missing = [f"{c} / {LABELS[m]}" for c, ms in SPEED_CASES.items() for m in ms if (c, m) not in present]

@@ -9,26 +9,28 @@ import numpy as np
 from benchmarks.data import load, read, standardise
 
 
-def _tabular(name, quick, n_quick, fourier):
+def tabular(name, quick, n_quick, fourier):
+    """The data set ``name`` of :mod:`benchmarks.data`, standardised (``n_quick`` samples drawn at random, seed 0,
+    in quick mode), with linear features or 400 random Fourier features (``fourier``)."""
     X, y = load(name, n=n_quick if quick else None, seed=0)
     phi = {"phi": "fourier", "random_state": 0} if fourier else {"phi": "linear"}
     return X, y, phi
 
 
 def pulsar(quick):
-    return _tabular("pulsar", quick, 3000, fourier=True)
+    return tabular("pulsar", quick, 3000, fourier=True)
 
 
 def dry_bean(quick):
-    return _tabular("dry_bean", quick, 2000, fourier=True)
+    return tabular("dry_bean", quick, 2000, fourier=True)
 
 
 def satellite(quick):
-    return _tabular("satellite", quick, 2000, fourier=False)
+    return tabular("satellite", quick, 2000, fourier=False)
 
 
 def optdigits(quick):
-    return _tabular("optdigits", quick, 2000, fourier=False)
+    return tabular("optdigits", quick, 2000, fourier=False)
 
 
 # The RFF cases' masters are dense (every Fourier feature is nonzero for every sample) and hold all the
@@ -37,13 +39,13 @@ def optdigits(quick):
 def satellite_rff(quick):
     """The paper's setting: standardised features and 400 random Fourier features (D = 437 per class);
     500 samples in quick mode."""
-    return _tabular("satellite", quick, 500, fourier=True)
+    return tabular("satellite", quick, 500, fourier=True)
 
 
 def optdigits_rff(quick):
     """The paper's setting: standardised features and 400 random Fourier features (D = 465 per class);
     300 samples in quick mode."""
-    return _tabular("optdigits", quick, 300, fourier=True)
+    return tabular("optdigits", quick, 300, fourier=True)
 
 
 def digits_rff(quick):

@@ -1,8 +1,8 @@
-"""The report's section "Formulations": the records of ``python -m benchmarks.run --formulations``, each case
+"""The report's section "Formulations": the records of ``python -m benchmarks.harness.run --formulations``, each case
 fitted in the paper's formulation and in the compact one (:mod:`mrc_pyomo.formulations`) one right after the
 other, with the compact fit's time as a ratio of the paper's."""
 
-from benchmarks.report_cells import fmt, gap_cell
+from benchmarks.report.cells import fmt, gap_cell
 
 
 def _cells(r):
@@ -22,7 +22,8 @@ def formulations_section(records):
     if not runs:
         return []
     lines = ["", "## Formulations", "",
-             "`python -m benchmarks.run --formulations`: each case fitted in the paper's formulation (rows `(i, C)`)",
+             "`python -m benchmarks.harness.run --formulations`: each case fitted in the paper's formulation "
+             "(rows `(i, C)`)",
              "and in the compact one (`(sample, class)` pairs with a column each, `formulation=\"compact\"`), one",
              "right after the other in the same process slot, so the ratio compares like with like. \"Items\" are",
              "the final master's rows `(i, C)` (paper) or samples with their class sets (compact: `|P| + 1` LP",

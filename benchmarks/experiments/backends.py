@@ -1,6 +1,7 @@
 """Each backend of the master on the same fits: R*, fit time and its split, one process, solvers in turn.
 
-    python -m benchmarks.backends [--cases wine satellite] [--solvers highs appsi_highs glpk ...] [--repeat R]
+    python -m benchmarks.experiments.backends [--cases wine satellite] [--solvers highs appsi_highs glpk ...]
+        [--repeat R]
 
 Cases: scikit-learn's wine (178 x 13, 3 classes) and satellite (6,435 x 36, 6 classes, standardised, from
 ``../shared/data``), linear features, default parameters (``eps_1 = 1e-3``).  Per fit: the solver, the backend
@@ -20,10 +21,10 @@ import numpy as np
 from sklearn.datasets import load_wine
 from sklearn.exceptions import ConvergenceWarning
 
-from benchmarks.cases import _tabular
+from benchmarks.harness.cases import tabular
 from mrc_pyomo import MRCClassifier
 
-CASES = {"wine": lambda: load_wine(return_X_y=True), "satellite": lambda: _tabular("satellite", False, 0, False)[:2]}
+CASES = {"wine": lambda: load_wine(return_X_y=True), "satellite": lambda: tabular("satellite", False, 0, False)[:2]}
 SOLVERS = ["highs", "appsi_highs", "gurobi_persistent", "appsi_gurobi", "cplex_persistent", "glpk", "cbc"]
 
 

@@ -1,11 +1,11 @@
 """The section "Targets" of the report: the targets of the issue "A useful rule in seconds, the certificate in
 minutes", each from the newest record of its (case, method, experiment); a target whose record is missing (or
 whose run failed) says "not measured".  Some rows serve the section "Earlier targets" too
-(``benchmarks.report_earlier_targets``)."""
+(``benchmarks.report.earlier_targets``)."""
 
-from benchmarks.report_cells import (COLD_LABELS, anytime_cell, history, label, not_measured, previous_note, row,
+from benchmarks.report.cells import (COLD_LABELS, anytime_cell, history, label, not_measured, previous_note, row,
                                      run_name)
-from benchmarks.report_records import anytime_records, certified, find, reference, usable
+from benchmarks.report.records import anytime_records, certified, find, reference, usable
 
 
 def limit_ratio_row(latest, case, bound=3.0):

@@ -1,11 +1,12 @@
 """The section "Earlier targets" of the report: the targets of the issue "Stable generation", each from the newest
 record of its (case, method, experiment) (a record of the previous run, before
-:data:`benchmarks.report_records.PREVIOUS_RUN_BEFORE`, says so), and two older targets kept for reference."""
+:data:`benchmarks.report.records.PREVIOUS_RUN_BEFORE`, says so), and two older targets kept for reference."""
 
-from benchmarks.report_cells import LABELS, history, key_name, label, not_measured, previous_note, row, run_name
-from benchmarks.report_records import (FINISHED, PREVIOUS_RUN_BEFORE, certified, find, is_previous, master_steps,
-                                       newest, run_key, slope, time_to_reach, usable)
-from benchmarks.report_targets import converged_within_row, limit_ratio_row, mnist_row
+from benchmarks.harness.record_files import run_key
+from benchmarks.report.cells import LABELS, history, key_name, label, not_measured, previous_note, row, run_name
+from benchmarks.report.records import (FINISHED, PREVIOUS_RUN_BEFORE, certified, find, is_previous, master_steps,
+                                       newest, slope, time_to_reach, usable)
+from benchmarks.report.targets import converged_within_row, limit_ratio_row, mnist_row
 
 
 def scaling_K_row(latest, records, bound=1.5):
@@ -187,7 +188,7 @@ def memory_row(speed):
 
 def earlier_target_rows(latest, records):
     """The rows of the section "Earlier targets" (the issue "Stable generation"), in that issue's order.
-    ``latest``: the newest record per run (:func:`benchmarks.report_records.load`); ``records``: every record of
+    ``latest``: the newest record per run (:func:`benchmarks.report.records.load`); ``records``: every record of
     the file, in its order (for the previous run's)."""
     return [
         *(limit_ratio_row(latest, c) for c in ("many_classes_50", "mnist_8000", "satellite_rff", "optdigits_rff")),

@@ -1,6 +1,6 @@
 """The plan of the benchmark: which cases and methods each experiment runs, and with what time limits.
 
-``benchmarks/run.py`` runs it; the report (``benchmarks/report.py``) reads it too, for the anytime cases, the
+:mod:`benchmarks.harness.run` runs it; the report (:mod:`benchmarks.report`) reads it too, for the anytime cases, the
 quick run's cap on cold solves, and the runs of the plan that have no record.
 """
 
@@ -34,7 +34,7 @@ REFERENCE_LIMIT = 86400.0   # "without a time limit": a day
 PATH_CASES = ["satellite_rff"]   # the path of mrc_path's default grid, against the speed run at lambda0 = 0.01
 FRACTIONS = [0.1, 0.2, 0.4, 0.7, 1.0]
 CLASSES = [5, 10, 20, 50, 100]
-# the experiment "formulations" (python -m benchmarks.run --formulations): these methods of these cases in the
+# the experiment "formulations" (python -m benchmarks.harness.run --formulations): these methods of these cases in the
 # paper's and in the compact formulation (mrc_pyomo.formulations), one run after the other; the full LP too,
 # which the compact formulation makes n (K + 1) rows instead of n (2^K - 1) (the paper's is refused beyond
 # mrc_pyomo.methods.full_lp.MAX_ROWS / MAX_NONZEROS: the record says so)

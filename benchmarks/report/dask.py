@@ -1,8 +1,8 @@
-"""The report's section "Data beyond memory": the records of ``python -m benchmarks.dask_scale``
+"""The report's section "Data beyond memory": the records of ``python -m benchmarks.experiments.dask_scale``
 (``results/dask.jsonl``): fits of a data set on disk on a Dask cluster, with the peak resident memory of the
 client and the workers together, and the time of one oracle pass against the number of workers."""
 
-from benchmarks.report_records import read
+from benchmarks.harness.record_files import read
 
 
 def dask_section(path):
@@ -15,7 +15,8 @@ def dask_section(path):
     if not (fits or passes):
         return []
     lines = ["", "## Data beyond memory", "",
-             "`python -m benchmarks.dask_scale` (records in `benchmarks/results/dask.jsonl`): synthetic classes",
+             "`python -m benchmarks.experiments.dask_scale` (records in `benchmarks/results/dask.jsonl`): "
+             "synthetic classes",
              "generated chunk by chunk to a `.npy` file on disk and read by Dask chunk by chunk; MRC-CCG fitted",
              "on a `distributed.LocalCluster` of worker processes with the default settings. Peak memory is the",
              "largest sum of the resident memory of the client and all workers, sampled every 0.2 s."]

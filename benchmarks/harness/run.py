@@ -1,26 +1,27 @@
 """Run the benchmark: every case and method in its own process, side by side; then write the report.
 
-    python -m benchmarks.run            # full run (hours: mnist and the full LPs dominate)
-    python -m benchmarks.run --quick    # subsampled cases, 60 s per fit at most (about 10 minutes)
+    python -m benchmarks.harness.run            # full run (hours: mnist and the full LPs dominate)
+    python -m benchmarks.harness.run --quick    # subsampled cases, 60 s per fit at most (about 10 minutes)
 
     # two parts of the plan side by side, into the same file (every record is appended as one whole line;
     # each part writes the report of the whole file when it ends, so the last to end has every record):
-    python -m benchmarks.run --skip-scaling &    # or --cases mnist tweets --skip-scaling: only those cases
-    python -m benchmarks.run --only-scaling
+    python -m benchmarks.harness.run --skip-scaling &    # or --cases mnist tweets --skip-scaling: only those cases
+    python -m benchmarks.harness.run --only-scaling
 
 Methods: MRC-CCG (ours: ``ccg`` with the default eps_1 = 1e-3 and ``ccg_precise`` with eps_1 = 1e-4),
 MRC-LP (``lp``: the full LP solved by HiGHS) and MRC-SUB (``subgradient``: 10 000 accelerated subgradient
 steps, 2 000 in quick mode).  After every MRC-CCG fit its final restricted master is solved cold with a few
-HiGHS methods, for the limit ratio, and its waste decomposition is kept (``benchmarks/run_case.py``).
-Experiments (their cases and limits in ``benchmarks/plan.py``): "speed" (every case and method of
+HiGHS methods, for the limit ratio, and its waste decomposition is kept (:mod:`benchmarks.harness.run_case`).
+Experiments (their cases and limits in :mod:`benchmarks.harness.plan`): "speed" (every case and method of
 SPEED_CASES), "anytime" (MRC-CCG on ANYTIME_CASES with each time limit of ANYTIME_LIMITS: the rule a user gets
 who stops there), "path" (``mrc_path`` over its default grid on PATH_CASES), "reference" (only with
 ``--reference``: MRC-CCG at eps_1 = 1e-4 without a time limit on ANYTIME_CASES, whose ``lower`` is the R* the
 anytime rules are measured against; hours on mnist), "scaling_n" and "scaling_K" (MRC-CCG against the number
 of samples and of classes), and, only with ``--formulations`` (and then alone), "formulations" (each case of
 FORMULATION_CASES in the paper's and in the compact formulation, one right after the other).  Records go to
-``benchmarks/results/{quick,full}.jsonl`` (one JSON per run); ``benchmarks/report.py`` turns them into
-``docs/benchmarks.md`` and the plots in ``docs/img/``.
+``benchmarks/results/{quick,full}.jsonl`` (one JSON per run, :mod:`benchmarks.harness.record_files`); at the
+end ``python -m benchmarks.report.report`` (:func:`write_report`) turns them into ``docs/benchmarks.md`` and the
+plots in ``docs/img/``.
 """
 
 import argparse
@@ -30,15 +31,18 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.plan import (ANYTIME_CASES, ANYTIME_LIMITS, CLASSES, FORMULATION_CASES, FRACTIONS, PATH_CASES,
-                             QUICK_COLD_TIME_LIMIT, QUICK_LP, QUICK_METHODS, REFERENCE_LIMIT, SPEED_CASES)
+from benchmarks.harness.plan import (ANYTIME_CASES, ANYTIME_LIMITS, CLASSES, FORMULATION_CASES, FRACTIONS,
+                                     PATH_CASES, QUICK_COLD_TIME_LIMIT, QUICK_LP, QUICK_METHODS, REFERENCE_LIMIT,
+                                     SPEED_CASES)
+from benchmarks.harness.record_files import append
 
-RESULTS = Path(__file__).resolve().parent / "results"
+ROOT = Path(__file__).resolve().parents[2]   # the repository: every process of the harness runs there
+RESULTS = ROOT / "benchmarks" / "results"
 
 
 def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None, cold_time_limit=None):
     name = method.removesuffix("_compact")   # "ccg_compact", "lp_compact": the compact formulation
-    args = [sys.executable, "-m", "benchmarks.run_case", case, "ccg" if name.startswith("ccg") else name,
+    args = [sys.executable, "-m", "benchmarks.harness.run_case", case, "ccg" if name.startswith("ccg") else name,
             "--time-limit", str(time_limit), *extra]
     if name != method:
         args += ["--formulation", "compact"]
@@ -53,8 +57,7 @@ def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None, 
         args += ["--cold-time-limit", str(cold_time_limit)]
     start = time.perf_counter()
     try:
-        out = subprocess.run(args, capture_output=True, text=True, timeout=4 * time_limit + 600,
-                             cwd=Path(__file__).resolve().parents[1])
+        out = subprocess.run(args, capture_output=True, text=True, timeout=4 * time_limit + 600, cwd=ROOT)
         if out.returncode != 0:
             error = (out.stderr.strip().splitlines() or ["failed"])[-1]
             return {"case": case, "method": method, "error": error[:300], "seconds": time.perf_counter() - start}
@@ -65,11 +68,10 @@ def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None, 
     return record
 
 
-def append(path, record):
-    """Append ``record`` to ``path`` as one JSON line, in a single write to a file opened in append mode: two
-    runs of this script writing into the same file side by side never mix their lines."""
-    with open(path, "ab", buffering=0) as f:
-        f.write((json.dumps(record) + "\n").encode())
+def write_report(path):
+    """Write the report of the records in ``path``: ``python -m benchmarks.report.report PATH`` in a process of its
+    own, as each case runs, so that the harness imports nothing of the report (which reads the harness's plan)."""
+    subprocess.run([sys.executable, "-m", "benchmarks.report.report", str(path)], cwd=ROOT, check=True)
 
 
 def main():
@@ -120,7 +122,6 @@ def main():
                 for method in [m for m in methods if not args.methods or m in args.methods]:
                     measure(case, method, "formulations")
                     measure(case, f"{method}_compact", "formulations")
-        from benchmarks.report import write_report
         write_report(path)
         return
 
@@ -156,7 +157,6 @@ def main():
         for K in (CLASSES[:3] if args.quick else CLASSES):
             measure("many_classes", "ccg", "scaling_K", ("--classes", str(K)))
 
-    from benchmarks.report import write_report
     write_report(path)
 
 

@@ -1,20 +1,14 @@
-"""The records of ``benchmarks/results/*.jsonl`` for the report: reading them, the newest record of each run, one
-run's record among them, the previous run's, and the measures the report takes from them."""
-
-import json
-from pathlib import Path
+"""The records of ``benchmarks/results/*.jsonl`` for the report: the newest record of each run, one run's record
+among them, the previous run's, and the measures the report takes from them (the files are read, and a run
+keyed, as the harness writes them: :mod:`benchmarks.harness.record_files`)."""
 
 import numpy as np
 
-from benchmarks.environment import describe
+from benchmarks.harness.environment import describe
+from benchmarks.harness.record_files import read, run_key
 
 PREVIOUS_RUN_BEFORE = "2026-11-22"   # records timestamped before this day are the previous run: the issue's "today"
 FINISHED = ("converged", "optimal")   # statuses of a run that reached its goal (MRC-CCG, MRC-LP)
-
-
-def read(path):
-    """Every record of a results file, in the file's order (oldest first: runs append)."""
-    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
 
 
 def newest(records):
@@ -32,11 +26,6 @@ def load(path):
     return newest(read(path))
 
 
-def run_key(record):
-    """What makes two runs comparable across benchmark runs: (case, method, experiment, n, K)."""
-    return record["case"], record["method"], record.get("experiment", "speed"), record.get("n"), record.get("K")
-
-
 def find(latest, case, method, experiment="speed"):
     """The newest record of (case, method, experiment) among ``latest`` (the output of :func:`load`), or None."""
     for r in latest:
@@ -51,7 +40,7 @@ def usable(record):
 
 def is_previous(record):
     """Whether a record belongs to the previous run: timestamped before :data:`PREVIOUS_RUN_BEFORE` (a record
-    without a timestamp, not written by ``benchmarks/run.py``, counts as a new one)."""
+    without a timestamp, not written by :mod:`benchmarks.harness.run`, counts as a new one)."""
     return record.get("timestamp", PREVIOUS_RUN_BEFORE) < PREVIOUS_RUN_BEFORE
 
 

@@ -1,7 +1,8 @@
 """Time HiGHS on the full MRC LP in its primal and explicit dual forms, and certify every answer.
 
-python -m benchmarks.full_lp_forms CASE [CONFIG ...]   (one case per process; one JSON line per config appended to
-benchmarks/results/full_lp_forms.jsonl)
+    python -m benchmarks.experiments.full_lp_forms CASE [CONFIG ...]
+
+One case per process; one JSON line per config appended to ``benchmarks/results/full_lp_forms.jsonl``.
 
 Cases: pulsar500, pulsar1000, pulsar2000 (400 RFF), satelliteN, optdigitsN, small (n=60, d=4, K=3).
 Configs: primal_default, primal_ipm, primal_ipm_nox, dual_simplex, dual_psimplex, dual_ipm, dual_ipm_nox.
@@ -17,10 +18,10 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from benchmarks.cases import _tabular  # noqa: E402
-from benchmarks.environment import versions  # noqa: E402
+from benchmarks.harness.cases import tabular  # noqa: E402
+from benchmarks.harness.environment import versions  # noqa: E402
 from mrc_pyomo.feature_maps import make_feature_map  # noqa: E402
 from mrc_pyomo.master import RestrictedMaster  # noqa: E402
 from mrc_pyomo.master.highs import quiet_highs  # noqa: E402
@@ -37,8 +38,8 @@ TIME_LIMIT = float(os.environ.get("LP_TIME_LIMIT", 400))
 
 
 def load(name, n):
-    """``n`` samples of a benchmark data set (seed 0), standardised, as :mod:`benchmarks.cases` loads them."""
-    X, y, _ = _tabular(name, quick=True, n_quick=n, fourier=False)
+    """``n`` samples of a benchmark data set (seed 0), standardised, as :mod:`benchmarks.harness.cases` loads them."""
+    X, y, _ = tabular(name, quick=True, n_quick=n, fourier=False)
     return X, y
 
 

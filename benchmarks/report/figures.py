@@ -3,8 +3,8 @@ the fitted slope), and each case's convergence; and the section "Plots" that sho
 
 import numpy as np
 
-from benchmarks.report_cells import label
-from benchmarks.report_records import find, slope, usable
+from benchmarks.report.cells import label
+from benchmarks.report.records import find, slope, usable
 
 CAPTIONS = [("convergence", "R^k and the best certified R(mu) so far against time, per method (as "
                             "the paper's convergence figure)"),

@@ -1,6 +1,6 @@
 """Two benchmark runs side by side: each run of both, its time before and after, and the ratio.
 
-    python -m benchmarks.compare BEFORE.jsonl AFTER.jsonl
+    python -m benchmarks.harness.compare BEFORE.jsonl AFTER.jsonl
 
 Runs are matched by (case, method, experiment, n, K), the newest record of each in each file.  Prints the
 fit times, their ratio (after / before), ``R`` and the status of both, then the median and the largest ratio.
@@ -12,11 +12,11 @@ import argparse
 
 import numpy as np
 
-from benchmarks.report import read, run_key
+from benchmarks.harness.record_files import read, run_key
 
 
 def records(path):
-    """The newest record of each run of a records file, keyed by :func:`benchmarks.report.run_key`."""
+    """The newest record of each run of a records file, keyed by :func:`benchmarks.harness.record_files.run_key`."""
     return {run_key(r): r for r in read(path)}
 
 

@@ -1,8 +1,8 @@
 """Data beyond memory, measured: an MRC fitted on Dask from a data set on disk larger than the memory it may use.
 
-    python -m benchmarks.dask_scale generate DIR [--gib 12] [--features 64] [--classes 4] [--chunk-rows R]
-    python -m benchmarks.dask_scale fit DIR [--workers 2] [--memory-limit 1.5GiB] [--eps-1 1e-3]
-    python -m benchmarks.dask_scale passes DIR [--workers 1 2 4]
+    python -m benchmarks.experiments.dask_scale generate DIR [--gib 12] [--features 64] [--classes 4] [--chunk-rows R]
+    python -m benchmarks.experiments.dask_scale fit DIR [--workers 2] [--memory-limit 1.5GiB] [--eps-1 1e-3]
+    python -m benchmarks.experiments.dask_scale passes DIR [--workers 1 2 4]
 
 Each ``fit`` and ``passes`` record is printed and appended to ``--records`` (default
 ``benchmarks/results/dask.jsonl``), which the full report shows (section "Data beyond memory").
@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.environment import versions
+from benchmarks.harness.environment import versions
 
-RECORDS = Path(__file__).resolve().parent / "results" / "dask.jsonl"
+RECORDS = Path(__file__).resolve().parents[1] / "results" / "dask.jsonl"
 
 
 def emit(record, records):

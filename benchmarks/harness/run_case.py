@@ -1,7 +1,7 @@
 """Run one (case, method) in this process and print one JSON record on the last line of stdout.
 
-    python -m benchmarks.run_case CASE METHOD [--quick] [--fraction F] [--classes K] [--time-limit S]
-                                             [--cold-time-limit S] [--formulation {paper,compact}]
+    python -m benchmarks.harness.run_case CASE METHOD [--quick] [--fraction F] [--classes K] [--time-limit S]
+                                                     [--cold-time-limit S] [--formulation {paper,compact}]
 
 METHOD: ccg (MRC-CCG, ours), lp (the full LP solved by HiGHS), subgradient (MRC-SUB), path (MRC-CCG along
 :data:`mrc_pyomo.estimator.path.DEFAULT_LAMBDA0S` with :func:`mrc_pyomo.mrc_path`: the record of its last stage, with
@@ -22,8 +22,8 @@ import time
 import numpy as np
 from sklearn.model_selection import train_test_split
 
-from benchmarks.cases import CASES, many_classes
-from benchmarks.environment import versions
+from benchmarks.harness.cases import CASES, many_classes
+from benchmarks.harness.environment import versions
 from mrc_pyomo import MRCClassifier, mrc_path
 from mrc_pyomo.master import MasterSolveError
 

@@ -3,7 +3,7 @@ their notes ("not measured", the previous run's)."""
 
 import numpy as np
 
-from benchmarks.report_records import find, is_previous, previous_record
+from benchmarks.report.records import find, is_previous, previous_record
 
 LABELS = {"ccg": "MRC-CCG (eps_1=1e-3)", "ccg_precise": "MRC-CCG (eps_1=1e-4)", "lp": "MRC-LP",
           "subgradient": "MRC-SUB", "path": "mrc_path (eps_1=1e-3)"}

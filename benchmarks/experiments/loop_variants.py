@@ -1,6 +1,6 @@
 """Measure variants of the generation loop against the default, in one process, alternating.
 
-    python -m benchmarks.loop_variants CASE [CASE ...] [--time-limit S] [--repeat R]
+    python -m benchmarks.experiments.loop_variants CASE [CASE ...] [--time-limit S] [--repeat R]
         [--variants default in_out=0.8 stall=none stall=5,eps_1=1e-4 ...]
 
 Variants are settings of the estimator or of the loop's :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`: ``in_out=A``
@@ -27,8 +27,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
-from benchmarks.cases import _tabular, many_classes
 from benchmarks.data import read
+from benchmarks.harness.cases import many_classes, tabular
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.data.validation import validate_training_data
 from mrc_pyomo.estimator.fitted import fitted_attributes, set_fitted
@@ -61,9 +61,9 @@ CASES = {
     "K50": lambda: many_classes(False, n_classes=50, n_samples=8000),
     "mnist8000": lambda: _mnist(8000),
     "mnist": _mnist_train,
-    "satellite": lambda: _tabular("satellite", False, 0, fourier=False),
-    "satellite_rff": lambda: _tabular("satellite", False, 0, fourier=True),
-    "optdigits_rff": lambda: _tabular("optdigits", False, 0, fourier=True),
+    "satellite": lambda: tabular("satellite", False, 0, fourier=False),
+    "satellite_rff": lambda: tabular("satellite", False, 0, fourier=True),
+    "optdigits_rff": lambda: tabular("optdigits", False, 0, fourier=True),
     "digits_rff": _digits_rff,
 }
 

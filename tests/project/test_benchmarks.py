@@ -12,7 +12,7 @@ import pytest
 import mrc_pyomo
 from conftest import harness_process
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_run_case_and_report(tmp_path, monkeypatch):
@@ -20,7 +20,7 @@ def test_run_case_and_report(tmp_path, monkeypatch):
     records = []
     cwd, env = harness_process(tmp_path)
     for method in ("ccg", "subgradient"):
-        out = subprocess.run([sys.executable, "-m", "benchmarks.run_case", "many_classes", method, "--quick",
+        out = subprocess.run([sys.executable, "-m", "benchmarks.harness.run_case", "many_classes", method, "--quick",
                               "--classes", "4", "--subgradient-iterations", "300"],
                              capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
         assert out.returncode == 0, out.stderr[-2000:]
@@ -36,7 +36,7 @@ def test_run_case_and_report(tmp_path, monkeypatch):
     assert records[0]["seconds_update"] + records[0]["seconds_solve"] <= records[0]["seconds"]
     # the limit ratio: cold solves of the final master, one per HiGHS method, timed in the fit's process
     ccg = records[0]
-    from benchmarks.run_case import COLD_METHODS
+    from benchmarks.harness.run_case import COLD_METHODS
     assert set(ccg["cold_seconds"]) == set(COLD_METHODS) == set(ccg["cold_status"]) == set(ccg["cold_objective"])
     assert all(t > 0 for t in ccg["cold_seconds"].values())
     assert all(status == "Optimal" for status in ccg["cold_status"].values())
@@ -53,7 +53,7 @@ def test_run_case_and_report(tmp_path, monkeypatch):
     assert 0 <= w["slower_than_cold"] <= w["masters"]
     path = tmp_path / "quick.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
-    import benchmarks.report as report
+    import benchmarks.report.report as report
     monkeypatch.setattr(report, "DOCS", tmp_path)
     out = report.write_report(path)
     text = out.read_text()
@@ -71,7 +71,7 @@ def test_run_case_and_report(tmp_path, monkeypatch):
 
 def test_report_cells_for_capped_cold_solves():
     """A cold solve stopped by its cap shows as a lower bound; with every method capped, the ratio as a bound."""
-    from benchmarks.report import cold_cell, gap_cell, limit_ratio_cell
+    from benchmarks.report.cells import cold_cell, gap_cell, limit_ratio_cell
     record = {"R": 0.5, "lower": 0.4999, "cold_seconds": {"dual_simplex": 2.0, "ipm": 1.0},
               "cold_objective": {"dual_simplex": None, "ipm": None},
               "cold_status": {"dual_simplex": "Time limit reached", "ipm": "Time limit reached"},
@@ -158,7 +158,7 @@ def target_cells(text, target, section="Targets"):
 
 def test_report_targets_on_fixture_records(tmp_path):
     pytest.importorskip("matplotlib")
-    from benchmarks.report import write_report
+    from benchmarks.report.report import write_report
     path = tmp_path / "full.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in fixture_records()))
     out = write_report(path, tmp_path / "benchmarks.md")
@@ -214,7 +214,7 @@ def test_report_issue_targets_on_fixture_records(tmp_path):
     """The section "Targets" (the issue "A useful rule in seconds") on FIXTURE records: anytime rules against a
     reference, certified gaps within a time, limit ratios <= 5, the path against the single fit."""
     pytest.importorskip("matplotlib")
-    from benchmarks.report import write_report
+    from benchmarks.report.report import write_report
     r, waste = fixture_record, {"masters": 10, "rows_added": 900, "rows_dropped": 500, "rows_readded": 40,
                                 "final_rows": 400, "seconds_solve": 8.0, "seconds_other": 1.0,
                                 "solve_by_phase": {"first master": 0.5, "ccg": 7.5}, "slower_than_cold": 2,
@@ -259,7 +259,7 @@ def test_report_issue_targets_on_fixture_records(tmp_path):
 def test_report_targets_without_records(tmp_path):
     """With only a record of another case every target says "not measured" (none is invented)."""
     pytest.importorskip("matplotlib")
-    from benchmarks.report import write_report
+    from benchmarks.report.report import write_report
     path = tmp_path / "full.jsonl"
     path.write_text(json.dumps(fixture_record("satellite", "ccg", 1.0, 0.5, 0.4999, K=6)) + "\n")
     text = write_report(path, tmp_path / "benchmarks.md").read_text()
@@ -274,8 +274,7 @@ def test_report_targets_without_records(tmp_path):
 def test_run_plan_halves(tmp_path, monkeypatch):
     """``--cases ... --skip-scaling`` runs those speed cases and their anytime runs, ``--only-scaling`` only the
     scaling experiments; both append to the same file (``run`` replaced by a FIXTURE that runs nothing)."""
-    import benchmarks.report
-    import benchmarks.run as run
+    import benchmarks.harness.run as run
 
     calls = []
 
@@ -285,7 +284,7 @@ def test_run_plan_halves(tmp_path, monkeypatch):
 
     monkeypatch.setattr(run, "run", fake_run)
     monkeypatch.setattr(run, "RESULTS", tmp_path)
-    monkeypatch.setattr(benchmarks.report, "write_report", lambda path: None)
+    monkeypatch.setattr(run, "write_report", lambda path: None)
     monkeypatch.setattr(sys, "argv", ["run", "--cases", "digits_rff", "tweets", "--skip-scaling"])
     run.main()
     assert calls == [("digits_rff", "ccg", 3600.0, ()), ("digits_rff", "ccg_precise", 3600.0, ()),
@@ -311,9 +310,9 @@ def test_run_plan_halves(tmp_path, monkeypatch):
 
 
 def test_backends_counts_the_terms_a_pyomo_backend_would_take(capsys):
-    """benchmarks.backends on wine: each backend's line, and after the built-in one the rows the loop added, its
+    """benchmarks.experiments.backends on wine: each backend's line, and after the built-in one the rows the loop added, its
     masters, the final master's rows and their terms (at least two per row: a nonzero and nu)."""
-    from benchmarks.backends import main
+    from benchmarks.experiments.backends import main
     main(["--cases", "wine", "--solvers", "highs", "appsi_highs"])
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[1] for line in lines[1:4:2]] == ["highs", "appsi_highs"]
@@ -326,7 +325,7 @@ def test_proximal_centre_variant_keeps_the_certificate():
     """The loop variant prox=KAPPA (an L1 proximal term through the loop's callback) reaches the LP's R* with a
     closed certified gap: its last masters are the LP's own, and any alpha >= 0 bounds R* from below."""
     from conftest import random_problem
-    from benchmarks.loop_variants import ProximalCentre, fit_variant
+    from benchmarks.experiments.loop_variants import ProximalCentre, fit_variant
     from mrc_pyomo import MRCClassifier
     X, y = random_problem(400, 6, 4, seed=3)
     lp = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)
@@ -336,8 +335,8 @@ def test_proximal_centre_variant_keeps_the_certificate():
 
 
 def test_report_dask_section(tmp_path):
-    """The section "Data beyond memory" shows the records of benchmarks/dask_scale.py, and nothing without them."""
-    from benchmarks import report_dask
+    """The section "Data beyond memory" shows the records of benchmarks/experiments/dask_scale.py, and nothing without them."""
+    from benchmarks.report import dask as report_dask
     path = tmp_path / "dask.jsonl"
     assert report_dask.dask_section(path) == []
     versions = {"commit": "abc1234"}
@@ -356,9 +355,8 @@ def test_formulations_experiment_and_section(tmp_path, monkeypatch):
     """``--formulations`` runs each planned (case, method) in the paper's and then in the compact formulation
     and nothing else; ``run`` passes ``--formulation compact`` for a ``*_compact`` method; the section pairs
     the two records of a case with the time ratio (``run`` replaced by a FIXTURE, then its command checked)."""
-    import benchmarks.report
-    import benchmarks.run as run
-    from benchmarks.report_formulations import formulations_section
+    import benchmarks.harness.run as run
+    from benchmarks.report.formulations import formulations_section
 
     calls = []
 
@@ -371,7 +369,7 @@ def test_formulations_experiment_and_section(tmp_path, monkeypatch):
     real_run = run.run
     monkeypatch.setattr(run, "run", fake_run)
     monkeypatch.setattr(run, "RESULTS", tmp_path)
-    monkeypatch.setattr(benchmarks.report, "write_report", lambda path: None)
+    monkeypatch.setattr(run, "write_report", lambda path: None)
     monkeypatch.setattr(sys, "argv", ["run", "--formulations", "--cases", "pulsar_rff", "satellite"])
     run.main()
     assert calls == [("pulsar_rff", "ccg"), ("pulsar_rff", "ccg_compact"), ("pulsar_rff", "lp"),
@@ -402,3 +400,25 @@ def test_formulations_experiment_and_section(tmp_path, monkeypatch):
     monkeypatch.setattr(run.subprocess, "run", fake_subprocess)
     real_run("satellite", "ccg_compact", False, 60.0)
     assert commands[0][3:5] == ["satellite", "ccg"] and commands[0][-2:] == ["--formulation", "compact"]
+
+
+def test_the_benchmark_packages_import_one_way():
+    """benchmarks/: the report and the experiments import from the harness, the harness from benchmarks.data only
+    (it runs the report as a process of its own), and no package imports a private name of mrc_pyomo."""
+    import ast
+    allowed = {"harness": {"data", "harness"}, "report": {"data", "harness", "report"},
+               "experiments": {"data", "harness", "experiments"}}
+    found, private = {}, []
+    for package in allowed:
+        for path in sorted((ROOT / "benchmarks" / package).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                         else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+                for name in names:
+                    parts = name.split(".")
+                    if parts[0] == "benchmarks" and len(parts) > 1:
+                        found.setdefault(package, set()).add(parts[1])
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mrc_pyomo"):
+                    private += [f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_")]
+    assert set(found) == set(allowed) and all(found[p] <= allowed[p] for p in allowed), found
+    assert "harness" in found["report"] and not private, private

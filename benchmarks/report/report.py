@@ -1,34 +1,32 @@
 """Turn benchmark records (``results/*.jsonl``) into ``docs/benchmarks.md`` and plots in ``docs/img/``.
 
-    python -m benchmarks.report [RECORDS [OUT]]
+    python -m benchmarks.report.report [RECORDS [OUT]]
 
 RECORDS defaults to ``benchmarks/results/full.jsonl``; OUT to ``docs/benchmarks.md`` (``docs/benchmarks_quick.md``
 for ``quick.jsonl``), with the plots in ``img/`` next to it.  The section "Targets" checks the targets of the
-issue "A useful rule in seconds" (:func:`benchmarks.report_targets.target_rows`), the section "Earlier targets"
-those of the issue "Stable generation" (:func:`benchmarks.report_earlier_targets.earlier_target_rows`).
+issue "A useful rule in seconds" (:func:`benchmarks.report.targets.target_rows`), the section "Earlier targets"
+those of the issue "Stable generation" (:func:`benchmarks.report.earlier_targets.earlier_target_rows`).
 
-This module assembles the report from its parts: the records (``report_records``), the text of table cells and
-rows (``report_cells``), the tables of runs (``report_tables``), the two sections of targets (``report_targets``,
-``report_earlier_targets``), the figures (``report_figures``), the formulations (``report_formulations``) and
-the Dask runs (``report_dask``).  It also offers the names other code takes
-from it (``read``, ``run_key``, the cells).
+This module assembles the report from the modules of its package: the records (``records``), the text of table
+cells and rows (``cells``), the tables of runs (``tables``), the two sections of targets (``targets``,
+``earlier_targets``), the figures (``figures``), the formulations (``formulations``) and the Dask runs
+(``dask``).  The harness (:mod:`benchmarks.harness.run`) runs it in a process of its own after a run; the report
+reads the harness's plan and records files and imports nothing else of it.
 """
 
 import sys
 from pathlib import Path
 
-from benchmarks.report_cells import cold_cell, gap_cell, limit_ratio_cell
-from benchmarks.report_dask import dask_section
-from benchmarks.report_earlier_targets import earlier_targets_section
-from benchmarks.report_figures import draw_figures, plots_section
-from benchmarks.report_formulations import formulations_section
-from benchmarks.report_records import newest, read, run_environment, run_key
-from benchmarks.report_tables import anytime_table, limit_ratio_table, missing_runs, speed_table, waste_table
-from benchmarks.report_targets import targets_section
+from benchmarks.harness.record_files import read
+from benchmarks.report.dask import dask_section
+from benchmarks.report.earlier_targets import earlier_targets_section
+from benchmarks.report.figures import draw_figures, plots_section
+from benchmarks.report.formulations import formulations_section
+from benchmarks.report.records import newest, run_environment
+from benchmarks.report.tables import anytime_table, limit_ratio_table, missing_runs, speed_table, waste_table
+from benchmarks.report.targets import targets_section
 
-__all__ = ["write_report", "read", "run_key", "cold_cell", "gap_cell", "limit_ratio_cell"]
-
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 
@@ -45,8 +43,8 @@ def write_report(path, out=None):
     cases = list(dict.fromkeys(r["case"] for r in speed))
 
     lines = [f"# Benchmarks ({mode} run)", "",
-             f"Produced by `python -m benchmarks.run{' --quick' if mode == 'quick' else ''}` "
-             f"(records in `benchmarks/results/{Path(path).name}`, report by `benchmarks/report.py`).", "",
+             f"Produced by `python -m benchmarks.harness.run{' --quick' if mode == 'quick' else ''}` "
+             f"(records in `benchmarks/results/{Path(path).name}`, report by `benchmarks/report/report.py`).", "",
              f"Machine and versions: {run_environment(records)}.", "",
              "Each case and method ran in its own process on 80% of the samples (stratified, seed 0); the test",
              "error is on the other 20%. R is the certified worst-case error `upper_` = R(mu) over the training",
