@@ -1,8 +1,8 @@
 """Models saved by ``mrc-pyomo fit --save`` and read by ``mrc-pyomo predict``: :func:`load_model`.
 
 A model is a pickle of a fitted :class:`~mrc_pyomo.MRCClassifier` (or of a ``Pipeline`` ending in one).  Version
-0.1.0 of the library kept its modules at the top of the package (``mrc_pyomo.estimator.classifier``,
-``mrc_pyomo.oracles.primal``, ...); they have moved into its subpackages (``mrc_pyomo.estimator.classifier``, ...).
+0.1.0 of the library kept its modules at the top of the package (``mrc_pyomo.classifier``,
+``mrc_pyomo.primal_oracle``, ...); they have moved into its subpackages (``mrc_pyomo.estimator.classifier``, ...).
 :func:`load_model` reads the models of both layouts (:class:`ModelUnpickler` maps the old module names to the new,
 as pandas' ``read_pickle`` does for its own moves); ``pickle.load`` reads those of this layout only.
 """

@@ -120,7 +120,8 @@ class MRCProblem:
 
     def rule(self, mu):
         """The :class:`Rule` in the user's units of a rule ``mu`` of this problem: completed over the fixed
-        features (:func:`~mrc_pyomo.problem.reduction.complete`), divided by the scale, uncentred, and certified
+        features (:func:`~mrc_pyomo.problem.reduction.complete`), back in the columns of ``Psi`` (``mu d``, ``tau / d``,
+        ``lambda / d``), uncentred, and certified
         by one exact pass of the primal oracle over the training samples in the user's units."""
         if self.centre is not None and self.lambda0 != 0:
             raise ValueError("a problem centred for lambda0 = 0 has rules in the user's units at lambda0 = 0 only")
