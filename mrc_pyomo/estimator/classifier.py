@@ -58,7 +58,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         useful rule (images): mnist, 8,000 images, 300 s: ``upper_`` 0.416 (lower 0.343) against 0.898
         (lower 0.382) without.  It is off by default because the benchmark's other cases, which the loop
         certifies directly, take 1.4x to 3.5x longer through the stages (quick run, median 1.92x;
-        ``benchmarks/results/quick_{before,after}_continuation.jsonl``), and digits + 400 random Fourier
+        ``benchmarks/results/quick_pair_be4e433_712283c_{before,after}.jsonl``), and digits + 400 random Fourier
         features converges alone in 280 s but is still open at 300 s through the stages.
     fit_intercept : bool, default=True
         Prepend the constant feature 1 to ``Psi``.
