@@ -243,18 +243,6 @@ def test_stops_at_max_iter_and_time_limit():
     assert clf.upper_ == worst_case_risk(clf.feature_map_.transform(X), clf.mu_, clf.tau_, clf.lambda_)
 
 
-def test_an_interrupted_fit_returns_the_best_rule_seen():
-    X, y = random_problem(300, 4, 4, seed=6)
-    with pytest.warns(ConvergenceWarning, match="certified gap"):
-        clf = MRCClassifier(eps_1=0.0, n_max=3, max_iter=6, continuation=False).fit(X, y)
-    h = clf.history_
-    R_zero = 1.0 - 1.0 / 4  # R(0): the rule before the first master
-    assert np.allclose(h.upper, np.minimum.accumulate(np.minimum(h.R_mu, R_zero)), atol=0)
-    # the segment between the best rule and the last master's mu can only improve on both
-    assert clf.upper_ <= h.upper.iloc[-1] + 1e-12 and clf.upper_ <= h.R_mu.iloc[-1] + 1e-12
-    assert np.all(np.diff(h.lower) >= 0) and clf.lower_ == h.lower.iloc[-1] <= clf.upper_
-
-
 def test_the_loop_stops_at_the_first_certified_gap_below_eps_1():
     # the certified gap upper - lower closes before the last master's mu^k is within eps_1 of feasibility
     X, y = random_problem(300, 5, 3, seed=2)
