@@ -45,15 +45,15 @@ def load(name, n):
 
 def case_data(case):
     if case == "small":
-        from conftest import random_problem
+        from helpers import random_problem
         X, y = random_problem(60, 4, 3, seed=0)
         phi = "linear"
     elif case.startswith("smallsparse"):
-        from conftest import random_problem
+        from helpers import random_problem
         X, y = random_problem(60, 4, 3, sparse=True, seed=0)
         phi = "linear"
     elif case.startswith("rand:"):
-        from conftest import random_problem
+        from helpers import random_problem
         _, n, d, K = case.split(":")
         X, y = random_problem(int(n), int(d), int(K), seed=0)
         phi = "linear"

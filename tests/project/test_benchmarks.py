@@ -324,7 +324,7 @@ def test_backends_counts_the_terms_a_pyomo_backend_would_take(capsys):
 def test_proximal_centre_variant_keeps_the_certificate():
     """The loop variant prox=KAPPA (an L1 proximal term through the loop's callback) reaches the LP's R* with a
     closed certified gap: its last masters are the LP's own, and any alpha >= 0 bounds R* from below."""
-    from conftest import random_problem
+    from helpers import random_problem
     from benchmarks.experiments.loop_variants import ProximalCentre, fit_variant
     from mrc_pyomo import MRCClassifier
     X, y = random_problem(400, 6, 4, seed=3)
