@@ -86,19 +86,6 @@ def test_no_regularisation_on_shifted_data():
     assert clf.upper_ == pytest.approx(worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_), abs=1e-9)
 
 
-@pytest.mark.parametrize("solver", ["glpk", "cbc"])
-def test_file_based_solvers_and_an_all_zero_column(solver):
-    # before: "No value for uninitialized VarData object mu_pos[...]" from inside Pyomo
-    if not pyo.SolverFactory(solver).available(exception_flag=False):
-        pytest.skip(f"{solver} not installed")
-    X, y = standard_problem()
-    X = np.hstack([X, np.zeros((len(X), 1))])
-    # CBC's and GLPK's duals are accurate to their tolerances (about 1e-7): the certificate closes to that
-    clf = MRCClassifier(solver=solver, eps_1=1e-6).fit(X, y)
-    assert_exact(clf, X, y)
-    assert np.all(clf.mu_[:, -1] == 0)
-
-
 def test_predict_proba_with_huge_scores():
     # before: NaN for scores above about 1e17 (the prefix means of psi cancelled to 0 / 0)
     X, y = standard_problem()
@@ -107,20 +94,6 @@ def test_predict_proba_with_huge_scores():
         proba = clf.predict_proba(X * factor)
         assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1.0)
         assert np.array_equal(clf.classes_[proba.argmax(axis=1)], clf.predict(X * factor))
-
-
-def test_a_time_limit_is_not_left_on_the_master():
-    # before: a fit stopped by time_limit inside HiGHS left the limit on master_: its next solve failed
-    clf = MRCClassifier(eps_1=0.0, eps_2=0.0, n_max=50, time_limit=0.5)
-    with pytest.warns(ConvergenceWarning):
-        clf.fit(*random_problem(3000, 30, 10, seed=12))
-    assert clf.status_ == "time_limit"
-    master = clf.master_
-    assert master.backend.highs.getOptionValue("time_limit")[1] == np.inf
-    master.refine()
-    with pytest.raises(MasterSolveError, match="[Tt]ime limit"):
-        master.solve(time_limit=0.0)   # no time left: HiGHS stops at once
-    assert np.isfinite(master.solve().objective)   # and the next solve has no limit
 
 
 @pytest.mark.parametrize("max_iter", [1, 2, 3, 5, 40])
@@ -132,18 +105,6 @@ def test_subgradient_history_ends_at_upper(max_iter):
         clf = MRCClassifier(method="subgradient", max_iter=max_iter).fit(X, y)
     assert clf.history_.upper.iloc[-1] == pytest.approx(clf.upper_, abs=1e-12)
     assert clf.history_.lower.iloc[-1] == clf.lower_ <= clf.upper_
-
-
-@pytest.mark.parametrize("solver", ["appsi_highs", "highs"])
-def test_highs_checks_its_options_and_says_why_it_stopped(solver):
-    # before: Pyomo's HiGHS ignored a misspelt option; an iteration limit passed on Pyomo's advice about
-    # load_solutions, which a user of the estimator cannot act on
-    X, y = standard_problem()
-    with pytest.raises(ValueError, match="HiGHS rejected the option no_such_option"):
-        MRCClassifier(solver=solver, solver_options={"no_such_option": 1}).fit(X, y)
-    with pytest.raises(MasterSolveError, match="maxIterations|Iteration limit") as error:
-        MRCClassifier(solver=solver, solver_options={"simplex_iteration_limit": 1}).fit(X, y)
-    assert "load_solutions" not in str(error.value)
 
 
 @pytest.mark.skipif(shutil.which("cbc") is None, reason="cbc not installed")

@@ -94,14 +94,6 @@ def test_a_fit_that_fails_closes_its_display(capfd):
     assert out == "" and err.endswith("\n") and "Running HiGHS" not in err
 
 
-def test_solver_options_turn_the_solver_log_on(capfd):
-    """Only the user's solver_options show HiGHS's own log."""
-    X, y = random_problem(60, 3, 3, seed=1)
-    MRCClassifier(solver_options={"output_flag": True}).fit(X, y)
-    out, _ = capfd.readouterr()
-    assert "Model status" in out
-
-
 def _cli(*args, cwd):
     return subprocess.run([sys.executable, "-m", "mrc_pyomo.cli.main", *map(str, args)], capture_output=True,
                           text=True, cwd=cwd)
@@ -129,29 +121,6 @@ def test_each_command_writes_only_its_own_output(tmp_path):
         result = _cli(*args, cwd=tmp_path)
         assert result.returncode == 0 and result.stderr == ""
         assert not any(banner in result.stdout for banner in SOLVER_BANNERS)
-
-
-def test_a_highs_that_prints_when_made_is_silenced(capfd, monkeypatch):
-    """Whatever highspy version is installed: a ``Highs`` whose constructor writes to file descriptor 1 (as
-    highspy 1.16's banner does, from C++) prints nothing through the library, and the library's own output
-    around it keeps its order."""
-    import highspy
-    import mrc_pyomo.master.highs as backend
-
-    class Loud(highspy.Highs):
-        def __init__(self):
-            super().__init__()
-            os.write(1, b"Running HiGHS 9.9.9: Copyright (c)\n")
-
-    monkeypatch.setattr(backend.highspy, "Highs", Loud)
-    print("before", flush=True)
-    backend.quiet_highs()
-    print("after", flush=True)
-    X, y = random_problem(60, 3, 3, seed=1)
-    MRCClassifier().fit(X, y)
-    MRCClassifier(method="lp").fit(X, y)
-    out, err = capfd.readouterr()
-    assert out == "before\nafter\n" and err == ""
 
 
 def test_the_live_line_keeps_its_clock_moving_while_a_master_solves(capfd, monkeypatch):

@@ -55,32 +55,6 @@ def test_solver_failure_on_a_later_master_returns_the_last_valid_solution():
     assert np.isfinite(clf.upper_)
 
 
-PROBLEMS = {"random": random_problem(70, 3, 3, seed=9), "breast_cancer": load_breast_cancer(return_X_y=True)}
-
-
-@pytest.mark.parametrize("problem", list(PROBLEMS))
-@pytest.mark.parametrize("solver", ["highs", "glpk", "cbc"])
-def test_three_solvers_reach_the_same_R_star(problem, solver):
-    if not pyo.SolverFactory(solver).available(exception_flag=False):
-        pytest.skip(f"{solver} not installed")
-    X, y = PROBLEMS[problem]
-    X = (X - X.mean(axis=0)) / X.std(axis=0)
-    ref = MRCClassifier(eps_1=0.0, eps_2=0.0).fit(X, y)
-    # the file-based solvers' duals are accurate to their tolerances (about 1e-7): certify to 1e-6
-    clf = MRCClassifier(eps_1=1e-6, eps_2=0.0, solver=solver).fit(X, y)
-    assert clf.status_ == "converged" and clf.lower_ - 1e-9 <= ref.upper_ <= clf.upper_ + 1e-9
-    assert clf.upper_ == pytest.approx(ref.upper_, abs=1e-6)
-
-
-def test_solver_options_reach_pyomo_solvers():
-    if not pyo.SolverFactory("glpk").available(exception_flag=False):
-        pytest.skip("glpk not installed")
-    X, y = random_problem(40, 3, 2)
-    from mrc_pyomo import MasterSolveError
-    with pytest.raises(MasterSolveError, match="glpk"):  # glpsol rejects an unknown option: not ignored
-        MRCClassifier(solver="glpk", solver_options={"no-such-option": 1}).fit(X, y)
-
-
 @pytest.mark.parametrize("method", ["ccg", "lp", "subgradient"])
 def test_plot_history(method):
     """Every method: the certified gap on a log scale (nothing clipped), the interval with R^k and R(mu^k),

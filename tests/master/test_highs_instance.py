@@ -1,0 +1,78 @@
+"""Every HiGHS instance of the library (:mod:`mrc_pyomo.master.highs_instance`): quiet when made, whatever highspy
+prints; its log on only through the user's ``solver_options``; its options checked against HiGHS's own answer
+(on the built-in backend and Pyomo's HiGHS interfaces); a time limit that bounds one run and is not left on the
+master."""
+
+import os
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+
+from helpers import random_problem, standard_problem
+from mrc_pyomo import MasterSolveError, MRCClassifier
+
+
+def test_a_time_limit_is_not_left_on_the_master():
+    # before: a fit stopped by time_limit inside HiGHS left the limit on master_: its next solve failed
+    clf = MRCClassifier(eps_1=0.0, eps_2=0.0, n_max=50, time_limit=0.5)
+    with pytest.warns(ConvergenceWarning):
+        clf.fit(*random_problem(3000, 30, 10, seed=12))
+    assert clf.status_ == "time_limit"
+    master = clf.master_
+    assert master.backend.highs.getOptionValue("time_limit")[1] == np.inf
+    master.refine()
+    with pytest.raises(MasterSolveError, match="[Tt]ime limit"):
+        master.solve(time_limit=0.0)   # no time left: HiGHS stops at once
+    assert np.isfinite(master.solve().objective)   # and the next solve has no limit
+
+
+@pytest.mark.parametrize("solver", ["appsi_highs", "highs"])
+def test_highs_checks_its_options_and_says_why_it_stopped(solver):
+    # before: Pyomo's HiGHS ignored a misspelt option; an iteration limit passed on Pyomo's advice about
+    # load_solutions, which a user of the estimator cannot act on
+    X, y = standard_problem()
+    with pytest.raises(ValueError, match="HiGHS rejected the option no_such_option"):
+        MRCClassifier(solver=solver, solver_options={"no_such_option": 1}).fit(X, y)
+    with pytest.raises(MasterSolveError, match="maxIterations|Iteration limit") as error:
+        MRCClassifier(solver=solver, solver_options={"simplex_iteration_limit": 1}).fit(X, y)
+    assert "load_solutions" not in str(error.value)
+
+
+def test_master_the_solver_cannot_solve():
+    X, y = random_problem(30, 2, 2)
+    with pytest.raises(MasterSolveError, match="limit"):
+        MRCClassifier(solver_options={"simplex_iteration_limit": 0}).fit(X, y)
+    with pytest.raises(ValueError, match="HiGHS rejected the option"):
+        MRCClassifier(solver_options={"no_such_option": 1}).fit(X, y)
+
+
+def test_solver_options_turn_the_solver_log_on(capfd):
+    """Only the user's solver_options show HiGHS's own log."""
+    X, y = random_problem(60, 3, 3, seed=1)
+    MRCClassifier(solver_options={"output_flag": True}).fit(X, y)
+    out, _ = capfd.readouterr()
+    assert "Model status" in out
+
+
+def test_a_highs_that_prints_when_made_is_silenced(capfd, monkeypatch):
+    """Whatever highspy version is installed: a ``Highs`` whose constructor writes to file descriptor 1 (as
+    highspy 1.16's banner does, from C++) prints nothing through the library, and the library's own output
+    around it keeps its order."""
+    import highspy
+    import mrc_pyomo.master.highs as backend
+
+    class Loud(highspy.Highs):
+        def __init__(self):
+            super().__init__()
+            os.write(1, b"Running HiGHS 9.9.9: Copyright (c)\n")
+
+    monkeypatch.setattr(backend.highspy, "Highs", Loud)
+    print("before", flush=True)
+    backend.quiet_highs()
+    print("after", flush=True)
+    X, y = random_problem(60, 3, 3, seed=1)
+    MRCClassifier().fit(X, y)
+    MRCClassifier(method="lp").fit(X, y)
+    out, err = capfd.readouterr()
+    assert out == "before\nafter\n" and err == ""

@@ -1,0 +1,27 @@
+"""The registry of backends (:mod:`mrc_pyomo.master.registry`): the one place for solver names; an unknown solver is
+refused by its name."""
+
+import pytest
+
+from helpers import random_problem
+from mrc_pyomo import MRCClassifier
+from mrc_pyomo.master import Backend, register_backend
+from mrc_pyomo.master.highs import HighsBackend
+from mrc_pyomo.master.registry import backend_class, registered_backends
+
+
+def test_the_registry_is_the_one_place_for_solver_names():
+    assert registered_backends() == {"highs": HighsBackend}
+    assert backend_class("highs") is HighsBackend
+    with pytest.raises(ValueError, match="non-empty name"):
+        register_backend("", HighsBackend)
+    with pytest.raises(TypeError):
+        Backend("x")   # solve is abstract
+
+
+def test_unknown_solver_is_refused_by_name():
+    X, y = random_problem(20, 2, 2)
+    with pytest.raises(ValueError, match="unknown solver 'no_such_solver'"):
+        MRCClassifier(solver="no_such_solver").fit(X, y)
+    with pytest.raises(ValueError, match="solver must be 'highs' or a Pyomo solver name"):
+        MRCClassifier(solver="").fit(X, y)
