@@ -65,19 +65,6 @@ def test_dense_and_sparse_give_the_same_classifier():
     assert a.upper_ == pytest.approx(b.upper_, abs=1e-9)
 
 
-@pytest.mark.parametrize("X,y,match", [
-    (np.array([[np.nan, 1.0], [1.0, 2.0]]), [0, 1], "NaN"),
-    (np.array([[np.inf, 1.0], [1.0, 2.0]]), [0, 1], "infinity"),
-    (np.zeros((0, 2)), [], "0 sample"),
-    (np.ones((3, 2)), [0, 1], "inconsistent numbers of samples"),
-    (np.ones((3, 2)), [1, 1, 1], "at least two classes"),
-    (np.ones((3, 2)), [0.5, 1.2, 2.7], "Unknown label type"),
-])
-def test_bad_data(X, y, match):
-    with pytest.raises(ValueError, match=match):
-        MRCClassifier().fit(X, y)
-
-
 @pytest.mark.parametrize("params,value", [
     ({"phi": "polynomial"}, "'polynomial'"),
     ({"phi": 3}, "3"),

@@ -1,20 +1,19 @@
-"""The data seam: a new data source is one class (the architecture page's worked example reads the samples
-from a file on disk, block by block), and a fit on it certifies the in-memory fit's R*."""
+"""The data seam (:mod:`mrc_pyomo.data.source`): a new data source is one class (the architecture page's worked
+example reads the samples from a file on disk, block by block), and a fit on it certifies the in-memory fit's
+R*; passes over blocks combine to one pass."""
 
 import runpy
-from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from helpers import ROOT, random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.data import InMemorySource, as_source
 from mrc_pyomo.oracles.primal import primal_violations, separation, varphi
 
-from conftest import random_problem
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = ROOT / "examples"
 
 
 def test_a_new_source_gives_the_in_memory_fit(tmp_path):

@@ -1,20 +1,26 @@
-"""Data beyond memory (SPEC "Progress, paths and data"): a Dask array, on a ``distributed.LocalCluster`` of
-several worker processes and from an array on disk, gives the in-memory fit's certified interval to 1e-9, its
-``mu_`` where the optimum is unique, and the same predictions; only the master's rows are gathered."""
+"""Data beyond memory (:mod:`mrc_pyomo.data.dask_source`, SPEC "Progress, paths and data"): a Dask array, on a
+``distributed.LocalCluster`` of several worker processes and from an array on disk, gives the in-memory fit's
+certified interval to 1e-9, its ``mu_`` where the optimum is unique, and the same predictions; only the
+master's rows are gathered."""
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from conftest import random_problem
+from helpers import random_problem
 from mrc_pyomo import MRCClassifier, mrc_path
 from mrc_pyomo.data import DaskSource, as_source
-from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.oracles.primal import separation, varphi
+from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.problem.scaling import column_scales
 
+
 dask = pytest.importorskip("dask")
+
+
 da = pytest.importorskip("dask.array")
+
+
 distributed = pytest.importorskip("distributed")
 
 
