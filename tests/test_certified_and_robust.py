@@ -94,24 +94,3 @@ def test_predict_proba_with_huge_scores():
         proba = clf.predict_proba(X * factor)
         assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1.0)
         assert np.array_equal(clf.classes_[proba.argmax(axis=1)], clf.predict(X * factor))
-
-
-@pytest.mark.parametrize("max_iter", [1, 2, 3, 5, 40])
-def test_subgradient_history_ends_at_upper(max_iter):
-    # before: when the last point was the best, history_.R_best at the end differed from upper_
-    X, y = standard_problem()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        clf = MRCClassifier(method="subgradient", max_iter=max_iter).fit(X, y)
-    assert clf.history_.upper.iloc[-1] == pytest.approx(clf.upper_, abs=1e-12)
-    assert clf.history_.lower.iloc[-1] == clf.lower_ <= clf.upper_
-
-
-@pytest.mark.skipif(shutil.which("cbc") is None, reason="cbc not installed")
-def test_a_solver_whose_duals_are_inexact_is_reported_not_trusted():
-    # CBC's duals are accurate to about 1e-7: asked for eps_1 = 0, the loop says so instead of "converged"
-    X, y = standard_problem()
-    with pytest.warns(ConvergenceWarning, match="solver_error"):
-        clf = MRCClassifier(solver="cbc", eps_1=0.0).fit(X, y)
-    assert clf.status_ == "solver_error" and "stalled" in clf.history_.solver_status.iloc[-1]
-    assert clf.lower_ - 1e-7 <= R_star_of(clf, X, y) <= clf.upper_ + 1e-7

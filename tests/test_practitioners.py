@@ -17,44 +17,6 @@ from mrc_pyomo import MRCClassifier
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_callback_sees_each_iteration_and_can_stop():
-    X, y = random_problem(80, 4, 3, seed=1)
-    seen = []
-
-    def callback(state):
-        m = state.model
-        assert isinstance(m, pyo.ConcreteModel)
-        assert pyo.value(m.objective) == pytest.approx(state.record["R_master"], abs=1e-9)
-        assert state.mu.shape == (3, 5) and state.alpha.shape == (state.master.n_rows,)
-        assert state.primal_violations.shape == (80,) and state.dual_violations.shape == (3, 5)
-        samples, subsets = state.next_rows
-        assert len(samples) == len(subsets) == state.check.new_samples.size
-        added_samples, _ = state.rows_added
-        assert len(added_samples) == state.record["rows_added"]
-        seen.append(state.iteration)
-        return state.iteration == 3
-
-    with pytest.warns(ConvergenceWarning, match="callback"):
-        clf = MRCClassifier(eps_1=0.0, n_max=3, callback=callback).fit(X, y)
-    assert seen == [1, 2, 3] and clf.status_ == "callback" and clf.n_iter_ == 3
-
-
-def test_solver_failure_on_a_later_master_returns_the_last_valid_solution():
-    X, y = random_problem(150, 4, 3, seed=2)
-
-    def limit_after_first(state):
-        state.master.set_solver_option("simplex_iteration_limit", 0)
-
-    with pytest.warns(ConvergenceWarning, match="solver_error"):
-        clf = MRCClassifier(eps_1=0.0, n_max=5, callback=limit_after_first, continuation=False).fit(X, y)
-    assert clf.status_ == "solver_error"
-    h = clf.history_
-    assert len(h) == 2 and np.isnan(h.R_master.iloc[-1]) and "limit" in h.solver_status.iloc[-1].lower()
-    assert h.solver_status.iloc[0] == "Optimal"
-    assert clf.objective_ == h.R_master.iloc[0]
-    assert np.isfinite(clf.upper_)
-
-
 @pytest.mark.parametrize("method", ["ccg", "lp", "subgradient"])
 def test_plot_history(method):
     """Every method: the certified gap on a log scale (nothing clipped), the interval with R^k and R(mu^k),

@@ -1,44 +1,22 @@
-"""MRC-CCG with eps_1 = eps_2 = 0 reaches the full LP's R* to 1e-6; the full LP matches an independent build."""
+"""The MRC-CCG loop (:mod:`mrc_pyomo.methods.ccg.loop`): with eps_1 = eps_2 = 0 it reaches the full LP's R* to 1e-6;
+Theorems 1 and 2 of the paper hold along it; its variants (in-out separation, the interior point method after a
+stalled simplex, row ageing) keep the certified answer; it stops on the certified gap, at max_iter, at the time
+limit, on a solver failure (with the last valid solution) and on duals it cannot trust.  End-to-end fits."""
+
+import shutil
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
-from scipy.optimize import linprog
+from sklearn.exceptions import ConvergenceWarning
 
-from conftest import explicit_F, random_problem
+from helpers import R_star_of, enumerated_R_star, random_problem, standard_problem
 from mrc_pyomo import MRCClassifier, RandomFourierFeatures
-from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.feature_maps import make_feature_map
 from mrc_pyomo.methods import ccg
 from mrc_pyomo.methods.ccg import CCGConfig
+from mrc_pyomo.oracles.primal import worst_case_risk
 from mrc_pyomo.problem import MRCProblem
-
-
-def reference_R_star(X, y, lambda0=0.01):
-    """The LP P of the paper built from an enumerated F and solved by scipy's linprog."""
-    classes, y_idx = np.unique(y, return_inverse=True)
-    K = len(classes)
-    Psi = make_feature_map("linear").fit(X).transform(X)
-    tau, lam = mean_and_confidence(Psi, y_idx, K, lambda0)
-    F, b = explicit_F(Psi, K)
-    m = F.shape[1]
-    c = np.concatenate([-(tau - lam).ravel(), (tau + lam).ravel(), [1.0]])
-    A = np.hstack([F, -F, -np.ones((F.shape[0], 1))])
-    bounds = [(0, None)] * (2 * m) + [(None, None)]
-    res = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method="highs")
-    assert res.status == 0
-    return res.fun
-
-
-@pytest.mark.parametrize("n_classes,sparse", [(2, False), (3, True), (4, False)])
-def test_full_lp_matches_enumerated_reference(n_classes, sparse):
-    X, y = random_problem(30, 3, n_classes, sparse=sparse, seed=n_classes)
-    clf = MRCClassifier(method="lp").fit(X, y)
-    R_star = reference_R_star(X, y)
-    assert clf.objective_ == pytest.approx(R_star, abs=1e-7)
-    assert clf.upper_ == pytest.approx(R_star, abs=1e-7)  # R(mu*) = R* at the LP optimum
-    assert clf.n_iter_ == 0 and clf.status_ == "converged"
-    assert clf.lower_ <= R_star + 1e-9 and clf.upper_ - clf.lower_ <= 1e-8  # the LP's own certificate
+from mrc_pyomo.problem.estimates import mean_and_confidence
 
 
 CASES = [
@@ -121,17 +99,6 @@ def test_theorem_2_bounds_large_n_and_m(K):
     assert clf.upper_ == pytest.approx(lp.upper_, abs=1e-6)
 
 
-def test_simplex_budget_is_relative_to_the_largest_solve():
-    """Stall protection is on by default: the warm simplex gets stall_factor (3) times the largest solve so
-    far, at least stall_floor (1 s), and nothing on the first master; a config without a factor has none."""
-    from mrc_pyomo.methods.ccg import CCGConfig, simplex_budget
-    assert simplex_budget([]) is None
-    assert simplex_budget([2.0, 5.0, 1.0]) == pytest.approx(15.0)
-    assert simplex_budget([0.01, 0.02]) == pytest.approx(1.0)
-    assert simplex_budget([2.0], CCGConfig(stall_factor=2.0, stall_floor=0.0)) == pytest.approx(4.0)
-    assert simplex_budget([2.0], CCGConfig(stall_factor=None)) is None
-
-
 @pytest.mark.parametrize("variant", [{"in_out": 0.8}, {"stall_factor": 1e-9, "stall_floor": 0.0}])
 def test_loop_variants_reach_R_star(variant):
     """In-out separation and the interior point method after a stalled simplex (forced here by a zero budget:
@@ -141,7 +108,7 @@ def test_loop_variants_reach_R_star(variant):
     tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
     result = ccg.solve(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=0.0, n_max=5, **variant))
     assert result.status == "converged" and result.upper - result.lower <= 1e-8
-    assert result.upper == pytest.approx(reference_R_star(X, y), abs=1e-7)
+    assert result.upper == pytest.approx(enumerated_R_star(X, y), abs=1e-7)
     statuses = [record["solver_status"] for record in result.history]
     if "stall_factor" in variant:
         assert all("IPM" in status for status in statuses[1:])
@@ -161,7 +128,7 @@ def test_row_ageing_keeps_theorem_1_and_reaches_R_star(row_age):
     assert result.status == "converged" and sum(removed[:row_age]) == 0 and sum(removed) > 0
     R_k = [record["R_master"] for record in result.history]
     assert np.all(np.diff(R_k) >= -1e-9)
-    assert result.upper == pytest.approx(reference_R_star(X, y), abs=1e-7)
+    assert result.upper == pytest.approx(enumerated_R_star(X, y), abs=1e-7)
 
 
 def test_rows_readded_counts_the_rows_a_fit_had_removed():
@@ -190,5 +157,67 @@ def test_the_default_loop_solves_every_master_by_the_warm_simplex():
     Psi = make_feature_map("linear").fit(X).transform(X)
     tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
     default = ccg.solve(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=1e-9, n_max=20))
-    assert default.status == "converged" and default.upper == pytest.approx(reference_R_star(X, y), abs=1e-7)
+    assert default.status == "converged" and default.upper == pytest.approx(enumerated_R_star(X, y), abs=1e-7)
     assert not any("IPM" in record["solver_status"] for record in default.history)
+
+
+def test_stops_at_max_iter_and_time_limit():
+    X, y = random_problem(300, 4, 4, seed=6)
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
+        clf = MRCClassifier(eps_1=0.0, n_max=3, max_iter=2).fit(X, y)
+    assert clf.n_iter_ == 2 and clf.status_ == "max_iter"
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf = MRCClassifier(eps_1=0.0, n_max=3, time_limit=0.0).fit(X, y)
+    assert clf.n_iter_ == 1 and clf.status_ == "time_limit"
+    # the certificate holds for whatever rule was returned
+    assert clf.upper_ == worst_case_risk(clf.feature_map_.transform(X), clf.mu_, clf.tau_, clf.lambda_)
+
+
+def test_the_loop_stops_at_the_first_certified_gap_below_eps_1():
+    # the certified gap upper - lower closes before the last master's mu^k is within eps_1 of feasibility
+    X, y = random_problem(300, 5, 3, seed=2)
+    clf = MRCClassifier(eps_1=0.2, n_max=3, continuation=False).fit(X, y)
+    h = clf.history_
+    gaps = h.upper - h.lower
+    assert clf.status_ == "converged" and clf.regime_ == "n"
+    assert gaps.iloc[-1] <= 0.2 and (gaps.iloc[:-1] > 0.2).all()  # stopped at the first certified gap
+    assert h.max_primal_violation.iloc[-1] > 0.2  # the violation test alone would have gone on
+    assert clf.upper_ - clf.lower_ <= 0.2
+
+
+def test_time_limit_interrupts_a_long_run():
+    """HiGHS gets the remaining time: the fit stops close to the limit with the last valid master."""
+    import time
+    X, y = random_problem(3000, 30, 10, seed=12)
+    start = time.perf_counter()
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf = MRCClassifier(eps_1=0.0, eps_2=0.0, n_max=3, time_limit=1.0).fit(X, y)
+    assert clf.status_ == "time_limit"
+    assert time.perf_counter() - start < 1.0 + 5.0  # the limit, plus the data setup and one oracle pass
+    assert np.isfinite(clf.upper_) and np.isfinite(clf.history_.R_master.iloc[0])
+
+
+def test_solver_failure_on_a_later_master_returns_the_last_valid_solution():
+    X, y = random_problem(150, 4, 3, seed=2)
+
+    def limit_after_first(state):
+        state.master.set_solver_option("simplex_iteration_limit", 0)
+
+    with pytest.warns(ConvergenceWarning, match="solver_error"):
+        clf = MRCClassifier(eps_1=0.0, n_max=5, callback=limit_after_first, continuation=False).fit(X, y)
+    assert clf.status_ == "solver_error"
+    h = clf.history_
+    assert len(h) == 2 and np.isnan(h.R_master.iloc[-1]) and "limit" in h.solver_status.iloc[-1].lower()
+    assert h.solver_status.iloc[0] == "Optimal"
+    assert clf.objective_ == h.R_master.iloc[0]
+    assert np.isfinite(clf.upper_)
+
+
+@pytest.mark.skipif(shutil.which("cbc") is None, reason="cbc not installed")
+def test_a_solver_whose_duals_are_inexact_is_reported_not_trusted():
+    # CBC's duals are accurate to about 1e-7: asked for eps_1 = 0, the loop says so instead of "converged"
+    X, y = standard_problem()
+    with pytest.warns(ConvergenceWarning, match="solver_error"):
+        clf = MRCClassifier(solver="cbc", eps_1=0.0).fit(X, y)
+    assert clf.status_ == "solver_error" and "stalled" in clf.history_.solver_status.iloc[-1]
+    assert clf.lower_ - 1e-7 <= R_star_of(clf, X, y) <= clf.upper_ + 1e-7

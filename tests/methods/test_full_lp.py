@@ -1,5 +1,8 @@
-"""``method="lp"`` on the HiGHS backend: the explicit dual LP, by the simplex or the interior point method as
-:func:`mrc_pyomo.methods.full_lp.choose_method` says, gives R* of an independent LP and a closed certified interval."""
+"""The full LP (``method="lp"``, :mod:`mrc_pyomo.methods.full_lp`): against an LP built from an enumerated F
+(``helpers.enumerated_R_star``); on the HiGHS backend the explicit dual LP, by the simplex or the interior point
+method as :func:`mrc_pyomo.methods.full_lp.choose_method` says, gives R* of an independent LP
+(``helpers.reference_R_star``) and a closed certified interval; a Pyomo solver solves the primal LP; sizes,
+errors and time limits."""
 
 import pickle
 
@@ -8,26 +11,24 @@ import pyomo.environ as pyo
 import pytest
 import scipy.sparse as sp
 
-from conftest import random_problem, reference_R_star
+from helpers import enumerated_R_star, random_problem, reference_R_star, scaled_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.methods import full_lp
-from mrc_pyomo.problem.estimates import mean_and_confidence
-from mrc_pyomo.feature_maps import make_feature_map
 from mrc_pyomo.master import MasterSolveError
-from mrc_pyomo.oracles.primal import class_scores, psi_values, worst_case_risk
-from mrc_pyomo.problem.scaling import column_scales, scale_columns
+from mrc_pyomo.methods import full_lp
 from mrc_pyomo.methods.ccg import CCGConfig
+from mrc_pyomo.oracles.primal import class_scores, psi_values, worst_case_risk
 from mrc_pyomo.problem import MRCProblem
 
 
-def scaled_problem(n, d, K, sparse, seed, lambda0=0.01):
-    """``(Psi, y_idx, tau, lam)`` as the classifier builds them (column-scaled Psi)."""
-    X, y = random_problem(n, d, K, sparse=sparse, seed=seed)
-    y_idx = np.unique(y, return_inverse=True)[1]
-    Psi = make_feature_map("linear").fit(X).transform(X)
-    Psi = scale_columns(Psi, column_scales(Psi))
-    tau, lam = mean_and_confidence(Psi, y_idx, K, lambda0)
-    return Psi, y_idx, tau, lam
+@pytest.mark.parametrize("n_classes,sparse", [(2, False), (3, True), (4, False)])
+def test_full_lp_matches_enumerated_reference(n_classes, sparse):
+    X, y = random_problem(30, 3, n_classes, sparse=sparse, seed=n_classes)
+    clf = MRCClassifier(method="lp").fit(X, y)
+    R_star = enumerated_R_star(X, y)
+    assert clf.objective_ == pytest.approx(R_star, abs=1e-7)
+    assert clf.upper_ == pytest.approx(R_star, abs=1e-7)  # R(mu*) = R* at the LP optimum
+    assert clf.n_iter_ == 0 and clf.status_ == "converged"
+    assert clf.lower_ <= R_star + 1e-9 and clf.upper_ - clf.lower_ <= 1e-8  # the LP's own certificate
 
 
 @pytest.mark.parametrize("method", ["simplex", "ipm"])
@@ -154,3 +155,9 @@ def test_the_classifier_passes_its_time_limit_to_the_full_lp():
     with pytest.warns(ConvergenceWarning, match="time_limit"):
         clf = MRCClassifier(method="lp", time_limit=0.0).fit(X, y)
     assert clf.status_ == "time_limit" and clf.master_ is None and clf.lower_ == 0.0
+
+
+def test_full_lp_too_large_is_refused():
+    X, y = random_problem(200_000, 3, 6, seed=1)
+    with pytest.raises(ValueError, match="use method='ccg'"):
+        MRCClassifier(method="lp").fit(X, y)

@@ -1,13 +1,12 @@
-"""MRC-SUB (method="subgradient"): the baseline of the paper's comparisons."""
+"""MRC-SUB (``method="subgradient"``, :mod:`mrc_pyomo.methods.subgradient`): the baseline of the paper's comparisons."""
 
 import warnings
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from conftest import random_problem
+from helpers import random_problem, standard_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.oracles.primal import worst_case_risk
 
@@ -37,3 +36,14 @@ def test_subgradient_time_limit():
     with pytest.warns(ConvergenceWarning, match="time_limit"):
         sub = MRCClassifier(method="subgradient", max_iter=10**7, time_limit=0.2).fit(X, y)
     assert sub.status_ == "time_limit" and sub.n_iter_ < 10**7
+
+
+@pytest.mark.parametrize("max_iter", [1, 2, 3, 5, 40])
+def test_subgradient_history_ends_at_upper(max_iter):
+    # before: when the last point was the best, history_.R_best at the end differed from upper_
+    X, y = standard_problem()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        clf = MRCClassifier(method="subgradient", max_iter=max_iter).fit(X, y)
+    assert clf.history_.upper.iloc[-1] == pytest.approx(clf.upper_, abs=1e-12)
+    assert clf.history_.lower.iloc[-1] == clf.lower_ <= clf.upper_

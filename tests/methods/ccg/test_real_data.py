@@ -9,8 +9,9 @@ largest primal violation, ``R* <= upper_ <= R* + eps_1``; the master's value ``R
 import numpy as np
 import pytest
 
-from conftest import load_dataset
+from helpers import load_dataset
 from mrc_pyomo import MRCClassifier
+
 
 CASES = [("satellite", 200), ("dry_bean", 200), ("pulsar", 2000)]
 
