@@ -96,43 +96,6 @@ def test_bad_parameters(params, value):
         validate_parameters(MRCClassifier(**params))   # what the command line calls before it prints
 
 
-@pytest.mark.parametrize("phi,name", [
-    (RandomFourierFeatures(n_components=0), "n_components"),       # was a ZeroDivisionError in scikit-learn
-    (RandomFourierFeatures(gamma=-1), "gamma"),                      # was an unbounded master, or complex Psi
-    (RandomFourierFeatures(gamma=0.0), "gamma"),
-    (RandomFourierFeatures(include_original="yes"), "include_original"),
-    (make_pipeline(StandardScaler(), RandomFourierFeatures(n_components=-3)), "n_components"),
-])
-@pytest.mark.parametrize("data", [load_iris, load_wine])
-def test_the_feature_map_s_parameters_are_checked_before_it_is_fitted(phi, name, data):
-    """A bad parameter of the user's map is a ValueError naming it, never an error from inside scikit-learn
-    or a master solve; the user's map is left as it was given."""
-    X, y = data(return_X_y=True)
-    given = clone(phi)
-    with pytest.raises(ValueError, match=rf"'{name}' parameter of"):
-        MRCClassifier(phi=phi).fit(X, y)
-    assert repr(phi.get_params()) == repr(given.get_params()) and not hasattr(phi, "sampler_")
-
-
-def _sparse(Z):
-    return sp.csr_matrix(Z)
-
-
-@pytest.mark.parametrize("func,match", [
-    (lambda Z: Z + 1j, "complex values"),
-    (lambda Z: _sparse(Z.toarray() + 1j) if sp.issparse(Z) else _sparse(Z + 1j), "complex values"),
-    (lambda Z: np.where(Z > 1, np.nan, Z), "NaN or infinite"),
-    (lambda Z: _sparse(np.where(np.abs(Z) > 1, np.inf, Z)), "NaN or infinite"),
-    (lambda Z: np.asarray(Z).astype(str), "not numbers"),
-])
-def test_a_feature_map_s_output_must_be_real_and_finite(func, match):
-    """Complex or non-finite output of any map, dense or sparse, is refused before the fit uses it (complex
-    values were cast to their real part with only a warning, and the fit "converged")."""
-    X, y = random_problem(60, 3, 3, seed=2)
-    with pytest.raises(ValueError, match=rf"the feature map FunctionTransformer returned .*{match}"):
-        MRCClassifier(phi=FunctionTransformer(func, accept_sparse=True)).fit(X, y)
-
-
 def test_valid_parameter_values_are_accepted():
     from sklearn.preprocessing import StandardScaler
     X, y = random_problem(30, 2, 2)

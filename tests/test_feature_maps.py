@@ -1,33 +1,21 @@
-"""tau, lambda and the feature maps against their definitions, dense and sparse."""
+"""The feature maps (:mod:`mrc_pyomo.feature_maps`) against their definitions, dense and sparse: the linear map,
+the random Fourier features (scikit-learn's ``RBFSampler``), a user's transformer; their parameters and their
+output checked before a fit uses them."""
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.datasets import load_iris, load_wine
 from sklearn.kernel_approximation import RBFSampler
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer, StandardScaler
 from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import check_estimator
 
-from conftest import random_problem
+from helpers import random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.feature_maps import FeatureMap, RandomFourierFeatures, make_feature_map
-
-
-def explicit_phi(Psi, y, n_classes):
-    Psi = Psi.toarray() if sp.issparse(Psi) else Psi
-    Phi = np.zeros((Psi.shape[0], n_classes, Psi.shape[1]))
-    Phi[np.arange(len(y)), y] = Psi
-    return Phi
-
-
-@pytest.mark.parametrize("sparse", [False, True])
-def test_tau_lambda_match_explicit_phi(sparse):
-    Psi, y = random_problem(80, 6, 4, sparse=sparse, seed=5)
-    Psi = Psi + 100.0 if not sparse else Psi  # a large offset tests the centred variance
-    tau, lam = mean_and_confidence(Psi, y, 4, 0.3)
-    Phi = explicit_phi(Psi, y, 4)
-    assert np.allclose(tau, Phi.mean(axis=0), atol=1e-12)
-    assert np.allclose(lam, 0.3 * Phi.std(axis=0), atol=1e-10)
 
 
 def test_linear_map_keeps_sparse_and_adds_intercept():
@@ -147,3 +135,40 @@ def test_custom_transformer_is_cloned():
     fmap = FeatureMap(base=scaler).fit(X)
     assert not hasattr(scaler, "mean_")
     assert np.allclose(fmap.transform(X)[:, 1:], StandardScaler().fit_transform(X))
+
+
+@pytest.mark.parametrize("phi,name", [
+    (RandomFourierFeatures(n_components=0), "n_components"),       # was a ZeroDivisionError in scikit-learn
+    (RandomFourierFeatures(gamma=-1), "gamma"),                      # was an unbounded master, or complex Psi
+    (RandomFourierFeatures(gamma=0.0), "gamma"),
+    (RandomFourierFeatures(include_original="yes"), "include_original"),
+    (make_pipeline(StandardScaler(), RandomFourierFeatures(n_components=-3)), "n_components"),
+])
+@pytest.mark.parametrize("data", [load_iris, load_wine])
+def test_the_feature_map_s_parameters_are_checked_before_it_is_fitted(phi, name, data):
+    """A bad parameter of the user's map is a ValueError naming it, never an error from inside scikit-learn
+    or a master solve; the user's map is left as it was given."""
+    X, y = data(return_X_y=True)
+    given = clone(phi)
+    with pytest.raises(ValueError, match=rf"'{name}' parameter of"):
+        MRCClassifier(phi=phi).fit(X, y)
+    assert repr(phi.get_params()) == repr(given.get_params()) and not hasattr(phi, "sampler_")
+
+
+def _sparse(Z):
+    return sp.csr_matrix(Z)
+
+
+@pytest.mark.parametrize("func,match", [
+    (lambda Z: Z + 1j, "complex values"),
+    (lambda Z: _sparse(Z.toarray() + 1j) if sp.issparse(Z) else _sparse(Z + 1j), "complex values"),
+    (lambda Z: np.where(Z > 1, np.nan, Z), "NaN or infinite"),
+    (lambda Z: _sparse(np.where(np.abs(Z) > 1, np.inf, Z)), "NaN or infinite"),
+    (lambda Z: np.asarray(Z).astype(str), "not numbers"),
+])
+def test_a_feature_map_s_output_must_be_real_and_finite(func, match):
+    """Complex or non-finite output of any map, dense or sparse, is refused before the fit uses it (complex
+    values were cast to their real part with only a warning, and the fit "converged")."""
+    X, y = random_problem(60, 3, 3, seed=2)
+    with pytest.raises(ValueError, match=rf"the feature map FunctionTransformer returned .*{match}"):
+        MRCClassifier(phi=FunctionTransformer(func, accept_sparse=True)).fit(X, y)
