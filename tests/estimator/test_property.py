@@ -1,9 +1,10 @@
-"""Property test: on any small problem, the certified interval holds R* and closes.
+"""Property test: on any small problem, the estimator's certified interval holds R* and closes.
 
 Hypothesis draws K in 2..6, dense or sparse data, linear or Fourier features, with or without intercept,
 lambda0 in {0.001, 0.01, 1}, degenerate data (duplicated rows, all-zero and constant columns, separable
-classes, a class of one sample) and columns rescaled by 10^-6..10^6.  Against an independent full LP
-(``conftest.reference_R_star``): with eps = 0, ``lower_ <= R* <= upper_`` and ``upper_ - lower_ <= 1e-6``;
+classes, a class of one sample) and columns rescaled by 10^-6..10^6 (the strategy ``helpers.problems``, which
+``tests/formulations/test_formulations.py`` draws from too).  Against an independent full LP
+(``helpers.reference_R_star``): with eps = 0, ``lower_ <= R* <= upper_`` and ``upper_ - lower_ <= 1e-6``;
 with the defaults, ``upper_ - R* <= eps_1``.  Derandomised, so that CI runs the same examples every time.
 """
 
@@ -12,51 +13,14 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 
-from conftest import reference_R_star
+from helpers import problems, reference_R_star
 from mrc_pyomo import MRCClassifier, RandomFourierFeatures
+
 
 # the reference LP is solved to 1e-10 on normalised columns; this is what "holds R*" allows for it
 REFERENCE_TOL = 1e-7
-
-
-@st.composite
-def problems(draw):
-    K = draw(st.integers(2, 6))
-    n = draw(st.integers(K + 2, 5 * K + 6))
-    d = draw(st.integers(1, 4))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    shape = draw(st.sampled_from(["overlapping", "separable", "duplicated rows", "one-sample class"]))
-    y = rng.integers(0, K, n)
-    y[:K] = np.arange(K)
-    if shape == "one-sample class":
-        y[K:] = rng.integers(0, K - 1, n - K)
-    centres = rng.normal(scale=6.0 if shape == "separable" else 1.0, size=(K, d))
-    X = centres[y] + rng.normal(scale=0.1 if shape == "separable" else 1.0, size=(n, d))
-    if shape == "duplicated rows":
-        half = n // 2
-        X[half:2 * half], y[half:2 * half] = X[:half], y[:half]
-    if draw(st.booleans()):
-        X = np.hstack([X, np.zeros((n, 1))])
-    if draw(st.booleans()):
-        X = np.hstack([X, np.full((n, 1), 3.0)])
-    exponents = draw(st.lists(st.integers(-6, 6), min_size=X.shape[1], max_size=X.shape[1]))
-    X = X * 10.0 ** np.array(exponents)
-    if draw(st.booleans()):
-        X[rng.random(X.shape) < 0.4] = 0.0
-        X = sp.csr_matrix(X)
-    phi = draw(st.sampled_from(["linear", "fourier"]))
-    params = {
-        "phi": RandomFourierFeatures(n_components=4, random_state=0) if phi == "fourier" else "linear",
-        "fit_intercept": draw(st.booleans()),
-        "lambda0": draw(st.sampled_from([0.001, 0.01, 1.0])),
-        "regime": draw(st.sampled_from(["n", "nm"])),
-        "n_max": draw(st.integers(3, 40)),
-        "m_max": draw(st.integers(2, 10)),
-    }
-    return X, y, params
 
 
 @settings(max_examples=300, deadline=None, derandomize=True,

@@ -1,24 +1,16 @@
-"""Regularisation paths and continuation (mrc_pyomo.estimator.path, mrc_pyomo.methods.continuation): every stage certified at its
-own lambda0 and equal to an independent fit there; a single fit through larger lambda0 values reaches the same
-R* as the loop alone; cross-validation over the path."""
-
-import warnings
-from dataclasses import replace
+"""Regularisation paths (:mod:`mrc_pyomo.estimator.path`, ``mrc_path``): every stage certified at its own lambda0 and
+equal to an independent fit there; the values checked and sorted; the masters shown at verbose=2; the regime
+of a path where a single fit would solve the full LP.  Continuation inside one fit:
+``tests/methods/test_continuation.py``; cross-validation over the path: ``test_cv.py``."""
 
 import numpy as np
 import pytest
 from sklearn.datasets import load_wine
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 
-from conftest import random_problem, reference_R_star
-from mrc_pyomo import MRCClassifier, MRCClassifierCV, mrc_path
-from mrc_pyomo.methods import continuation
-from mrc_pyomo.methods.ccg import CCGConfig
-from mrc_pyomo.problem.estimates import mean_and_confidence
-from mrc_pyomo.feature_maps import make_feature_map
-from mrc_pyomo.oracles.primal import worst_case_risk
-from mrc_pyomo.problem import MRCProblem, prepare
+from helpers import random_problem, reference_R_star
+from mrc_pyomo import MRCClassifier, mrc_path
+
 
 EPS = 1e-6
 
@@ -57,34 +49,6 @@ def test_a_path_is_given_in_decreasing_order_and_checked():
         mrc_path(X, y, [0.1, -1.0])
     with pytest.raises(ValueError, match="method='ccg'"):
         mrc_path(X, y, [0.1], method="lp")
-
-
-def test_cross_validation_chooses_lambda0_over_the_path():
-    X, y = random_problem(240, 4, 3, seed=5)
-    lambda0s = [0.3, 0.03, 0.003]
-    cv = MRCClassifierCV(lambda0s=lambda0s, cv=3, eps_1=1e-4).fit(X, y)
-    results = cv.cv_results_
-    assert list(results["lambda0"]) == lambda0s and cv.lambda0_ in lambda0s
-    assert results["mean_test_score"].shape == (3,) and "split2_test_score" in results
-    best = int(np.argmax(results["mean_test_score"]))
-    assert cv.lambda0_ == lambda0s[best]
-    refit = MRCClassifier(lambda0=cv.lambda0_, eps_1=1e-4).fit(X, y)
-    assert np.array_equal(cv.predict(X), refit.predict(X)) and cv.upper_ == pytest.approx(refit.upper_, abs=1e-9)
-    assert cv.score(X, y) == refit.score(X, y) and np.allclose(cv.predict_proba(X), refit.predict_proba(X))
-    # the folds' scores are those of independent fits at each value
-    from sklearn.model_selection import StratifiedKFold
-    train, test = next(StratifiedKFold(3).split(X, y))
-    fold = [MRCClassifier(lambda0=l, eps_1=1e-4).fit(X[train], y[train]).score(X[test], y[test]) for l in lambda0s]
-    assert np.allclose(results["split0_test_score"], fold)
-
-
-def test_the_cv_estimator_follows_scikit_learn_s_conventions():
-    from sklearn.utils.estimator_checks import check_estimator
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        results = check_estimator(MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2), on_fail=None)
-    failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
-    assert not failed
 
 
 def test_a_path_shows_its_masters_at_verbose_2(capfd):

@@ -1,0 +1,37 @@
+"""Cross-validation over the regularisation path (:mod:`mrc_pyomo.estimator.cv`, ``MRCClassifierCV``)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from helpers import random_problem
+from mrc_pyomo import MRCClassifier, MRCClassifierCV
+
+
+def test_cross_validation_chooses_lambda0_over_the_path():
+    X, y = random_problem(240, 4, 3, seed=5)
+    lambda0s = [0.3, 0.03, 0.003]
+    cv = MRCClassifierCV(lambda0s=lambda0s, cv=3, eps_1=1e-4).fit(X, y)
+    results = cv.cv_results_
+    assert list(results["lambda0"]) == lambda0s and cv.lambda0_ in lambda0s
+    assert results["mean_test_score"].shape == (3,) and "split2_test_score" in results
+    best = int(np.argmax(results["mean_test_score"]))
+    assert cv.lambda0_ == lambda0s[best]
+    refit = MRCClassifier(lambda0=cv.lambda0_, eps_1=1e-4).fit(X, y)
+    assert np.array_equal(cv.predict(X), refit.predict(X)) and cv.upper_ == pytest.approx(refit.upper_, abs=1e-9)
+    assert cv.score(X, y) == refit.score(X, y) and np.allclose(cv.predict_proba(X), refit.predict_proba(X))
+    # the folds' scores are those of independent fits at each value
+    from sklearn.model_selection import StratifiedKFold
+    train, test = next(StratifiedKFold(3).split(X, y))
+    fold = [MRCClassifier(lambda0=l, eps_1=1e-4).fit(X[train], y[train]).score(X[test], y[test]) for l in lambda0s]
+    assert np.allclose(results["split0_test_score"], fold)
+
+
+def test_the_cv_estimator_follows_scikit_learn_s_conventions():
+    from sklearn.utils.estimator_checks import check_estimator
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2), on_fail=None)
+    failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
+    assert not failed

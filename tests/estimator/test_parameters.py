@@ -1,0 +1,50 @@
+"""The estimator's parameters (:mod:`mrc_pyomo.estimator.parameters`): scikit-learn's parameter validation names the
+parameter and the value; every valid kind of value is accepted."""
+
+import numpy as np
+import pytest
+from sklearn.utils._param_validation import InvalidParameterError
+
+from helpers import random_problem
+from mrc_pyomo import MRCClassifier
+from mrc_pyomo.estimator.parameters import validate_parameters
+
+
+@pytest.mark.parametrize("params,value", [
+    ({"phi": "polynomial"}, "'polynomial'"),
+    ({"phi": 3}, "3"),
+    ({"lambda0": -1.0}, "-1.0"),
+    ({"lambda0": np.inf}, "inf"),
+    ({"lambda0": True}, "True"),
+    ({"fit_intercept": "yes"}, "'yes'"),
+    ({"eps_1": -0.1}, "-0.1"),
+    ({"eps_2": np.nan}, "nan"),
+    ({"n_max": 0}, "0"),
+    ({"m_max": 2.5}, "2.5"),
+    ({"max_iter": 0}, "0"),
+    ({"max_iter": True}, "True"),
+    ({"method": "simplex"}, "'simplex'"),
+    ({"regime": "big"}, "'big'"),
+    ({"solver": 3}, "3"),
+    ({"time_limit": -1.0}, "-1.0"),
+    ({"solver_options": "fast"}, "'fast'"),
+    ({"callback": "stop"}, "'stop'"),
+    ({"random_state": "seed"}, "'seed'"),
+])
+def test_bad_parameters(params, value):
+    """scikit-learn's parameter validation: the error (a ValueError) names the parameter and the value."""
+    X, y = random_problem(20, 2, 2)
+    (name,) = params
+    with pytest.raises(InvalidParameterError, match=rf"The '{name}' parameter of MRCClassifier .* Got {value} "):
+        MRCClassifier(**params).fit(X, y)
+    with pytest.raises(InvalidParameterError, match=f"'{name}'"):
+        validate_parameters(MRCClassifier(**params))   # what the command line calls before it prints
+
+
+def test_valid_parameter_values_are_accepted():
+    from sklearn.preprocessing import StandardScaler
+    X, y = random_problem(30, 2, 2)
+    clf = MRCClassifier(phi=StandardScaler(), lambda0=0, fit_intercept=np.bool_(False), n_max=np.int64(5),
+                        time_limit=30, solver_options={}, random_state=np.random.RandomState(0), verbose=0,
+                        callback=lambda state: False).fit(X, y)
+    assert clf.status_ == "converged"
