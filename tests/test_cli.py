@@ -240,14 +240,6 @@ def test_cli_header_counts_with_plurals(data_files, capsys):
     assert "bc.csv: 569 samples, 30 features, 2 classes; solver none (MRC-SUB)" in out
 
 
-def test_estimator_shows_a_single_class_plainly():
-    X, _ = random_problem(20, 2, 2)
-    with pytest.raises(ValueError, match=r"got 1 class \(1\)$"):
-        MRCClassifier().fit(X, np.ones(20, dtype=np.int64))
-    with pytest.raises(ValueError, match=r"got 1 class \('a'\)$"):
-        MRCClassifier().fit(X, np.array(["a"] * 20))
-
-
 @pytest.mark.parametrize("sep,shown", [(";", "';'"), ("\t", "'\\t'")])
 def test_cli_hints_at_the_separator(data_files, capsys, sep, shown):
     """A file read into a single column whose header holds ';' or a tab: every error about it says which

@@ -6,6 +6,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.datasets import load_iris, load_wine
 
+from helpers import random_problem
 from mrc_pyomo import MRCClassifier, MRCProblem, prepare
 from mrc_pyomo.data import InMemorySource
 from mrc_pyomo.formulations import get_formulation
@@ -109,3 +110,11 @@ def test_a_problem_of_arrays_is_the_lp_as_given():
 def test_prepare_refuses_a_single_class():
     with pytest.raises(ValueError, match="at least two classes"):
         prepare(np.ones((5, 2)), np.zeros(5))
+
+
+def test_estimator_shows_a_single_class_plainly():
+    X, _ = random_problem(20, 2, 2)
+    with pytest.raises(ValueError, match=r"got 1 class \(1\)$"):
+        MRCClassifier().fit(X, np.ones(20, dtype=np.int64))
+    with pytest.raises(ValueError, match=r"got 1 class \('a'\)$"):
+        MRCClassifier().fit(X, np.array(["a"] * 20))

@@ -1,38 +1,16 @@
-"""Certified and robust: awkward but ordinary data gives the right answer, certified, or a clear error.
+"""Scaling and centring (:mod:`mrc_pyomo.problem.scaling`): badly scaled columns, tiny features and data shifted far
+from the origin give the right answer, certified, on every path (the regime "n", the regime "nm", the full LP).
 
-Each test is one case a careful user met (badly scaled columns, no regularisation on shifted data, all-zero
-columns with file-based solvers, huge scores, limits left on the master, early stops); every answer is
-checked against an independent full LP (``conftest.reference_R_star``).
+End-to-end fits, each a case a careful user met (the comment of each test says what happened before); every
+answer is checked against an independent full LP (``helpers.reference_R_star``, through ``assert_exact``).
 """
 
-import shutil
-import warnings
-
 import numpy as np
-import pyomo.environ as pyo
 import pytest
-import scipy.sparse as sp
-from sklearn.datasets import load_wine
-from sklearn.exceptions import ConvergenceWarning
 
-from conftest import R_star_of, random_problem
-from mrc_pyomo import MasterSolveError, MRCClassifier
+from helpers import R_star_of, assert_exact, standard_problem
+from mrc_pyomo import MRCClassifier
 from mrc_pyomo.oracles.primal import worst_case_risk
-
-
-def standard_problem(seed=0):
-    X, y = random_problem(60, 4, 3, seed=seed)
-    return (X - X.mean(axis=0)) / X.std(axis=0), y
-
-
-def assert_exact(clf, X, y, tol=1e-6):
-    """Converged, the certified interval holds the independent R* and is closed to ``tol``."""
-    R_star = R_star_of(clf, X, y)
-    assert clf.status_ == "converged"
-    assert clf.lower_ - 1e-7 <= R_star <= clf.upper_ + 1e-7
-    assert clf.upper_ - clf.lower_ <= tol and clf.upper_ - R_star <= tol
-    Psi = clf.feature_map_.transform(X)
-    assert clf.upper_ == pytest.approx(worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_), rel=1e-12)
 
 
 def scaled(X, factor, column=None):

@@ -2,17 +2,17 @@
 
 The reduced LP must have the value ``R*`` of the full LP (computed independently, without the reduction), and
 :func:`~mrc_pyomo.problem.reduction.complete` must give a ``mu`` of the full problem whose exact ``R`` is that value.
+How the regime "auto" counts the reduced LP's rows: ``tests/methods/ccg/test_config.py``.
 """
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.exceptions import ConvergenceWarning
 
-from conftest import R_star_of, random_problem
+from helpers import R_star_of, random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.oracles.primal import worst_case_risk
+from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.problem.reduction import complete, find_reduction
 
 
