@@ -94,35 +94,6 @@ def test_a_fit_that_fails_closes_its_display(capfd):
     assert out == "" and err.endswith("\n") and "Running HiGHS" not in err
 
 
-def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "mrc_pyomo.cli.main", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd)
-
-
-def test_each_command_writes_only_its_own_output(tmp_path):
-    """fit, predict (to stdout: the CSV and nothing else), --version and --help, in their own processes."""
-    X, y = random_problem(120, 3, 3, seed=2)
-    data = pd.DataFrame(X, columns=["a", "b", "c"]).assign(label=y)
-    data.to_csv(tmp_path / "d.csv", index=False)
-    fit = _cli("fit", "d.csv", "--save", "m.pkl", "--quiet", cwd=tmp_path)
-    assert fit.returncode == 0 and fit.stderr == ""
-    assert fit.stdout.splitlines()[0].startswith("converged: R* in [")
-    assert not any(banner in fit.stdout for banner in SOLVER_BANNERS)
-    logged = _cli("fit", "d.csv", cwd=tmp_path)   # not a terminal: the iteration log
-    assert logged.returncode == 0 and logged.stderr == "" and LOG_HEADER in logged.stdout
-    assert not any(banner in logged.stdout for banner in SOLVER_BANNERS)
-    predict = _cli("predict", "m.pkl", "d.csv", "--proba", cwd=tmp_path)
-    assert predict.returncode == 0
-    lines = predict.stdout.splitlines()
-    assert lines[0] == "prediction,p_0,p_1,p_2" and len(lines) == 1 + len(y)
-    assert all(len(line.split(",")) == 4 for line in lines[1:])
-    assert predict.stderr.strip().startswith("error on the given labels:")   # the file has a label column
-    for args in (["--version"], ["fit", "--help"], ["predict", "--help"]):
-        result = _cli(*args, cwd=tmp_path)
-        assert result.returncode == 0 and result.stderr == ""
-        assert not any(banner in result.stdout for banner in SOLVER_BANNERS)
-
-
 def test_the_live_line_keeps_its_clock_moving_while_a_master_solves(capfd, monkeypatch):
     """Between two iterations the line is redrawn every TICK seconds (the elapsed time moves), so a slow
     fit is told from a hung one; closing stops the redraws."""
