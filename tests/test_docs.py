@@ -101,29 +101,6 @@ def test_docs_build_with_the_docs_extra_alone(tmp_path):
     assert "iteration 1: master with" in tutorial and "tutorial.png" in tutorial
 
 
-def test_plot_history_is_public_and_matplotlib_optional(tmp_path):
-    import mrc_pyomo
-    from mrc_pyomo import plot_history
-    from mrc_pyomo.display.plotting import plot_history as in_its_module
-    assert plot_history is in_its_module and "plot_history" in mrc_pyomo.__all__
-    # in a fresh interpreter (of the installed package: not run from the repository's root)
-    code = (
-        "import sys\n"
-        "import mrc_pyomo\n"
-        "from mrc_pyomo import plot_history\n"
-        "assert not [m for m in sys.modules if m.split('.')[0] == 'matplotlib'], 'importing mrc_pyomo imported matplotlib'\n"
-        "sys.modules['matplotlib'] = None   # as if matplotlib were not installed\n"
-        "try:\n"
-        "    plot_history(None)\n"
-        "except ImportError as exc:\n"
-        "    print(exc)\n"
-        "else:\n"
-        "    raise SystemExit('no ImportError')\n")
-    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert 'pip install "mrc_pyomo[plot]"' in result.stdout
-
-
 def test_pages_say_what_verbose_shows_and_what_the_fit_is_invariant_under():
     sources = {path.relative_to(ROOT).as_posix(): path.read_text()
                for path in [*DOCS.glob("*.rst"), *DOCS.glob("*.md"), ROOT / "examples" / "tutorial.py"]}

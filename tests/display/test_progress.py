@@ -1,22 +1,20 @@
-"""What reaches stdout and stderr: nothing but the library's own output, at every ``verbose`` level and on every
-path (the built-in HiGHS backend, the full LP, Pyomo's solvers, MRC-SUB, the command line).  highspy 1.16
-prints a banner on stdout whenever a ``Highs`` is made; these tests capture the file descriptors, so C code's
-output is caught too."""
+"""What a fit shows (:mod:`mrc_pyomo.display.progress`): nothing by default, the iteration log on stdout at
+verbose=2, a live line on stderr at verbose=1, and nothing else, on every path (the built-in HiGHS backend, the
+full LP, Pyomo's solvers, MRC-SUB).  highspy 1.16 prints a banner on stdout whenever a ``Highs`` is made; these
+tests capture the file descriptors, so C code's output is caught too.  HiGHS made quiet:
+``tests/master/test_highs_instance.py``; the command line's output: ``tests/cli/test_main.py``."""
 
-import os
 import shutil
-import subprocess
-import sys
 import warnings
 
-import pandas as pd
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from conftest import random_problem
+from helpers import SOLVER_BANNERS, random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.display.log import LOG_HEADER
 from mrc_pyomo.display.progress import outcome
+
 
 PATHS = {
     "highs, regime n": dict(),
@@ -26,7 +24,6 @@ PATHS = {
     "appsi_highs": dict(solver="appsi_highs"),
     "glpk": dict(solver="glpk"),
 }
-SOLVER_BANNERS = ("Running HiGHS", "Copyright", "licence", "GLPSOL", "GLPK Simplex")
 
 
 def _fit(params, verbose, sparse=False):
