@@ -3,14 +3,14 @@
 import importlib.metadata
 import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
 
 import mrc_pyomo
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+
 RUNTIME = {"numpy", "scipy", "pandas", "pyomo", "highspy", "scikit-learn", "tqdm"}
 
 

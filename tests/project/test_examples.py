@@ -1,0 +1,25 @@
+"""The examples of ``examples/`` run, as a user runs them, against the installed package."""
+
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ROOT
+
+
+@pytest.mark.parametrize("script", ["quickstart.py", "tutorial.py", "solver_switching.py", "export.py",
+                                    "pipeline_grid_search.py"])
+def test_examples_run(script, tmp_path):
+    args = [] if script == "quickstart.py" else ["--fast"]
+    if script == "tutorial.py":
+        args += ["--plot", str(tmp_path / "t.png")]
+    result = subprocess.run([sys.executable, str(ROOT / "examples" / script), *args], capture_output=True,
+                            text=True, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip()
+    if script == "tutorial.py":
+        assert (tmp_path / "t.png").stat().st_size > 0 and "iteration 1" in result.stdout
+        # the same fit with verbose=2: the iteration log's header and a line per master
+        log = result.stdout.split("the same fit with verbose=2")[1]
+        assert "R_master" in log and "primal_v" in log and "converged: R* in [" in log
