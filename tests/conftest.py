@@ -77,11 +77,6 @@ _check_the_installed_package()
 _import_the_benchmarks()
 _put_the_helpers_on_the_path()
 
-# importable from here as before (tests/project/test_benchmarks.py imports random_problem and harness_process from
-# conftest); the other tests import them from helpers
-from helpers import (R_star_of, all_subsets, explicit_F, load_dataset, random_problem,  # noqa: E402,F401
-                     reference_R_star)
-
 
 @pytest.fixture
 def data_files(tmp_path):
