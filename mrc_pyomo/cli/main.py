@@ -23,7 +23,6 @@ a line per master; nothing with --quiet.
 
 import argparse
 import os
-import pickle
 import sys
 import warnings
 from pathlib import Path
@@ -35,7 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .. import __version__
 from .data import CommandError, missing_labels, plain, plural, read_data, separator_hint
-from .models import load_model
+from .models import load_model, save_model
 
 STANDARDIZE_HELP = (
     "standardise the features (scikit-learn's StandardScaler: centred, scaled to unit variance) before the "
@@ -147,8 +146,7 @@ def _fit(args):
     if args.method == "ccg" and len(h):
         print(f"{h.seconds_elapsed.iloc[-1]:.2f} s: {time_split(h)}")
     if args.save:
-        with open(args.save, "wb") as f:
-            pickle.dump(model, f)
+        save_model(model, args.save)
         print(f"model saved to {args.save}")
     if args.history:
         h.to_csv(args.history, index=False)

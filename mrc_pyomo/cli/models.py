@@ -1,4 +1,5 @@
-"""Models saved by ``mrc-pyomo fit --save`` and read by ``mrc-pyomo predict``: :func:`load_model`.
+"""Models saved by ``mrc-pyomo fit --save`` (:func:`save_model`) and read by ``mrc-pyomo predict``
+(:func:`load_model`).
 
 A model is a pickle of a fitted :class:`~mrc_pyomo.MRCClassifier` (or of a ``Pipeline`` ending in one).  Version
 0.1.0 of the library kept its modules at the top of the package (``mrc_pyomo.classifier``,
@@ -7,7 +8,9 @@ A model is a pickle of a fitted :class:`~mrc_pyomo.MRCClassifier` (or of a ``Pip
 as pandas' ``read_pickle`` does for its own moves); ``pickle.load`` reads those of this layout only.
 """
 
+import os
 import pickle
+import tempfile
 from pathlib import Path
 
 from .data import CommandError
@@ -42,6 +45,21 @@ class ModelUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         module = MOVED_CLASSES.get((module, name), MOVED_MODULES.get(module, module))
         return super().find_class(module, name)
+
+
+def save_model(model, path):
+    """Write ``model`` to ``path`` (a pickle) as one step: into a temporary file beside it, then renamed over it, so
+    that an interrupted save leaves the file that was there (or none), never half a model."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as f:
+            pickle.dump(model, f)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+    return path
 
 
 def load_model(path):

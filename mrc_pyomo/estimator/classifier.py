@@ -27,7 +27,7 @@ from ..methods import continuation, full_lp, subgradient
 from ..methods.ccg.config import problem_regime
 from ..oracles.certificate import gap_tolerance
 from ..problem import prepare
-from .fitted import fitted_attributes, set_fitted
+from .fitted import fit_transaction, fitted_attributes, set_fitted
 from .parameters import PARAMETER_CONSTRAINTS, ccg_config, check_parameters
 from .rule import RuleMixin
 
@@ -178,21 +178,23 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Learn the MRC from ``X`` (dense, scipy.sparse or a Dask array, shape ``(n, d)``) and labels ``y``:
         validate, prepare the problem (:func:`mrc_pyomo.problem.prepare`), solve it by the method, set the fitted
-        attributes (:mod:`mrc_pyomo.estimator.fitted`) in one step."""
-        # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
-        # whether it is usable depends on the machine, not only on the name
-        check_solver(self.solver)
-        X, y = validate_training_data(self, X, y)
-        problem = prepare(X, y, self.phi, self.fit_intercept, self.random_state, self.lambda0,
-                          reduce=self.method != "subgradient")
-        regime = problem_regime(problem, self.regime, self.formulation)
-        method = "lp" if self.method == "lp" or regime == "full" else self.method
-        with progress_display(self.verbose, method) as progress:
-            result = self._solve(problem, method, ccg_config(self, regime), progress)
-            attributes = fitted_attributes(problem, result, regime)
-            del problem   # not held once the attributes are made
-            progress.close(attributes["status_"], attributes["lower_"], attributes["upper_"], attributes["n_iter_"])
-        set_fitted(self, attributes)
+        attributes (:mod:`mrc_pyomo.estimator.fitted`) in one step.  A fit that raises (an error, a callback's
+        exception, ``KeyboardInterrupt``) leaves the estimator as it was before it."""
+        with fit_transaction(self):
+            # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
+            # whether it is usable depends on the machine, not only on the name
+            check_solver(self.solver)
+            X, y = validate_training_data(self, X, y)
+            problem = prepare(X, y, self.phi, self.fit_intercept, self.random_state, self.lambda0,
+                              reduce=self.method != "subgradient")
+            regime = problem_regime(problem, self.regime, self.formulation)
+            method = "lp" if self.method == "lp" or regime == "full" else self.method
+            with progress_display(self.verbose, method) as progress:
+                result = self._solve(problem, method, ccg_config(self, regime), progress)
+                attributes = fitted_attributes(problem, result, regime)
+                del problem   # not held once the attributes are made
+                progress.close(*(attributes[name] for name in ("status_", "lower_", "upper_", "n_iter_")))
+            set_fitted(self, attributes)
         gap = self.upper_ - self.lower_
         if gap > gap_tolerance(self.eps_1):
             warnings.warn(

@@ -8,6 +8,7 @@ from sklearn.model_selection import check_cv
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .classifier import MRCClassifier
+from .fitted import fit_transaction
 from .parameters import PARAMETER_CONSTRAINTS
 from .path import lambda0_grid, mrc_path
 
@@ -78,8 +79,15 @@ random_state, verbose, formulation
         return tags
 
     def fit(self, X, y):
-        """Score every ``lambda0`` on each fold, choose ``lambda0_``, refit on ``(X, y)``."""
+        """Score every ``lambda0`` on each fold, choose ``lambda0_``, refit on ``(X, y)``; a fit that raises (an
+        error, ``KeyboardInterrupt``) leaves the estimator as it was before it."""
         self._validate_params()
+        with fit_transaction(self):
+            self._fit(X, y)
+        return self
+
+    def _fit(self, X, y):
+        """The fit's work: the folds' paths, their scores, the choice of ``lambda0_`` and the refit."""
         params = self._estimator_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=True)
         lambda0s = lambda0_grid(self.lambda0s)
@@ -97,7 +105,6 @@ random_state, verbose, formulation
         self.lambda0_ = float(lambda0s[int(np.nanargmax(mean))])   # the first (largest) of the best
         self.best_estimator_ = MRCClassifier(lambda0=self.lambda0_, **params).fit(X, y)
         self.classes_ = self.best_estimator_.classes_
-        return self
 
     def __getattr__(self, name):
         # the fitted attributes of the refitted classifier (mu_, upper_, lower_, history_, ...)

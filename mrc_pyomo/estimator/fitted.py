@@ -4,8 +4,11 @@ and written into an estimator in one step.
 Every fit, and every stage of a path (:func:`mrc_pyomo.mrc_path`), makes its attributes here: the rule in the
 user's units with ``upper_ = R(mu_)`` by one exact pass over the training samples
 (:meth:`~mrc_pyomo.problem.MRCProblem.rule`), ``lower_`` from the method's duals, its status, its history and
-its last master.  :func:`set_fitted` writes them all at once, after everything was computed.
+its last master.  :func:`set_fitted` writes them all at once, after everything was computed, and a fit runs
+inside :func:`fit_transaction`: one that raises (an error, ``KeyboardInterrupt``) leaves the estimator as it was.
 """
+
+from contextlib import contextmanager
 
 import pandas as pd
 
@@ -39,3 +42,23 @@ def set_fitted(estimator, attributes):
     for name, value in attributes.items():
         setattr(estimator, name, value)
     return estimator
+
+
+def fitted_names(estimator):
+    """The names of ``estimator``'s fitted attributes (scikit-learn's convention: ending in ``_``, not ``__``)."""
+    return [name for name in vars(estimator) if name.endswith("_") and not name.startswith("__")]
+
+
+@contextmanager
+def fit_transaction(estimator):
+    """Run a fit of ``estimator`` as a transaction: if the block raises (an error, ``KeyboardInterrupt``), the
+    estimator's fitted attributes are put back as they were before it (none, for a first fit: ``predict`` then
+    raises ``NotFittedError``), including those the validation of the data set first (``n_features_in_``)."""
+    before = {name: getattr(estimator, name) for name in fitted_names(estimator)}
+    try:
+        yield estimator
+    except BaseException:
+        for name in fitted_names(estimator):
+            delattr(estimator, name)
+        set_fitted(estimator, before)
+        raise

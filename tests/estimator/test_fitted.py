@@ -1,10 +1,12 @@
-"""The fitted attributes (:mod:`mrc_pyomo.estimator.fitted`) follow SPEC.md."""
+"""The fitted attributes (:mod:`mrc_pyomo.estimator.fitted`) follow SPEC.md, and are written as one transaction."""
 
 import numpy as np
 import pandas as pd
+import pytest
+from sklearn.exceptions import NotFittedError
 
 from helpers import random_problem
-from mrc_pyomo import MRCClassifier
+from mrc_pyomo import MRCClassifier, MRCClassifierCV
 from mrc_pyomo.methods.ccg import HISTORY_COLUMNS
 from mrc_pyomo.oracles.primal import worst_case_risk
 
@@ -28,3 +30,59 @@ def test_fitted_attributes_follow_the_spec():
     assert clf.score(X, labels) > 0.6
     # nu = varphi(mu) + 1 at the master's optimum, up to the master's missing rows: upper_ >= R^k
     assert clf.upper_ >= clf.objective_ - 1e-9
+
+
+class Stop(Exception):
+    pass
+
+
+def raise_at_the_second_master(exception):
+    def callback(state):
+        if state.iteration == 2:
+            raise exception
+    return callback
+
+
+@pytest.mark.parametrize("exception", [Stop("from the callback"), KeyboardInterrupt()])
+def test_an_interrupted_refit_leaves_the_previous_fit_intact(exception):
+    """A fit is a transaction: a refit on new data (new labels, a new feature count) that raises keeps every
+    attribute of the previous fit, so that predict still maps the old rule to the old labels."""
+    X, y = random_problem(90, 4, 3, seed=2)
+    clf = MRCClassifier().fit(X, np.array(["cat", "dog", "emu"])[y])
+    before = {name: getattr(clf, name) for name in vars(clf) if name.endswith("_")}
+    predicted = clf.predict(X)
+    X2, y2 = random_problem(120, 6, 4, seed=3)
+    clf.set_params(callback=raise_at_the_second_master(exception))
+    with pytest.raises(type(exception)):
+        clf.fit(X2, np.array(["a", "b", "c", "d"])[y2])
+    assert sorted(name for name in vars(clf) if name.endswith("_")) == sorted(before)
+    assert all(getattr(clf, name) is value for name, value in before.items())
+    assert clf.n_features_in_ == 4 and np.array_equal(clf.predict(X), predicted)
+
+
+def test_an_interrupted_first_fit_leaves_an_unfitted_estimator():
+    X, y = random_problem(90, 4, 3, seed=2)
+    clf = MRCClassifier(callback=raise_at_the_second_master(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        clf.fit(X, y)
+    assert not [name for name in vars(clf) if name.endswith("_")]
+    with pytest.raises(NotFittedError):
+        clf.predict(X)
+
+
+def test_an_interrupted_cross_validation_keeps_its_previous_fit(monkeypatch):
+    from mrc_pyomo.estimator import cv as cv_module
+
+    X, y = random_problem(90, 4, 3, seed=2)
+    search = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2).fit(X, y)
+    before = {name: getattr(search, name) for name in vars(search) if name.endswith("_")}
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cv_module, "mrc_path", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        search.fit(*random_problem(60, 5, 2, seed=4))
+    assert sorted(name for name in vars(search) if name.endswith("_")) == sorted(before)
+    assert all(getattr(search, name) is value for name, value in before.items())
+    assert search.n_features_in_ == 4 and search.predict(X).shape == (90,)
