@@ -29,8 +29,8 @@ SUBGRADIENT_LOG_EVERY = 100
 def progress_display(verbose, method="ccg"):
     """The display for ``verbose`` of a fit by ``method`` (``"ccg"``, ``"subgradient"`` or ``"lp"``)."""
     level = int(verbose)
-    if level <= 0:
-        return Silent()
+    if level <= 0 or (level == 1 and sys.stderr is None) or (level >= 2 and sys.stdout is None):
+        return Silent()   # no stream to show it on (pythonw, some services): nothing to show
     return LiveLine(method) if level == 1 else IterationLog(method)
 
 

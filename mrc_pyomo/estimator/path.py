@@ -50,12 +50,19 @@ class RegularizationPath:
 
 
 def lambda0_grid(lambda0s=None):
-    """``lambda0s`` (default :data:`DEFAULT_LAMBDA0S`) as a float array sorted decreasing; ``ValueError`` unless
-    they are finite non-negative numbers, at least one."""
-    lambda0s = np.sort(np.asarray(DEFAULT_LAMBDA0S if lambda0s is None else lambda0s, dtype=float))[::-1]
-    if not len(lambda0s) or not np.all(np.isfinite(lambda0s)) or lambda0s.min() < 0:
-        raise ValueError(f"lambda0s must be finite non-negative numbers, got {lambda0s!r}")
-    return lambda0s
+    """``lambda0s`` (default :data:`DEFAULT_LAMBDA0S`) as a float array sorted decreasing; ``ValueError`` naming
+    ``lambda0s`` unless it is a one-dimensional sequence of finite non-negative numbers, at least one."""
+    given = DEFAULT_LAMBDA0S if lambda0s is None else lambda0s
+    message = f"lambda0s must be a one-dimensional sequence of finite non-negative numbers, got {given!r}"
+    if isinstance(given, (str, bytes)) or np.ndim(given) != 1:
+        raise ValueError(message)
+    try:
+        values = np.asarray(given, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(message) from None
+    if not len(values) or not np.all(np.isfinite(values)) or values.min() < 0:
+        raise ValueError(message)
+    return np.sort(values)[::-1]
 
 
 def mrc_path(X, y, lambda0s=None, **params):

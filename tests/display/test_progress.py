@@ -5,6 +5,7 @@ tests capture the file descriptors, so C code's output is caught too.  HiGHS mad
 ``tests/master/test_highs_instance.py``; the command line's output: ``tests/cli/test_main.py``."""
 
 import shutil
+import sys
 import warnings
 
 import pytest
@@ -105,3 +106,13 @@ def test_the_live_line_keeps_its_clock_moving_while_a_master_solves(capfd, monke
     states = [s for s in err.replace("\n", "\r").split("\r") if s.strip()]
     assert len([s for s in states if "10 rows" in s]) >= 5 and not line._ticker.is_alive()
     assert states[-1].startswith("MRC-CCG: 1 it [") and "converged, R* in [0.200000, 0.200000]" in states[-1]
+
+
+@pytest.mark.parametrize("verbose,stream", [(1, "stderr"), (2, "stdout")])
+def test_a_display_without_its_stream_shows_nothing_and_the_fit_runs(monkeypatch, verbose, stream):
+    """Where Python has no stderr (or stdout), as under pythonw or some services, a fit at verbose=1 (2) runs
+    and shows nothing, instead of failing inside tqdm (or print)."""
+    monkeypatch.setattr(sys, stream, None)
+    X, y = random_problem(60, 3, 3, seed=0)
+    clf = MRCClassifier(verbose=verbose).fit(X, y)
+    assert clf.status_ == "converged"

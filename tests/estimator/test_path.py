@@ -74,3 +74,12 @@ def test_path_of_a_small_full_lp_follows_the_density_rule():
     sparse = sparse.tocsr()
     path = mrc_path(sparse, y, [0.5, 0.1], eps_1=0.1)
     assert [e.regime_ for e in path.estimators] == ["nm", "nm"]
+
+
+@pytest.mark.parametrize("lambda0s", [0.1, "0.1", ["a", "b"], [[0.1, 0.01]], np.array(0.1)])
+def test_lambda0s_not_a_sequence_of_numbers_is_refused_by_name(lambda0s):
+    """A scalar, strings or a 2-d list: a ValueError naming lambda0s, not NumPy's AxisError or a conversion
+    error that names nothing."""
+    X, y = random_problem(40, 3, 2, seed=1)
+    with pytest.raises(ValueError, match="lambda0s must be a one-dimensional sequence"):
+        mrc_path(X, y, lambda0s)
