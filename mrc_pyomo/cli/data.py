@@ -198,3 +198,20 @@ def read_data(path, label=None, labels_file=None, fmt="auto", n_features=None, r
     if labels_file is not None:
         y = read_labels(labels_file, X.shape[0])
     return X, y
+
+
+def check_standardizable(X, path):
+    """Raise :class:`CommandError` naming the columns of ``X`` whose values are too large for ``--standardize``:
+    their variance, a mean of squares, overflows the floating point range (``|x| > sqrt(max / n)``), which
+    scikit-learn's scaler turns into NaN."""
+    n = max(X.shape[0], 1)
+    values = X.to_numpy() if isinstance(X, pd.DataFrame) else X
+    peak = np.asarray(abs(values).max(axis=0).todense() if hasattr(values, "todense") else abs(values).max(axis=0),
+                      dtype=float).ravel()
+    large = np.flatnonzero(peak > np.sqrt(np.finfo(float).max / n))
+    if len(large):
+        names = list(X.columns) if isinstance(X, pd.DataFrame) else [f"feature {j}" for j in range(X.shape[1])]
+        listed = ", ".join(f"{_short(str(names[j]))} (up to {peak[j]:.3g})" for j in large[:5])
+        them = "it" if len(large) == 1 else "them"
+        raise CommandError(f"{path}: --standardize: {plural(len(large), 'column')} too large to standardise in "
+                           f"floating point (the variance overflows): {listed}; rescale {them}")

@@ -33,7 +33,7 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from .. import __version__
-from .data import CommandError, missing_labels, plain, plural, read_data, separator_hint
+from .data import CommandError, check_standardizable, missing_labels, plain, plural, read_data, separator_hint
 from .models import load_model, save_model
 
 STANDARDIZE_HELP = (
@@ -124,6 +124,7 @@ def _fit(args):
     validate_parameters(clf)   # a bad parameter is reported before anything is printed
     model = clf
     if args.standardize:   # scaled only for sparse data: centring would make them dense
+        check_standardizable(X, args.data)
         model = make_pipeline(StandardScaler(with_mean=not sp.issparse(X)), clf)
     if not args.quiet:
         solver = "none (MRC-SUB)" if args.method == "subgradient" else args.solver

@@ -233,3 +233,16 @@ def test_each_command_writes_only_its_own_output(tmp_path):
         result = _cli(*args, cwd=tmp_path)
         assert result.returncode == 0 and result.stderr == ""
         assert not any(banner in result.stdout for banner in SOLVER_BANNERS)
+
+
+def test_cli_standardize_refuses_a_column_too_large_naming_it(tmp_path, capsys):
+    """A column of 1e200: its variance overflows inside the scaler, which would fail with 'Input X contains NaN'
+    naming no column; the command says which column and why, in one line, before any fit."""
+    X, y = random_problem(40, 3, 2, seed=5)
+    frame = pd.DataFrame(X, columns=["length", "width", "area"]).assign(label=y)
+    frame["area"] = frame["area"] * 1e200
+    frame.to_csv(tmp_path / "huge.csv", index=False)
+    assert cli(["fit", tmp_path / "huge.csv", "--standardize"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--standardize" in err and "area" in err and "width" not in err
+    assert "overflows" in err and "rescale it" in err
