@@ -146,7 +146,8 @@ def main(argv=None):
         start = time.perf_counter()
         path = mrc_path(X_train, y_train, eps_1=args.eps_1, time_limit=args.time_limit,
                         formulation=args.formulation, **params)
-        seconds, clf = time.perf_counter() - start, path.estimators[-1]
+        seconds = time.perf_counter() - start
+        clf = [estimator for estimator in path.estimators if estimator is not None][-1]   # the last reached
         stages = path.table.to_dict(orient="records")
     elif args.method == "ccg":
         clf = MRCClassifier(eps_1=args.eps_1, time_limit=args.time_limit, continuation=args.continuation,

@@ -88,7 +88,7 @@ def path_row(latest, case="satellite_rff", factor=2.0):
         return row(target, not_measured(latest, case, "path", "path"), None)
     if not usable(single):
         return row(target, not_measured(latest, case, "ccg"), None)
-    stages, grid = path.get("stages") or [], 8
+    stages, grid = [s for s in path.get("stages") or [] if s["status"] != "not_reached"], 8   # the fitted ones
     done = sum(s["status"] == "converged" for s in stages)
     ratio = path["seconds"] / single["seconds"]
     text = (f"{path['seconds']:.1f} s ({done} of the {grid} stages converged, {len(stages)} fitted"

@@ -1,8 +1,12 @@
 """Cross-validation of ``lambda0`` over a regularisation path (:func:`mrc_pyomo.mrc_path` on each training fold), as
 scikit-learn's ``LassoCV`` does for the lasso: :class:`MRCClassifierCV`."""
 
+import warnings
+
 import numpy as np
+from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -33,9 +37,13 @@ random_state, verbose, formulation
     Attributes
     ----------
     lambda0_ : float
-        The value with the best mean validation score (the largest of equal ones: the simpler rule).
+        The value with the best mean validation score (the largest of equal ones: the simpler rule).  As in
+        scikit-learn's search estimators with ``error_score=np.nan``, a value with no score on some fold (a stage
+        that fold's path did not reach within ``time_limit`` or ``max_iter``, or a scorer's NaN) has a NaN mean and
+        is ranked last, with a warning.
     cv_results_ : dict of arrays
-        ``lambda0``, ``mean_test_score``, ``std_test_score`` and ``split<k>_test_score``, a value per candidate.
+        ``lambda0``, ``mean_test_score``, ``std_test_score``, ``rank_test_score`` and ``split<k>_test_score``, a
+        value per candidate.
     best_estimator_ : MRCClassifier
         Fitted on all the data at ``lambda0_``; ``predict``, ``predict_proba``, ``decision_function`` and the
         fitted attributes (``classes_``, ``mu_``, ``upper_``, ``lower_``, ``status_``, ...) are its.
@@ -70,7 +78,7 @@ random_state, verbose, formulation
 
     def _estimator_params(self):
         """The :class:`~mrc_pyomo.MRCClassifier` parameters of the folds and the refit."""
-        names = set(self.get_params()) - {"lambda0s", "cv", "scoring"}
+        names = set(self.get_params(deep=False)) - {"lambda0s", "cv", "scoring"}
         return {name: getattr(self, name) for name in names}
 
     def __sklearn_tags__(self):
@@ -94,15 +102,27 @@ random_state, verbose, formulation
         cv = check_cv(self.cv, y, classifier=True)
         folds = []
         for train, test in cv.split(X, y):
-            path = mrc_path(X[train], y[train], lambda0s, **{**params, "verbose": False})
+            with warnings.catch_warnings():   # a fold's path its limits stop: its missing stages score NaN below
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                path = mrc_path(X[train], y[train], lambda0s, **{**params, "verbose": False})
             scorer = check_scoring(path.estimators[0], scoring=self.scoring)
-            scores = [scorer(estimator, X[test], y[test]) for estimator in path.estimators]
-            folds.append(scores + [np.nan] * (len(lambda0s) - len(scores)))   # stages a time limit left out
+            folds.append([np.nan if estimator is None else scorer(estimator, X[test], y[test])
+                          for estimator in path.estimators])
         folds = np.asarray(folds, dtype=float)
-        mean = np.nanmean(folds, axis=0)
-        self.cv_results_ = {"lambda0": lambda0s, "mean_test_score": mean, "std_test_score": np.nanstd(folds, axis=0),
-                            **{f"split{k}_test_score": folds[k] for k in range(len(folds))}}
-        self.lambda0_ = float(lambda0s[int(np.nanargmax(mean))])   # the first (largest) of the best
+        # as scikit-learn's search estimators with error_score=np.nan: a candidate with a NaN score on some fold
+        # (a stage its path did not reach, or a scorer's NaN) has a NaN mean and is ranked last
+        mean, std = folds.mean(axis=0), folds.std(axis=0)
+        finite = np.isfinite(mean)
+        if not finite.all():
+            warnings.warn(f"{int((~finite).sum())} of {len(mean)} values of lambda0 have no score on some fold (a "
+                          f"stage the fold's path did not reach, or a NaN score): they are ranked last", UserWarning,
+                          stacklevel=3)
+        rank = np.ones(len(mean), dtype=np.int32)
+        if finite.any():
+            rank = rankdata(-np.where(finite, mean, np.nanmin(mean) - 1), method="min").astype(np.int32)
+        self.cv_results_ = {"lambda0": lambda0s, "mean_test_score": mean, "std_test_score": std,
+                            "rank_test_score": rank, **{f"split{k}_test_score": folds[k] for k in range(len(folds))}}
+        self.lambda0_ = float(lambda0s[int(np.argmin(rank))])   # the first (largest) of the best
         self.best_estimator_ = MRCClassifier(lambda0=self.lambda0_, **params).fit(X, y)
         self.classes_ = self.best_estimator_.classes_
 

@@ -11,17 +11,20 @@ with the new costs, and the previous stages' rules as candidates.
 """
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
 
 from ..data.validation import validate_training_data
 from ..display.progress import progress_display
 from ..master import check_solver
 from ..methods.ccg.config import choose_regime, feature_density, problem_regime
 from ..methods.continuation import solve_path
+from ..methods.result import Status
 from ..problem import prepare
 from .classifier import MRCClassifier
 from .fitted import fitted_attributes, input_attributes, set_fitted
@@ -39,10 +42,12 @@ _SCALARS = ["lambda0", "lower", "upper", "gap", "status", "n_iter", "seconds"]
 class RegularizationPath:
     """What :func:`mrc_path` returns.
 
-    ``table``: a ``pandas.DataFrame`` with a row per stage (``lambda0``, the certified ``lower`` and ``upper``
-    at that ``lambda0``, their ``gap``, ``status``, ``n_iter`` masters and ``seconds``); ``coefs``: the
-    stages' ``mu`` in the user's units (shape ``(K, D)`` each); ``estimators``: each stage as a fitted
-    :class:`~mrc_pyomo.MRCClassifier` (``predict``, ``score``, its ``history_`` and ``master_``)."""
+    ``table``: a ``pandas.DataFrame`` with a row per ``lambda0`` asked for (``lambda0``, the certified ``lower``
+    and ``upper`` at that ``lambda0``, their ``gap``, ``status``, ``n_iter`` masters and ``seconds``; a value the
+    path did not reach has the status ``"not_reached"`` and NaN bounds); ``coefs``: the stages' ``mu`` in the
+    user's units (shape ``(K, D)`` each; None where not reached); ``estimators``: each stage as a fitted
+    :class:`~mrc_pyomo.MRCClassifier` (``predict``, ``score``, its ``history_`` and ``master_``; None where not
+    reached)."""
 
     table: pd.DataFrame
     coefs: list = field(default_factory=list)
@@ -70,9 +75,13 @@ def mrc_path(X, y, lambda0s=None, **params):
     each stage warm-started from the one before; ``params`` are :class:`~mrc_pyomo.MRCClassifier`'s (its
     ``lambda0`` and ``continuation`` aside).  ``time_limit`` bounds the whole path and ``max_iter`` the masters
     of all stages: a stage they leave no room for is not fitted; ``verbose`` shows the masters of all stages
-    (the iteration log has a ``lambda0`` column in ``history_``).  MRC-CCG only (``method="ccg"``, regimes
+    (the iteration log has a ``lambda0`` column in ``history_``); ``callback`` is called after every master of
+    every stage, as in a fit, and a true return value stops the path.  MRC-CCG only (``method="ccg"``, regimes
     ``"n"`` and ``"nm"``).  The problem is prepared once (:func:`mrc_pyomo.problem.prepare`) and solved by
-    :func:`mrc_pyomo.methods.continuation.solve_path`.  Returns a :class:`RegularizationPath`."""
+    :func:`mrc_pyomo.methods.continuation.solve_path`.  Returns a :class:`RegularizationPath` with a row for every
+    ``lambda0`` asked for: a path stopped before its last value (``time_limit``, ``max_iter``, the callback) marks
+    the values it did not reach with the status ``"not_reached"``, NaN bounds and None in ``coefs`` and
+    ``estimators``, and warns (``ConvergenceWarning``)."""
     params.pop("lambda0", None)
     params.pop("continuation", None)
     lambda0s = lambda0_grid(lambda0s)
@@ -89,7 +98,7 @@ def mrc_path(X, y, lambda0s=None, **params):
         regime = choose_regime(problem.n_classes, problem.n_features, None, feature_density(problem))
     start = time.perf_counter()
     with progress_display(template.verbose, "ccg") as progress:   # the masters of all stages, as a fit shows them
-        stages = solve_path(problem, lambda0s, ccg_config(template, regime), log=progress)
+        stages = solve_path(problem, lambda0s, ccg_config(template, regime), log=progress, callback=template.callback)
     ends = [r.history[-1]["seconds_elapsed"] if r.history else 0.0 for _, r in stages]
     seconds = np.diff([0.0] + ends)
     rows, coefs, estimators = [], [], []
@@ -101,6 +110,15 @@ def mrc_path(X, y, lambda0s=None, **params):
                      "n_iter": estimator.n_iter_, "seconds": stage_seconds})
         coefs.append(estimator.mu_)
         estimators.append(estimator)
+    for lambda0 in lambda0s[len(stages):]:
+        rows.append({"lambda0": float(lambda0), "lower": np.nan, "upper": np.nan, "gap": np.nan,
+                     "status": Status.NOT_REACHED, "n_iter": 0, "seconds": 0.0})
+        coefs.append(None)
+        estimators.append(None)
+    if len(stages) < len(lambda0s):
+        warnings.warn(f"the path stopped ({stages[-1][1].status}) after {len(stages)} of {len(lambda0s)} values of "
+                      f"lambda0: those below {stages[-1][0]:g} were not fitted (status 'not_reached', NaN bounds)",
+                      ConvergenceWarning, stacklevel=2)
     table = pd.DataFrame(rows, columns=_SCALARS)
     table.attrs["seconds_total"] = time.perf_counter() - start
     return RegularizationPath(table=table, coefs=coefs, estimators=estimators)

@@ -20,6 +20,7 @@ class Status(str, Enum):
     TIME_LIMIT = "time_limit"      # the time limit
     CALLBACK = "callback"          # the callback asked to stop
     SOLVER_ERROR = "solver_error"  # the solver failed, or its answers no longer narrow the gap
+    NOT_REACHED = "not_reached"    # a stage of a path that its limits or its callback left out: not fitted
 
     def __str__(self):
         return self.value

@@ -35,3 +35,38 @@ def test_the_cv_estimator_follows_scikit_learn_s_conventions():
         results = check_estimator(MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2), on_fail=None)
     failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
     assert not failed
+
+
+def test_a_value_missing_from_one_fold_cannot_win():
+    """The candidate scores best on every fold but one, where it has no score (NaN, as a stage a fold's path did
+    not reach): its mean is NaN and it is ranked last, as in scikit-learn's search estimators, with a warning;
+    the mean of the folds that reached it (1.0) does not make it win."""
+    X, y = random_problem(120, 4, 3, seed=5)
+    calls = []
+
+    def scorer(estimator, X_test, y_test):
+        calls.append(estimator.lambda0)
+        if estimator.lambda0 == 0.01:
+            return np.nan if calls.count(0.01) == 1 else 1.0
+        return 0.5
+
+    with pytest.warns(UserWarning, match="no score on some fold"):
+        cv = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=3, scoring=scorer).fit(X, y)
+    assert np.isnan(cv.cv_results_["mean_test_score"][1]) and cv.cv_results_["mean_test_score"][0] == 0.5
+    assert list(cv.cv_results_["rank_test_score"]) == [1, 2] and cv.lambda0_ == 0.1
+
+
+def test_a_scorer_of_nan_everywhere_ranks_every_value_alike():
+    X, y = random_problem(120, 4, 3, seed=5)
+    with pytest.warns(UserWarning, match="2 of 2 values"):
+        cv = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2, scoring=lambda est, X, y: np.nan).fit(X, y)
+    assert list(cv.cv_results_["rank_test_score"]) == [1, 1] and cv.lambda0_ == 0.1
+
+
+def test_a_feature_map_object_is_a_valid_phi():
+    """phi given as an object: its nested parameters (phi__n_components) are not the classifier's own."""
+    from mrc_pyomo import RandomFourierFeatures
+    X, y = random_problem(80, 3, 2, seed=1)
+    cv = MRCClassifierCV(phi=RandomFourierFeatures(n_components=10, random_state=0), lambda0s=[0.1, 0.01],
+                         cv=2).fit(X, y)
+    assert cv.best_estimator_.mu_.shape == (2, 14)

@@ -83,3 +83,41 @@ def test_lambda0s_not_a_sequence_of_numbers_is_refused_by_name(lambda0s):
     X, y = random_problem(40, 3, 2, seed=1)
     with pytest.raises(ValueError, match="lambda0s must be a one-dimensional sequence"):
         mrc_path(X, y, lambda0s)
+
+
+def test_a_path_honours_its_callback_and_reports_every_value():
+    """mrc_path calls the callback after every master, as a fit does: a true return value stops it; the values it
+    did not reach are in the table ('not_reached', NaN bounds, None estimators), with a ConvergenceWarning; an
+    exception raised in the callback goes through."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = random_problem(150, 4, 3, seed=2)
+    seen = []
+
+    def stop_in_the_second_stage(state):
+        seen.append(state.iteration)
+        return len(seen) > 1 and state.record["lambda0"] == 0.1
+
+    with pytest.warns(ConvergenceWarning, match="after 2 of 4 values"):
+        path = mrc_path(X, y, [1.0, 0.1, 0.01, 0.001], callback=stop_in_the_second_stage)
+    table = path.table
+    assert list(table.lambda0) == [1.0, 0.1, 0.01, 0.001] and seen
+    assert list(table.status) == [table.status[0], "callback", "not_reached", "not_reached"]
+    assert table.iloc[2:][["lower", "upper", "gap"]].isna().all().all() and list(table.n_iter[2:]) == [0, 0]
+    assert path.estimators[2:] == [None, None] and path.coefs[2:] == [None, None]
+    assert path.estimators[1].status_ == "callback" and path.estimators[1].lower_ <= path.estimators[1].upper_
+
+    def fail(state):
+        raise RuntimeError("from the callback")
+
+    with pytest.raises(RuntimeError, match="from the callback"):
+        mrc_path(X, y, [0.1, 0.01], callback=fail)
+
+
+def test_a_path_stopped_by_max_iter_reports_every_value():
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = random_problem(150, 4, 3, seed=2)
+    with pytest.warns(ConvergenceWarning, match="values of lambda0"):
+        path = mrc_path(X, y, [0.3, 0.03, 0.003], max_iter=2)
+    assert len(path.table) == 3 and "not_reached" in set(path.table.status)
