@@ -19,3 +19,15 @@ from mrc_pyomo import MRCClassifier
 def test_bad_data(X, y, match):
     with pytest.raises(ValueError, match=match):
         MRCClassifier().fit(X, y)
+
+
+def test_a_dask_array_without_rows_or_with_unknown_chunks_is_refused_plainly():
+    """A Dask array of 0 rows: the same error as NumPy's (not an IndexError); one whose chunk sizes are unknown
+    (after a boolean mask): how to make them known (not 'X has nan samples')."""
+    da = pytest.importorskip("dask.array")
+    with pytest.raises(ValueError, match="0 sample"):
+        MRCClassifier().fit(da.zeros((0, 3), chunks=(10, 3)), np.zeros(0))
+    X = da.from_array(np.arange(40.0).reshape(20, 2), chunks=(5, 2))
+    masked = X[X[:, 0] > 10]
+    with pytest.raises(ValueError, match="compute_chunk_sizes"):
+        MRCClassifier().fit(masked, np.arange(masked.compute().shape[0]) % 2)
