@@ -64,8 +64,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         Prepend the constant feature 1 to ``Psi``.
     method : {"ccg", "lp", "subgradient"}, default="ccg"
         MRC-CCG (Algorithm 1), the full LP over all ``n (2^K - 1)`` rows (its primal or dual form by the
-        simplex or the interior point method, chosen by size: :func:`mrc_pyomo.methods.full_lp.choose_method`), or MRC-SUB,
-        the accelerated subgradient method of the MRC literature (:mod:`mrc_pyomo.methods.subgradient`; the
+        simplex or the interior point method, chosen by size: :func:`mrc_pyomo.methods.full_lp.choose_method`), or
+        MRC-SUB, the accelerated subgradient method of the MRC literature (:mod:`mrc_pyomo.methods.subgradient`; the
         paper's baseline; ``max_iter`` subgradient steps, no LP, ``master_`` is None).
     solver : str, default="highs"
         ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is
@@ -93,8 +93,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``: the
         master with every row and feature, as ``method="lp"``; sparse text with few classes), else ``"nm"``
         for sparse features and ``"n"`` for dense ones (random Fourier features, images: the certificate of
-        ``"nm"`` cannot close while dense features lie outside ``J``); :func:`mrc_pyomo.methods.ccg.config.choose_regime`
-        states the rule and its measurements.
+        ``"nm"`` cannot close while dense features lie outside ``J``);
+        :func:`mrc_pyomo.methods.ccg.config.choose_regime` states the rule and its measurements.
     time_limit : float, optional
         Seconds after which the loop stops (checked after each iteration).
     solver_options : dict, optional
@@ -102,13 +102,13 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     random_state : int, RandomState or None
         Seeds the random Fourier features.
     verbose : int or bool, default=False
-        What the fit shows while it runs (:mod:`mrc_pyomo.display.progress`): ``0`` / ``False`` nothing; ``1`` / ``True``
-        a live progress line on stderr (iteration, certified interval and gap, rows and features, elapsed time),
-        drawn by tqdm in a terminal or a notebook; ``2`` the iteration log on stdout.  The solver's own log
+        What the fit shows while it runs (:mod:`mrc_pyomo.display.progress`): ``0`` / ``False`` nothing; ``1`` /
+        ``True`` a live progress line on stderr (iteration, certified interval and gap, rows and features, elapsed
+        time), drawn by tqdm in a terminal or a notebook; ``2`` the iteration log on stdout.  The solver's own log
         appears at no level, only when ``solver_options`` asks for it (HiGHS's ``output_flag``).
     callback : callable, optional
-        Called after each master solve and check with a :class:`~mrc_pyomo.methods.ccg.record.IterationState` (the master
-        and its Pyomo model, ``mu``, ``nu``, the duals, the rows and features added and removed, the
+        Called after each master solve and check with a :class:`~mrc_pyomo.methods.ccg.record.IterationState` (the
+        master and its Pyomo model, ``mu``, ``nu``, the duals, the rows and features added and removed, the
         violations, the rows and features chosen next); returning a true value stops the loop.
 
     Attributes
@@ -169,7 +169,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         return tags
 
     def _validate_params(self):
-        """Check the parameters (scikit-learn's constraints, then :func:`mrc_pyomo.estimator.parameters.check_parameters`)."""
+        """Check the parameters (scikit-learn's constraints, then
+        :func:`mrc_pyomo.estimator.parameters.check_parameters`)."""
         super()._validate_params()
         check_parameters(self)
 

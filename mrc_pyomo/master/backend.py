@@ -89,5 +89,5 @@ class Backend(ABC):
     @abstractmethod
     def solve(self, master, time_limit=None, budget=None):
         """Solve ``P_{I,J}``; return a :class:`~mrc_pyomo.master.solution.BackendSolution`.  Raise
-        :class:`~mrc_pyomo.master.MasterSolveError` unless optimal.  ``time_limit`` and ``budget`` (seconds) are honoured where
-        ``capabilities.limits_inside_solve``."""
+        :class:`~mrc_pyomo.master.MasterSolveError` unless optimal.  ``time_limit`` and ``budget`` (seconds) are
+        honoured where ``capabilities.limits_inside_solve``."""

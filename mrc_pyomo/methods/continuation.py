@@ -7,8 +7,8 @@ of ``mu1`` and ``mu2``: ``-(tau - lambda)`` and ``tau + lambda``.  So the final 
 is a master of the next, with new costs: its rows and features are kept (with the centroid rows put back), and
 its first solve, which has no basis to start from, is made by the interior point method on the built-in HiGHS
 backend (:meth:`~mrc_pyomo.master.RestrictedMaster.with_costs`, which states the measurements).  The problem at each
-``lambda0`` is the same prepared problem (:meth:`~mrc_pyomo.problem.MRCProblem.at`): no new pass over the data.  A larger
-``lambda0`` makes a better posed LP (a sparser ``mu``, fewer active rows), which MRC-CCG solves in few masters;
+``lambda0`` is the same prepared problem (:meth:`~mrc_pyomo.problem.MRCProblem.at`): no new pass over the data.  A
+larger ``lambda0`` makes a better posed LP (a sparser ``mu``, fewer active rows), which MRC-CCG solves in few masters;
 its final master then holds most of the rows the next stage needs.
 
 Every stage's rule is a candidate for the rules of the later stages: each is evaluated exactly (``R`` at the

@@ -21,9 +21,9 @@ LP, which can be inspected and exported as any master.
 IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, else dual simplex. ``K nnz(Psi)`` counts the entries of
 ``Phi(x_i, y)`` over every sample and class: the intrinsic size of the LP, without the ``2^(K-1)`` factor of the
 label subsets, which multiplies the cost of a simplex iteration and of an interior-point iteration alike. Measured
-with ``python -m benchmarks.experiments.full_lp_forms`` (records in ``benchmarks/results/full_lp_forms.jsonl``; HiGHS 1.15.1, 2
-shared cores; seconds of ``Highs.run``; certified gap ``R(mu) - lower`` of each answer; columns: ``K nnz(Psi)``,
-then dual LP simplex / IPM with crossover / primal LP default (dual simplex) / primal LP IPM):
+with ``python -m benchmarks.experiments.full_lp_forms`` (records in ``benchmarks/results/full_lp_forms.jsonl``; HiGHS
+1.15.1, 2 shared cores; seconds of ``Highs.run``; certified gap ``R(mu) - lower`` of each answer; columns:
+``K nnz(Psi)``, then dual LP simplex / IPM with crossover / primal LP default (dual simplex) / primal LP IPM):
 
 ======================  ==  ==========  ============  ========  ==============  ==========
 case                    K   K nnz(Psi)  dual simplex  dual IPM  primal default  primal IPM

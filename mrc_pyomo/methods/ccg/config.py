@@ -133,7 +133,7 @@ def row_age(lambda0):
     three over-satisfied masters, it converges: 2.4 s instead of the 60 s limit on the harness's quick case,
     3.9 s on all 6,435 samples (10: 6.0 s, never removed: 7.0 s).  With regularisation the same ageing made
     every quick case slower, 1.05x to 2.6x (median 1.38x: ``python -m benchmarks.harness.compare
-    benchmarks/results/quick_pair_145fa0f_c95103b_before.jsonl benchmarks/results/quick_pair_145fa0f_c95103b_after.jsonl``), so it is
-    used without regularisation only.
+    benchmarks/results/quick_pair_145fa0f_c95103b_before.jsonl
+    benchmarks/results/quick_pair_145fa0f_c95103b_after.jsonl``), so it is used without regularisation only.
     """
     return UNREGULARISED_ROW_AGE if lambda0 == 0 else 1
