@@ -158,7 +158,7 @@ def _fit(args):
 
 
 def _predict(args):
-    model = load_model(args.model)
+    model = load_model(args.model, trust_pickle=args.trust_pickle)
     check_output(args.output, "--output")
     X, y = read_data(args.data, args.label, None, args.format, n_features=model.n_features_in_,
                      require_labels=False, sep=args.sep)
@@ -247,7 +247,8 @@ def build_parser():
     fit.add_argument("--time-limit", type=float, help="seconds")
     fit.add_argument("--regime", choices=["auto", "n", "nm"], default="auto")
     fit.add_argument("--random-state", type=int)
-    fit.add_argument("--save", metavar="MODEL", help="save the fitted model (pickle) for 'predict'")
+    fit.add_argument("--save", metavar="MODEL", help="save the fitted model (arrays and parameters, no code) for "
+                     "'predict'")
     fit.add_argument("--history", metavar="CSV", help="write the iteration history as CSV")
     fit.add_argument("--export-master", metavar="PATH", help="write the last master as .lp or .mps")
     fit.add_argument("--quiet", action="store_true", help="no progress display or iteration log")
@@ -257,6 +258,8 @@ def build_parser():
                              description="Write one prediction per sample (CSV) to --output or stdout.  A model "
                                          "fitted with --standardize standardises the data itself.")
     predict.add_argument("model", help="file written by 'mrc-pyomo fit --save'")
+    predict.add_argument("--trust-pickle", action="store_true",
+                         help="read a model that is a pickle (saved by mrc_pyomo 0.1.0): it runs its author's code")
     predict.add_argument("data", help="CSV or svmlight file with the model's features")
     predict.add_argument("--label", help="label column to drop from a CSV file (default: label, if present)")
     predict.add_argument("--format", choices=["auto", "csv", "svmlight"], default="auto")

@@ -1,11 +1,13 @@
 """Models saved by ``mrc-pyomo fit --save`` (:func:`save_model`) and read by ``mrc-pyomo predict``
 (:func:`load_model`).
 
-A model is a pickle of a fitted :class:`~mrc_pyomo.MRCClassifier` (or of a ``Pipeline`` ending in one).  Version
-0.1.0 of the library kept its modules at the top of the package (``mrc_pyomo.classifier``,
-``mrc_pyomo.primal_oracle``, ...); they have moved into its subpackages (``mrc_pyomo.estimator.classifier``, ...).
-:func:`load_model` reads the models of both layouts (:class:`ModelUnpickler` maps the old module names to the new,
-as pandas' ``read_pickle`` does for its own moves); ``pickle.load`` reads those of this layout only.
+A model file is data, not a program: the arrays and parameters of :mod:`mrc_pyomo.cli.model_format`, read
+without running any code of the file.  A pickle runs its author's code when it is loaded, so
+:func:`load_model` reads one only when told to trust it (``trust_pickle=True``, ``mrc-pyomo predict
+--trust-pickle``): the models saved by version 0.1.0 of the library are pickles.  That version kept its modules
+at the top of the package (``mrc_pyomo.classifier``, ``mrc_pyomo.primal_oracle``, ...); they have moved into its
+subpackages (``mrc_pyomo.estimator.classifier``, ...), and :class:`ModelUnpickler` maps the old module names to
+the new, as pandas' ``read_pickle`` does for its own moves (a bare ``pickle.load`` of such a file fails).
 """
 
 import os
@@ -14,6 +16,10 @@ import tempfile
 from pathlib import Path
 
 from .data import CommandError
+from .model_format import ModelFormatError, read_model, write_model
+
+#: how a model file of :mod:`mrc_pyomo.cli.model_format` begins (a zip archive)
+ZIP_MAGIC = b"PK\x03\x04"
 
 #: where the modules of version 0.1.0 went (docs/architecture.rst, "Where things moved")
 MOVED_MODULES = {
@@ -48,23 +54,27 @@ class ModelUnpickler(pickle.Unpickler):
 
 
 def save_model(model, path):
-    """Write ``model`` to ``path`` (a pickle) as one step: into a temporary file beside it, then renamed over it, so
-    that an interrupted save leaves the file that was there (or none), never half a model."""
+    """Write ``model`` to ``path`` (:func:`~mrc_pyomo.cli.model_format.write_model`: data, not a pickle) as one
+    step: into a temporary file beside it, then renamed over it, so that an interrupted save leaves the file that
+    was there (or none), never half a model.  :class:`CommandError` for a model the format cannot hold."""
     path = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as f:
-            pickle.dump(model, f)
+            write_model(model, f)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         os.unlink(temporary)
+        if isinstance(error, ModelFormatError):
+            raise CommandError(f"--save: {error}") from None
         raise
     return path
 
 
-def load_model(path):
+def load_model(path, trust_pickle=False):
     """The model saved by 'fit --save': a fitted MRCClassifier, or a Pipeline ending in one (--standardize);
-    :class:`~mrc_pyomo.cli.data.CommandError` naming the cause otherwise."""
+    :class:`~mrc_pyomo.cli.data.CommandError` naming the cause otherwise.  A pickle (a model of version 0.1.0) is
+    read only with ``trust_pickle=True``: loading it runs whatever code its author put in it."""
     from sklearn.exceptions import NotFittedError
     from sklearn.pipeline import Pipeline
     from sklearn.utils.validation import check_is_fitted
@@ -75,8 +85,14 @@ def load_model(path):
     if not path.exists():
         raise CommandError(f"no such file: {path}")
     with open(path, "rb") as f:
+        is_data = f.read(len(ZIP_MAGIC)) == ZIP_MAGIC
+        f.seek(0)
+        if not is_data and not trust_pickle:
+            raise CommandError(f"{path} is not a model file of this version (data), maybe a pickle, which runs its "
+                               "author's code when it is loaded: if you made it yourself (models saved by mrc_pyomo "
+                               "0.1.0 are pickles), read it with --trust-pickle")
         try:
-            model = ModelUnpickler(f).load()
+            model = read_model(f) if is_data else ModelUnpickler(f).load()
         except Exception as exc:
             raise CommandError(f"{path} is not a model saved by 'mrc-pyomo fit --save': {exc}") from exc
     last = model.steps[-1][1] if isinstance(model, Pipeline) and model.steps else model

@@ -19,6 +19,7 @@ import mrc_pyomo
 from helpers import SOLVER_BANNERS, cli, cli_error, random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.cli.main import main as cli_main
+from mrc_pyomo.cli.models import load_model
 from mrc_pyomo.display.log import LOG_HEADER
 from mrc_pyomo.master.highs import quiet_highs
 
@@ -130,8 +131,7 @@ def test_cli_standardize(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "3 classes, standardised" in out
     assert len(pd.read_csv(tmp_path / "h.csv")) >= 1 and (tmp_path / "master.lp").stat().st_size > 0
-    with open(tmp_path / "std.pkl", "rb") as f:
-        saved = pickle.load(f)
+    saved = load_model(tmp_path / "std.pkl")   # a model file of arrays: read without pickle
     assert isinstance(saved, Pipeline) and isinstance(saved.steps[0][1], StandardScaler)
     assert saved.steps[0][1].with_mean and isinstance(saved.steps[-1][1], MRCClassifier)
 
@@ -154,15 +154,15 @@ def test_cli_standardize(tmp_path, capsys):
     assert "another order" in cli_error(capsys, ["predict", tmp_path / "std.pkl", tmp_path / "reordered.csv"])
     with open(tmp_path / "logistic.pkl", "wb") as f:
         pickle.dump(make_pipeline(StandardScaler(), LogisticRegression()), f)
-    message = cli_error(capsys, ["predict", tmp_path / "logistic.pkl", tmp_path / "test.csv"])
+    message = cli_error(capsys, ["predict", tmp_path / "logistic.pkl", tmp_path / "test.csv", "--trust-pickle"])
     assert "a Pipeline ending in a LogisticRegression, not an MRCClassifier or a Pipeline ending in one" in message
+    assert "--trust-pickle" in cli_error(capsys, ["predict", tmp_path / "logistic.pkl", tmp_path / "test.csv"])
 
 
 def test_cli_standardize_sparse_scales_without_centring(data_files, capsys):
     d = data_files
     assert cli(["fit", d / "bc.svm", "--standardize", "--quiet", "--save", d / "s.pkl"]) == 0
-    with open(d / "s.pkl", "rb") as f:
-        saved = pickle.load(f)
+    saved = load_model(d / "s.pkl")
     assert isinstance(saved, Pipeline) and not saved.steps[0][1].with_mean
     assert cli(["predict", d / "s.pkl", d / "bc.svm", "--output", d / "p.csv"]) == 0
     assert len(pd.read_csv(d / "p.csv")) == 569

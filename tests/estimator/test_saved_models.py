@@ -1,5 +1,6 @@
-"""Models saved by version 0.1.0 (modules at the top of the package) load and predict as they did: through
-mrc_pyomo.cli.models.load_model and ``mrc-pyomo predict``; a model of this layout round-trips through pickle."""
+"""Models saved by version 0.1.0 (pickles of modules at the top of the package) load and predict as they did,
+when trusted: through mrc_pyomo.cli.models.load_model(trust_pickle=True) and ``mrc-pyomo predict --trust-pickle``;
+without the flag they are refused, unread.  A model of this layout round-trips through pickle."""
 
 import pickle
 import subprocess
@@ -22,7 +23,7 @@ OLD_MODEL = DATA / "model_0.1.0_e10840f.pkl"   # make_pipeline(StandardScaler(),
 def test_a_model_saved_by_0_1_0_loads_and_predicts_as_it_did():
     X, _ = load_iris(return_X_y=True)
     expected = np.load(DATA / "model_0.1.0_e10840f_expected.npz")
-    model = load_model(OLD_MODEL)
+    model = load_model(OLD_MODEL, trust_pickle=True)
     clf = model[-1]
     assert isinstance(clf, MRCClassifier) and type(clf).__module__ == "mrc_pyomo.estimator.classifier"
     assert np.array_equal(model.predict(X), expected["pred"])
@@ -43,8 +44,11 @@ def test_the_command_line_predicts_with_an_old_model(tmp_path):
     X, y = load_iris(return_X_y=True)
     data = tmp_path / "iris.csv"
     pd.DataFrame(X, columns=[f"x{j}" for j in range(4)]).to_csv(data, index=False)
-    out = subprocess.run([sys.executable, "-m", "mrc_pyomo.cli.main", "predict", str(OLD_MODEL), str(data)],
-                         capture_output=True, text=True, cwd=tmp_path)
+    refused = subprocess.run([sys.executable, "-m", "mrc_pyomo.cli.main", "predict", str(OLD_MODEL), str(data)],
+                             capture_output=True, text=True, cwd=tmp_path)
+    assert refused.returncode == 1 and "--trust-pickle" in refused.stderr and refused.stdout == ""
+    out = subprocess.run([sys.executable, "-m", "mrc_pyomo.cli.main", "predict", str(OLD_MODEL), str(data),
+                          "--trust-pickle"], capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     predicted = pd.read_csv(pd.io.common.StringIO(out.stdout))["prediction"].to_numpy()
     assert np.array_equal(predicted, np.load(DATA / "model_0.1.0_e10840f_expected.npz")["pred"])
