@@ -122,7 +122,8 @@ def read_model(file):
         set_fitted(sampler, {"random_weights_": arrays.pop("fourier_weights"), "n_features_in_": spec["n_features_in"],
                              "random_offset_": arrays.pop("fourier_offset")})
         set_fitted(base, {"gamma_": spec["gamma"], "sampler_": sampler})
-        clf.set_params(phi="fourier")
+        clf.set_params(phi=RandomFourierFeatures(n_components=spec["n_components"], gamma=spec["gamma"],
+                                                 include_original=spec["include_original"]))
     set_fitted(base, {"n_features_in_": spec["n_features_in"]})
     feature_map = set_fitted(FeatureMap(base=base, fit_intercept=spec["fit_intercept"]), {"base_": base})
     classes = arrays.pop("classes_")
