@@ -26,6 +26,14 @@ except ImportError:  # pragma: no cover - the optional extra; DaskSource says so
 CACHE_ROWS = 100_000
 
 
+def check_known_rows(array, name="the Dask array"):
+    """Raise ``ValueError`` if the number of rows of the Dask ``array`` is unknown (chunks of unknown size, as
+    after a boolean mask), saying how to make it known."""
+    if any(np.isnan(size) for size in array.shape):
+        raise ValueError(f"{name}'s number of rows is unknown (chunks of unknown size): call compute_chunk_sizes() "
+                         "on it first")
+
+
 def check_chunks(array):
     """Raise ``ValueError`` unless the chunks of the Dask ``array`` are NumPy arrays."""
     meta = getattr(array, "_meta", None)
@@ -51,9 +59,7 @@ class DaskSource(DataSource):
             raise ImportError('a Dask array needs the extra: pip install "mrc_pyomo[dask]"')
         if array.ndim != 2:
             raise ValueError(f"the data must be a 2-d array of samples by features, got {array.ndim} dimensions")
-        if any(np.isnan(size) for size in array.shape):
-            raise ValueError("the Dask array's number of rows is unknown (chunks of unknown size): call "
-                             "compute_chunk_sizes() on it first")
+        check_known_rows(array)
         check_chunks(array)
         if len(array.chunks[1]) > 1:
             array = array.rechunk({1: -1})

@@ -40,15 +40,13 @@ def validate_prediction_data(estimator, X):
 
 
 def _check_dask(X, name, finite=True):
-    from .dask_source import check_chunks
+    from .dask_source import check_chunks, check_known_rows
     check_chunks(X)
     if X.ndim != 2:
         raise ValueError(f"Expected a 2-d array of samples by features for {name}, got a {X.ndim}-d Dask array")
     if not (np.issubdtype(X.dtype, np.number) or X.dtype == bool) or np.iscomplexobj(np.empty(0, X.dtype)):
         raise ValueError(f"{name} must hold real numbers, got the type {X.dtype}")
-    if any(np.isnan(size) for size in X.shape):
-        raise ValueError(f"the Dask array {name}'s number of rows is unknown (chunks of unknown size): call "
-                         f"{name}.compute_chunk_sizes() first")
+    check_known_rows(X, f"the Dask array {name}")
     if finite and X.shape[0] == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape={X.shape}) while a minimum of 1 is required: the Dask "
                          f"array {name} has no rows")
