@@ -60,7 +60,7 @@ class DataSource(ABC):
         """A source with the same blocks, computed once and kept for repeated passes (a derived array such as the
         class scores of a line search): by default gathered into one :class:`InMemorySource`."""
         return InMemorySource(self.map_reduce(
-            lambda block, start: block, lambda parts: sp.vstack(parts, format="csr") if self.sparse
+            lambda block, start: block, lambda parts: sp.vstack(parts, format="csr") if sp.issparse(parts[0])
             else np.concatenate(parts)))
 
 
