@@ -19,7 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from ..data import DataSource, as_source, is_dask_array
 from ..feature_maps import make_feature_map
 from ..formulations import get_formulation
-from ..oracles.primal import class_scores, psi_values, risk, varphi
+from ..oracles.primal import risk, varphi
 from .estimates import mean_and_confidence
 from .reduction import complete, find_reduction
 from .scaling import center_columns, column_scales, scale_columns, uncenter
@@ -144,11 +144,8 @@ class MRCProblem:
             return varphi(self.data, mu)
         if isinstance(self.X, DataSource) or is_dask_array(self.X):
             return varphi(as_source(self.X).map_blocks(self.feature_map.transform), mu)
-        top = -np.inf
-        for start in range(0, self.X.shape[0], USER_PASS_ROWS):
-            rows = self.feature_map.transform(self.X[start:start + USER_PASS_ROWS])
-            top = max(top, float(psi_values(class_scores(rows, mu)).max(initial=-np.inf)))
-        return top
+        return max((varphi(self.feature_map.transform(self.X[start:start + USER_PASS_ROWS]), mu)
+                    for start in range(0, self.X.shape[0], USER_PASS_ROWS)), default=-np.inf)
 
 
 def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0.01, centre=None, reduce=True):
