@@ -28,7 +28,7 @@ from ..methods.ccg.config import problem_regime
 from ..oracles.certificate import gap_tolerance
 from ..problem import prepare
 from .fitted import fit_transaction, fitted_attributes, set_fitted
-from .parameters import PARAMETER_CONSTRAINTS, ccg_config, check_parameters
+from .parameters import PARAMETER_CONSTRAINTS, ccg_config, validate_parameters
 from .rule import RuleMixin
 
 
@@ -169,10 +169,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         return tags
 
     def _validate_params(self):
-        """Check the parameters (scikit-learn's constraints, then
-        :func:`mrc_pyomo.estimator.parameters.check_parameters`)."""
-        super()._validate_params()
-        check_parameters(self)
+        """Check the parameters (:func:`mrc_pyomo.estimator.parameters.validate_parameters`)."""
+        validate_parameters(self)
 
     # nested validation on: the parameters of a user's feature map (phi) are checked before it is fitted
     @_fit_context(prefer_skip_nested_validation=False)

@@ -51,7 +51,8 @@ def check_parameters(estimator):
 def validate_parameters(estimator):
     """Check every parameter of ``estimator`` against :data:`PARAMETER_CONSTRAINTS` (its class's
     ``_parameter_constraints``, as scikit-learn's ``fit`` does), then :func:`check_parameters`: what a fit checks
-    first, for callers that do not fit the estimator itself (:func:`mrc_pyomo.mrc_path`, the command line)."""
+    first (``MRCClassifier._validate_params``), and what the callers that do not fit the estimator check
+    (:func:`mrc_pyomo.mrc_path`, the command line)."""
     validate_parameter_constraints(PARAMETER_CONSTRAINTS, estimator.get_params(deep=False),
                                    caller_name=type(estimator).__name__)
     check_parameters(estimator)
