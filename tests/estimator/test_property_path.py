@@ -11,9 +11,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from helpers import problems, reference_R_star
 from mrc_pyomo import MRCClassifier, mrc_path
-
-# the reference LP is solved to 1e-10 on normalised columns; this is what "holds R*" allows for it
-REFERENCE_TOL = 1e-7
+from test_property import REFERENCE_TOL
 
 
 @settings(max_examples=100, deadline=None, derandomize=True,
