@@ -3,7 +3,9 @@
 A fit reaches its data only through full passes, whose per-block results do not grow with the number of
 samples, and through the rows the master holds, fetched by sample id (:mod:`mrc_pyomo.data.source`).  This
 source never holds more than one block of rows in memory; the feature map and the scaling are row-wise
-functions it applies to each block as it reads it.
+functions it applies to each block as it reads it.  Its blocks are the canonical ones
+(:data:`~mrc_pyomo.data.source.BLOCK_ROWS` samples), so that its sums are the in-memory fit's to the last bit
+and the fit goes through the same masters.
 """
 
 import tempfile
@@ -14,13 +16,14 @@ from sklearn.datasets import load_digits
 
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.data import DataSource
+from mrc_pyomo.data.source import block_starts
 
 
 class NpyFileSource(DataSource):
-    """The rows of a 2-d ``.npy`` file, ``block_rows`` at a time, with the row-wise ``functions`` applied."""
+    """The rows of a 2-d ``.npy`` file, one canonical block at a time, with the row-wise ``functions`` applied."""
 
-    def __init__(self, path, block_rows=500, functions=()):
-        self.path, self.block_rows, self.functions = Path(path), block_rows, tuple(functions)
+    def __init__(self, path, functions=()):
+        self.path, self.functions = Path(path), tuple(functions)
         self.n_samples = np.load(self.path, mmap_mode="r").shape[0]
         self.n_features = self._apply(self._read(0, 1)).shape[1]
         self.sparse = False
@@ -40,13 +43,12 @@ class NpyFileSource(DataSource):
 
     def map_reduce(self, fn, combine, *per_sample):
         results = []
-        for start in range(0, self.n_samples, self.block_rows):
-            stop = min(start + self.block_rows, self.n_samples)
+        for start, stop in zip(block_starts(self.n_samples), [*block_starts(self.n_samples)[1:], self.n_samples]):
             results.append(fn(self._apply(self._read(start, stop)), start, *[a[start:stop] for a in per_sample]))
         return combine(results)
 
     def map_blocks(self, fn):
-        return NpyFileSource(self.path, self.block_rows, self.functions + (fn,))
+        return NpyFileSource(self.path, self.functions + (fn,))
 
     # persist(): the default, which gathers the blocks into memory, serves the line search's class scores, an
     # array of 2 K columns (DataSource.persist)
@@ -57,9 +59,9 @@ if __name__ == "__main__":
     X = X / 16.0
     with tempfile.TemporaryDirectory() as directory:
         np.save(Path(directory) / "digits.npy", X)
-        source = NpyFileSource(Path(directory) / "digits.npy", block_rows=400)
+        source = NpyFileSource(Path(directory) / "digits.npy")
         on_disk = MRCClassifier().fit(source, y)
         in_memory = MRCClassifier().fit(X, y)
-        print(f"from disk, blocks of 400 rows: R* in [{on_disk.lower_:.6f}, {on_disk.upper_:.6f}]")
-        print(f"in memory:                     R* in [{in_memory.lower_:.6f}, {in_memory.upper_:.6f}]")
+        print(f"from disk, block by block: R* in [{on_disk.lower_:.6f}, {on_disk.upper_:.6f}]")
+        print(f"in memory:                 R* in [{in_memory.lower_:.6f}, {in_memory.upper_:.6f}]")
         print(f"same predictions: {np.array_equal(on_disk.predict(source), in_memory.predict(X))}")

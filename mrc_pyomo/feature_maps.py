@@ -13,6 +13,12 @@ unit-amplitude cosines ``cos(W x + b)``.  ``R``, the rule and its predictions ar
 exact arithmetic (:mod:`mrc_pyomo.problem.scaling`), not in floating point: on badly scaled data (columns of 1e5
 next to 1e-5, so ``gamma`` ~ 1e-11 and nearly constant cosines) a derandomised example of the property tests
 closes its gap to 2e-11 on the unit cosines and stalls at a gap of 0.10 on RBFSampler's scale.
+
+Each map gives a row the same bits whatever rows it is transformed with (:mod:`mrc_pyomo.data`: a row fetched for
+the master equals that row in a pass, in memory or on Dask).  The Fourier map's product ``X W^T`` is the one
+step where this needs care: OpenBLAS computes the rows of a product beyond the last multiple of its kernel's
+tile by other kernels, in another order, so the product is taken on ``X`` padded with zero rows to a multiple of
+:data:`ROW_TILE` rows.
 """
 
 from numbers import Integral, Real
@@ -25,7 +31,10 @@ from sklearn.kernel_approximation import RBFSampler
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .data import DataSource, is_dask_array
+from .data import DataSource, as_source, is_dask_array
+
+#: the Fourier map's products are taken on a multiple of this many rows (see the module docstring)
+ROW_TILE = 16
 
 
 def first_row(X):
@@ -38,15 +47,26 @@ def first_row(X):
 
 
 def _variance(X):
-    """The variance of all entries of a Dask array or a data source (one pass), else None."""
-    if is_dask_array(X):
-        return float(X.astype(np.float64).var().compute())
-    if not isinstance(X, DataSource):
-        return None
-    total, squares = X.map_reduce(lambda block, start: (block.sum(), (block * block).sum()),
-                                  lambda parts: np.sum(parts, axis=0))
-    size = X.n_samples * X.n_features
-    return float(squares / size - (total / size) ** 2)
+    """The variance of all entries of ``X`` (an array, a Dask array or a data source): one pass over its
+    canonical blocks (:mod:`mrc_pyomo.data`, the same number in memory and on Dask), each block's count, mean and
+    centred sum of squares merged by Chan, Golub and LeVeque's update (no cancellation on data far from 0)."""
+    def moments(block, start):
+        size = block.shape[0] * block.shape[1]
+        mean = block.sum() / size if size else 0.0
+        if sp.issparse(block):   # the zeros' share of the centred squares, without densifying
+            return size, mean, float(((block.data - mean) ** 2).sum() + (size - block.nnz) * mean * mean)
+        return size, mean, float(((block - mean) ** 2).sum())
+
+    def merge(parts):
+        count, mean, squares = 0, 0.0, 0.0
+        for n, m, s in parts:
+            if n:
+                total = count + n
+                delta = m - mean
+                mean, squares, count = mean + delta * n / total, squares + s + delta * delta * count * n / total, total
+        return squares / count if count else 0.0
+
+    return float(as_source(X).map_reduce(moments, merge))
 
 
 class LinearFeatures(TransformerMixin, BaseEstimator):
@@ -96,13 +116,12 @@ class RandomFourierFeatures(TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Set ``gamma_`` and draw ``W`` and ``b`` (``sampler_``) for the ``d`` columns of ``X`` (a Dask array: its
-        variance computed by Dask, nothing else of it read)."""
-        variance = _variance(X)
+        """Set ``gamma_`` and draw ``W`` and ``b`` (``sampler_``) for the ``d`` columns of ``X`` (a Dask array or a
+        data source: its variance by one pass, nothing else of it read)."""
+        data = X if isinstance(X, DataSource) or is_dask_array(X) else None
         X = validate_data(self, first_row(X), accept_sparse="csr", dtype=np.float64)
         if isinstance(self.gamma, str):   # "scale", the only string the constraints accept
-            if variance is None:
-                variance = X.multiply(X).mean() - X.mean() ** 2 if sp.issparse(X) else X.var()
+            variance = _variance(X if data is None else data)
             self.gamma_ = 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
         else:
             self.gamma_ = float(self.gamma)
@@ -115,14 +134,17 @@ class RandomFourierFeatures(TransformerMixin, BaseEstimator):
         sparse ``X``."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        n = X.shape[0]
+        if not sp.issparse(X) and n % ROW_TILE:   # a product on whole tiles (module docstring)
+            X = np.vstack([X, np.zeros((-n % ROW_TILE, X.shape[1]))])
         with config_context(assume_finite=True):   # X was checked just above
-            waves = self.sampler_.transform(X)
+            waves = self.sampler_.transform(X)[:n]
         waves *= np.sqrt(self.sampler_.n_components / 2.0)   # RBFSampler's sqrt(2 / m) cos(W x + b) -> cos(W x + b)
         if not self.include_original:
             return sp.csr_matrix(waves) if sp.issparse(X) else waves
         if sp.issparse(X):
             return sp.hstack([X, sp.csr_matrix(waves)], format="csr")
-        return np.hstack([X, waves])
+        return np.hstack([X[:n], waves])
 
 
 class FeatureMap(TransformerMixin, BaseEstimator):

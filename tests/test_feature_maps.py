@@ -172,3 +172,20 @@ def test_a_feature_map_s_output_must_be_real_and_finite(func, match):
     X, y = random_problem(60, 3, 3, seed=2)
     with pytest.raises(ValueError, match=rf"the feature map FunctionTransformer returned .*{match}"):
         MRCClassifier(phi=FunctionTransformer(func, accept_sparse=True)).fit(X, y)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_a_row_is_mapped_to_the_same_bits_whatever_rows_it_is_mapped_with(sparse):
+    """A row fetched for the master equals that row in a pass (in memory or on Dask): the Fourier map gives a row
+    the same bits alone, with a few rows or with all (OpenBLAS computes the rows past the last whole tile of a
+    product by other kernels: before the padding to whole tiles, a row mapped alone differed in its last bits), in
+    C or Fortran order."""
+    X, _ = random_problem(301, 36, 3, sparse=sparse, seed=5)
+    feature_map = make_feature_map("fourier", random_state=0).fit(X)
+    Z = feature_map.transform(X)
+    Z = Z.toarray() if sparse else Z
+    for ids in ([5], [300], [0, 1, 2], list(range(17)), np.random.default_rng(1).choice(301, 37, replace=False)):
+        part = feature_map.transform(X[ids])
+        assert np.array_equal(part.toarray() if sparse else part, Z[ids])
+    if not sparse:
+        assert np.array_equal(feature_map.transform(np.asfortranarray(X)), Z)

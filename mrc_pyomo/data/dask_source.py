@@ -1,8 +1,9 @@
 """Data beyond memory: a :class:`~mrc_pyomo.data.DataSource` on a ``dask.array.Array`` (SPEC "Progress, paths
 and data"; needs the extra ``pip install "mrc_pyomo[dask]"``).
 
-The array's chunks of rows are the blocks: every pass (:meth:`DaskSource.map_reduce`) is one Dask task per
-chunk, running the library's pure NumPy block function where the chunk lives (a worker of a
+Every pass (:meth:`DaskSource.map_reduce`) is one Dask task per chunk of rows, running the library's pure NumPy
+block function on each canonical block of the chunk (:data:`~mrc_pyomo.data.source.BLOCK_ROWS` rows: the blocks
+of a pass in memory, so that its sums are the same numbers; the chunks are aligned on them) where the chunk lives (a worker of a
 ``distributed`` cluster, or a thread of the local scheduler), and only the per-block results, whose size does
 not grow with ``n`` (sums, maxima, the ``n_max`` most violated rows), come back to combine.  The rows the
 master holds are fetched by id (:meth:`DaskSource.rows`) and kept in a bounded cache.  The column functions of
@@ -14,6 +15,7 @@ the client, of ``n`` or ``n K`` entries, sliced per chunk.
 
 import numpy as np
 
+from . import source as canonical
 from .source import DataSource
 
 try:
@@ -50,9 +52,22 @@ def _compose(functions):
     return apply
 
 
+def aligned_chunks(row_chunks):
+    """Chunk sizes of rows close to ``row_chunks`` whose edges fall on canonical blocks' edges (each edge moved to
+    the nearest multiple of :data:`~mrc_pyomo.data.source.BLOCK_ROWS`, chunks that vanish merged): ``row_chunks``
+    itself when it is so already."""
+    edges = np.cumsum((0,) + tuple(row_chunks))
+    n, size = int(edges[-1]), canonical.BLOCK_ROWS
+    inner = np.clip(np.rint(edges[1:-1] / size).astype(np.int64) * size, 0, n)
+    aligned = np.unique(np.concatenate([[0], inner, [n]]))
+    return tuple(int(c) for c in np.diff(aligned)) or (0,)
+
+
 class DaskSource(DataSource):
     """``Psi = f(array)``: a 2-d Dask array of samples by columns and the row-wise functions ``f`` (composed in
-    order) of :meth:`map_blocks`.  Chunks span all columns (the array is rechunked so if they do not)."""
+    order) of :meth:`map_blocks`.  Chunks span all columns (the array is rechunked so if they do not); a pass
+    reads the array rechunked so that its chunks of rows are made of whole canonical blocks
+    (:func:`aligned_chunks`), a fetch of rows reads the array as it was given."""
 
     def __init__(self, array, functions=(), cache_rows=CACHE_ROWS):
         if da is None:
@@ -64,6 +79,8 @@ class DaskSource(DataSource):
         if len(array.chunks[1]) > 1:
             array = array.rechunk({1: -1})
         self.base = array
+        chunks = aligned_chunks(array.chunks[0])
+        self.passed = array if chunks == array.chunks[0] else array.rechunk({0: chunks})
         self.functions = tuple(functions)
         self.cache_rows = cache_rows
         self._cache = {}
@@ -71,7 +88,7 @@ class DaskSource(DataSource):
         self.sparse = False
         self.n_features = (int(array.shape[1]) if not self.functions
                            else int(_compose(self.functions)(array[:1].compute()).shape[1]))
-        self.starts = np.concatenate([[0], np.cumsum(array.chunks[0])]).astype(np.int64)
+        self.starts = np.concatenate([[0], np.cumsum(self.passed.chunks[0])]).astype(np.int64)
 
     def rows(self, ids, columns=None):
         ids = np.asarray(ids, dtype=np.int64)
@@ -96,12 +113,12 @@ class DaskSource(DataSource):
 
     def map_reduce(self, fn, combine, *per_sample):
         apply = _compose(self.functions)
-        blocks = self.base.to_delayed().ravel()
+        blocks = self.passed.to_delayed().ravel()
         tasks = []
         for block, start, stop in zip(blocks, self.starts[:-1], self.starts[1:]):
             parts = [np.asarray(a)[start:stop] for a in per_sample]
-            tasks.append(dask.delayed(_run)(fn, apply, block, int(start), *parts))
-        return combine(list(dask.compute(*tasks)))
+            tasks.append(dask.delayed(_run)(fn, apply, block, int(start), canonical.BLOCK_ROWS, *parts))
+        return combine([result for chunk in dask.compute(*tasks) for result in chunk])
 
     def map_blocks(self, fn):
         return DaskSource(self.base, self.functions + (fn,), self.cache_rows)
@@ -109,11 +126,15 @@ class DaskSource(DataSource):
     def persist(self):
         """The blocks computed once and persisted (on the workers of a cluster): a source with no functions left."""
         apply = _compose(self.functions)
-        array = self.base.map_blocks(lambda block: apply(np.asarray(block, dtype=np.float64)),
-                                     chunks=(self.base.chunks[0], (self.n_features,)), dtype=np.float64,
-                                     meta=np.empty((0, 0)))
+        array = self.passed.map_blocks(lambda block: apply(np.asarray(block, dtype=np.float64)),
+                                       chunks=(self.passed.chunks[0], (self.n_features,)), dtype=np.float64,
+                                       meta=np.empty((0, 0)))
         return DaskSource(array.persist(), (), self.cache_rows)
 
 
-def _run(fn, apply, block, start, *parts):
-    return fn(apply(np.asarray(block, dtype=np.float64)), start, *parts)
+def _run(fn, apply, block, start, block_rows, *parts):
+    """``fn`` on each canonical block of the chunk ``block`` of samples ``start, ...`` (``block_rows`` given by the
+    client: a worker's module constant is not the client's when a test changes it)."""
+    block = apply(np.asarray(block, dtype=np.float64))
+    return [fn(block[a:a + block_rows], start + a, *(part[a:a + block_rows] for part in parts))
+            for a in range(0, max(len(block), 1), block_rows)]

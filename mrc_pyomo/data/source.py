@@ -14,12 +14,32 @@ The passes themselves are pure NumPy functions of a block, kept with their mathe
 :mod:`mrc_pyomo.oracles`) and given to the source: a source only runs ``fn`` on each of its blocks of consecutive
 samples and combines the results (:meth:`DataSource.map_reduce`).  This package imports nothing from the rest of
 the library.
+
+**The same arithmetic wherever the data live.**  Every source passes over the same *canonical blocks*, the
+samples ``[k B, (k + 1) B)`` with ``B =`` :data:`BLOCK_ROWS`, and hands their results to ``combine`` in that
+order, so that a sum over the samples (``tau``, the column scales, the dual oracle's ``Psi^T W``) is the same
+floating-point number in memory and on Dask, whatever the chunks.  The row-wise functions of
+:meth:`DataSource.map_blocks` must give each row the same bits whatever rows they are applied with (the maps of
+:mod:`mrc_pyomo.feature_maps` do), so that a row fetched for the master equals that row in a pass.  A fit is
+then the same sequence of masters on either source, with the same certified interval.  A
+source of one's own that passes over other blocks still gives a certified fit, one whose sums may differ from
+the in-memory ones in their last bits (and so, short of the optimum, whose interval may differ within ``eps_1``).
 """
 
 from abc import ABC, abstractmethod
 
 import numpy as np
 import scipy.sparse as sp
+
+#: the number of samples of a canonical block of every pass (see the module docstring)
+BLOCK_ROWS = 1000
+
+
+def block_starts(n_samples, start=0, stop=None):
+    """The first sample of each canonical block of ``[start, stop)`` (``stop`` defaults to ``n_samples``), a range
+    that starts and ends on canonical blocks' edges or at ``n_samples``; one (empty) block when it is empty."""
+    stop = n_samples if stop is None else stop
+    return range(start, max(stop, start + 1), BLOCK_ROWS)
 
 
 class DataSource(ABC):
@@ -42,14 +62,15 @@ class DataSource(ABC):
 
     @abstractmethod
     def map_reduce(self, fn, combine, *per_sample):
-        """``combine([fn(block, start, *parts) for each block])``: ``block`` holds the samples ``start, ...,
-        start + len(block) - 1`` (in memory, dense or CSR) and ``parts`` the same rows of each array of
-        ``per_sample`` (NumPy arrays whose first axis is the samples)."""
+        """``combine([fn(block, start, *parts) for each canonical block])``, in the order of the samples: ``block``
+        holds the samples ``start, ..., start + len(block) - 1`` (in memory, dense or CSR) and ``parts`` the same
+        rows of each array of ``per_sample`` (NumPy arrays whose first axis is the samples)."""
 
     @abstractmethod
     def map_blocks(self, fn):
         """A new source whose block of samples is ``fn(block)``, a row-wise function (the feature map, the column
-        scaling); this source is not changed."""
+        scaling) that gives each row the same bits whatever rows it is applied with; this source is not
+        changed."""
 
     def nonzeros(self):
         """The number of nonzero entries of ``Psi`` (one pass)."""
@@ -68,8 +89,8 @@ class InMemorySource(DataSource):
     """``Psi`` held in memory: a dense NumPy array or a CSR matrix, passed over as one block."""
 
     def __init__(self, Psi):
-        if sp.issparse(Psi):
-            Psi = sp.csr_matrix(Psi)
+        # C order, as a Dask chunk is: a block's sums then run in the same order as on Dask
+        Psi = sp.csr_matrix(Psi) if sp.issparse(Psi) else np.ascontiguousarray(Psi)
         self.array = Psi
         self.n_samples, self.n_features = Psi.shape
         self.sparse = sp.issparse(Psi)
@@ -82,7 +103,9 @@ class InMemorySource(DataSource):
         return self.array[ids][:, columns] if self.sparse else self.array[np.ix_(ids, columns)]
 
     def map_reduce(self, fn, combine, *per_sample):
-        return combine([fn(self.array, 0, *per_sample)])
+        return combine([fn(self.array[start:start + BLOCK_ROWS], start,
+                           *(part[start:start + BLOCK_ROWS] for part in per_sample))
+                        for start in block_starts(self.n_samples)])
 
     def map_blocks(self, fn):
         return InMemorySource(fn(self.array))

@@ -10,7 +10,10 @@ import scipy.sparse as sp
 from helpers import random_problem
 from mrc_pyomo import MRCClassifier, mrc_path
 from mrc_pyomo.data import DaskSource, as_source
+from mrc_pyomo.data import source as canonical
+from mrc_pyomo.data.dask_source import aligned_chunks
 from mrc_pyomo.oracles.primal import separation, varphi
+from mrc_pyomo.problem import prepare
 from mrc_pyomo.problem.estimates import mean_and_confidence
 from mrc_pyomo.problem.scaling import column_scales
 
@@ -82,6 +85,59 @@ def test_fit_on_a_cluster_equals_the_in_memory_fit(client, problem):
     assert np.allclose(on_dask.predict_proba(dask_X).compute(), in_memory.predict_proba(X), atol=1e-6)
     assert np.allclose(on_dask.decision_function(dask_X).compute(), in_memory.decision_function(X), atol=1e-6)
     assert on_dask.score(dask_X, y) == pytest.approx(in_memory.score(X, y))
+
+
+@pytest.mark.parametrize("block_rows", [None, 40])
+@pytest.mark.parametrize("chunks", [50, 37, 240])
+def test_a_prepared_problem_is_the_in_memory_one_bit_for_bit(client, problem, monkeypatch, block_rows, chunks):
+    """The same canonical blocks (here of the default size, one block, or of 40 rows, across chunks of 50, 37
+    and 240 rows) and maps that give a row the same bits whatever rows they map: the estimates, the scales,
+    the centring, the Fourier map's gamma, the rows the master fetches and the separation's choice are the
+    in-memory numbers exactly, not to a tolerance."""
+    if block_rows:
+        monkeypatch.setattr(canonical, "BLOCK_ROWS", block_rows)
+    X, y, _ = problem
+    for params in (dict(phi="fourier", random_state=3, lambda0=0.0), dict(phi="linear")):
+        memory, dask = prepare(X, y, **params), prepare(da.from_array(X, chunks=(chunks, X.shape[1])), y, **params)
+        for name in ("tau", "std", "scale", "centre"):
+            assert np.array_equal(getattr(dask, name), getattr(memory, name)), name
+        assert dask.feature_map.base_.get_params() == memory.feature_map.base_.get_params()
+        if params["phi"] == "fourier":
+            assert dask.feature_map.base_.gamma_ == memory.feature_map.base_.gamma_
+        ids = [200, 3, 4, 5, 77, 239, 0]
+        assert np.array_equal(dask.data.rows(ids), memory.data.rows(ids))
+        assert np.array_equal(dask.data.rows([17]), memory.data.rows([17]))
+        mu = np.random.default_rng(4).normal(size=memory.tau.shape)
+        assert varphi(dask.data, mu) == varphi(memory.data, mu)
+        cut, want = separation(dask.data, mu, 0.1, 30), separation(memory.data, mu, 0.1, 30)
+        assert np.array_equal(cut.samples, want.samples) and cut.varphi == want.varphi
+
+
+@pytest.mark.parametrize("block_rows", [None, 20])
+def test_a_fit_stopped_short_of_the_optimum_takes_the_in_memory_path(client, monkeypatch, block_rows):
+    """Fourier features, small ``n_max`` and ``m_max``, ``eps_1 > 0``: the interval where the fit stops depends
+    on the masters it went through.  Rows fetched through the feature map one by one and sums over the chunks
+    gave a fit on Dask another path (upper ends 1.2e-3 apart); now its interval is the in-memory one exactly."""
+    if block_rows:
+        monkeypatch.setattr(canonical, "BLOCK_ROWS", block_rows)
+    X, y = random_problem(120, 4, 3, seed=3)
+    params = dict(phi="fourier", random_state=3, n_max=3, m_max=3, eps_1=0.01)
+    in_memory = MRCClassifier(**params).fit(X, y)
+    on_dask = MRCClassifier(**params).fit(da.from_array(X, chunks=(25, 4)), y)
+    assert on_dask.status_ == in_memory.status_ == "converged"
+    assert (on_dask.upper_, on_dask.lower_, on_dask.n_iter_) == (in_memory.upper_, in_memory.lower_,
+                                                                in_memory.n_iter_)
+    assert np.array_equal(on_dask.mu_, in_memory.mu_)
+
+
+def test_chunks_are_aligned_on_canonical_blocks():
+    """A pass's chunks are whole canonical blocks: edges moved to the nearest multiple of ``BLOCK_ROWS`` (1000),
+    chunks that vanish merged, aligned chunks kept."""
+    assert canonical.BLOCK_ROWS == 1000
+    assert aligned_chunks((250_000,) * 3 + (1234,)) == (250_000,) * 3 + (1234,)
+    assert aligned_chunks((1500, 1500, 700)) == (2000, 1000, 700)
+    assert aligned_chunks((300, 300, 300)) == (900,)
+    assert aligned_chunks((0,)) == (0,)
 
 
 def test_fit_from_an_array_on_disk(tmp_path, problem):
