@@ -150,6 +150,40 @@ def test_rows_readded_counts_the_rows_a_fit_had_removed():
     assert all(record["rows_readded"] <= record["rows_added"] for record in result.history)
 
 
+def _cycling_problem(seed):
+    """The small binary problems of a random search on which the compact formulation cycled (seeds 21, 104,
+    120 of 150): ``n`` in [8, 40), ``d`` in [1, 5), features normal or rounded to one decimal."""
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(8, 40)), int(rng.integers(1, 5))
+    X = rng.normal(size=(n, d)) if seed % 3 == 0 else np.round(rng.normal(size=(n, d)), 1)
+    return X, rng.integers(0, 2, size=n)
+
+
+@pytest.mark.parametrize("seed", [21, 104, 120])
+@pytest.mark.parametrize("formulation", ["compact", "paper"])
+def test_the_loop_never_cycles(seed, formulation):
+    """Anti-cycling (:class:`~mrc_pyomo.methods.ccg.RowHistory`): on these problems at ``lambda0 = 0`` with
+    ``n_max = 1`` the compact formulation removed and added again the same four rows in turn, ``R^k = 0``
+    throughout, until ``max_iter`` (seed 21: upper 0.468 against R* 0.319).  Now a row added again without a rise
+    of ``R^k`` since its removal is kept: the fit reaches the full LP's R*, and, replayed from the callback, no
+    row is removed twice at the same master value."""
+    X, y = _cycling_problem(seed)
+    removed_at, values = {}, []
+
+    def watch(state):
+        for key in zip(state.rows_removed[0].tolist(), map(tuple, np.asarray(state.rows_removed[1]).tolist())):
+            assert key not in removed_at or values[-1] > removed_at[key] + 1e-9, key
+            removed_at[key] = values[-1]
+        values.append(state.record["R_master"])
+
+    fit = MRCClassifier(formulation=formulation, lambda0=0.0, eps_1=0.0, n_max=1, max_iter=80,
+                        callback=watch).fit(X, y)
+    reference = MRCClassifier(method="lp", lambda0=0.0, eps_1=0.0).fit(X, y)
+    assert fit.status_ == "converged" and removed_at
+    assert fit.upper_ == pytest.approx(reference.upper_, abs=1e-7)
+    assert fit.lower_ <= reference.upper_ + 1e-9
+
+
 def test_the_default_loop_solves_every_master_by_the_warm_simplex():
     """Without a stalled simplex no master of the default loop is handed to the interior point method (the
     measured lever of a fixed fraction of changed rows was not adopted: docs/theory.rst); the loop reaches R*."""
