@@ -2,8 +2,8 @@
 and written into an estimator in one step.
 
 Every fit, and every stage of a path (:func:`mrc_pyomo.mrc_path`), makes its attributes here: the rule in the
-user's units with ``upper_ = R(mu_)`` by one exact pass over the training samples
-(:meth:`~mrc_pyomo.problem.MRCProblem.rule`), ``lower_`` from the method's duals, its status, its history and
+user's units with ``upper_ = R(mu_)`` by one exact pass over the training samples and ``lower_`` from the
+method's duals (both safe in floating point, :meth:`~mrc_pyomo.problem.MRCProblem.rule`), its status, its history and
 its last master.  :func:`set_fitted` writes them all at once, after everything was computed, and a fit runs
 inside :func:`fit_transaction`: one that raises (an error, ``KeyboardInterrupt``) leaves the estimator as it was.
 """
@@ -19,14 +19,14 @@ INPUT_ATTRIBUTES = ("n_features_in_", "feature_names_in_")
 def fitted_attributes(problem, result, regime):
     """The fitted attributes (a dict of names ending in ``_``) of the :class:`~mrc_pyomo.methods.result.FitResult`
     ``result`` of a method on ``problem`` (at ``problem.lambda0``), fitted in ``regime``."""
-    rule = problem.rule(result.mu)
+    rule = problem.rule(result.mu, float(result.lower))
     history = pd.DataFrame(result.history, columns=list(result.columns))
     if "lambda0" not in history:
         history.insert(1, "lambda0", float(problem.lambda0))
     return {
         "classes_": problem.classes, "feature_map_": problem.feature_map, "column_scale_": problem.scale,
         "regime_": regime, "tau_": rule.tau, "lambda_": rule.lam, "mu_": rule.mu, "nu_": rule.nu,
-        "upper_": rule.upper, "lower_": float(result.lower), "objective_": float(result.objective),
+        "upper_": rule.upper, "lower_": rule.lower, "objective_": float(result.objective),
         "status_": result.status, "n_iter_": len(result.history), "history_": history,
         "master_": None if result.master is None else result.master.compact(),
     }

@@ -24,6 +24,7 @@ import scipy.sparse as sp
 from ..data import InMemorySource
 from ..oracles.certificate import gap_tolerance, lagrangian_bound
 from ..oracles.primal import class_scores, most_violated_subsets, risk
+from ..oracles.rounding import gamma
 from ..oracles.rows import right_hand_sides
 from .ccg.config import CCGConfig
 from .result import FitResult, Status
@@ -61,6 +62,8 @@ def solve(problem, config=None, *, start=None, log=None, callback=None):
     best, _, _ = _risk_and_subgradient_row(Psi, w, tau, lam)
     lower = 0.0
     rows_g, rows_minus_b, rows_count = np.zeros_like(tau), 0.0, 0
+    # each column's largest |Psi_ij|: the average of the rows met is off by at most gamma(count + K + 2) times it
+    peaks = np.asarray(abs(Psi).max(axis=0).todense() if sp.issparse(Psi) else np.abs(Psi).max(axis=0)).ravel()
     history = []
     for k in range(1, max_iter + 1):
         y = w + theta * (1.0 / theta_prev - 1.0) * (w - w_prev)
@@ -73,7 +76,8 @@ def solve(problem, config=None, *, start=None, log=None, callback=None):
         rows_g[subset] += row / subset.sum()
         rows_minus_b -= float(right_hand_sides(subset[None])[0])
         rows_count += 1
-        lower = max(lower, lagrangian_bound(rows_g / rows_count, rows_minus_b / rows_count, tau, lam, best))
+        errors = (gamma(rows_count + tau.shape[0] + 2) * peaks[None, :], gamma(rows_count + 2))
+        lower = max(lower, lagrangian_bound(rows_g / rows_count, rows_minus_b / rows_count, tau, lam, best, errors))
         g = lam * np.sign(y) - tau
         g[subset] += row / subset.sum()
         theta_prev, theta = theta, 2.0 / (k + 1)

@@ -6,6 +6,17 @@ solver's tolerances cannot turn into a silently wrong answer.
 **Upper end.**  ``R(mu) >= R*`` for every ``mu``; :func:`mrc_pyomo.oracles.primal.worst_case_risk` evaluates
 ``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (eq. 3) exactly, one pass over the samples.
 
+**Safe in floating point.**  Each end reported is rigorous for the numbers it is computed from: the upper end
+of a fit (:meth:`~mrc_pyomo.problem.MRCProblem.rule`) is ``R(mu)`` raised by a bound on the rounding of its
+sums (:func:`~mrc_pyomo.oracles.primal.risk_upper_bound`), the lower end (*) lowered by a bound on the
+rounding of ``g`` and ``-b.alpha`` (:func:`rounding_errors`), each rounded outward (:mod:`~mrc_pyomo.oracles.
+rounding`, after Neumaier and Shcherbina, 2004).  The upper end is computed in the user's units, the lower end
+in the rescaled columns where the LP was solved: the two LPs are the same up to the rounding of the change of
+units (the scale, and the centring of a fit at ``lambda0 = 0``), which the margins cover on data with offsets of
+1e6 and column scales of 1e-6 (``tests/oracles/test_certificate.py``).  With ``lambda_j = 0`` the bound accepts
+``g_j = tau_j`` to :data:`~mrc_pyomo.oracles.dual.ROUND_OFF` (below): at ``lambda0 = 0`` the lower end holds to
+that round-off, not exactly.
+
 **Lower end (Lagrangian duality).**  Let ``alpha >= 0`` be weights on rows ``r = (i, C)`` of the LP (eq. 4)
 with ``sum(alpha) = 1``, ``g = F^T alpha`` and ``b_r = 1/|C| - 1``.  Every row satisfies
 ``F_r mu - b_r <= varphi(mu) + 1``, hence ``varphi(mu) + 1 >= g.mu - b.alpha`` and, for every ``mu``::
@@ -53,10 +64,13 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import lsqr
 
 from .dual import dual_correlations, relative_feature_violations
+from .rounding import gamma, round_down
 from .rows import constraint_block, right_hand_sides
 
 #: the smallest certified gap a method aims at: ``eps_1 = 0`` means "to this round-off level"
 GAP_FLOOR = 1e-9
+#: the relative margin on ``rho`` in a bound safe in floating point (:func:`lagrangian_bound`)
+RHO_MARGIN = 1e-6
 # steps of repair_alpha at most: each drops the rows the previous one made negative, or adds the features it
 # pushed over their dual constraint
 REPAIR_ROUNDS = 5
@@ -67,10 +81,40 @@ def gap_tolerance(eps_1):
     return max(eps_1, GAP_FLOOR)
 
 
-def lagrangian_bound(g, minus_b_alpha, tau, lam, rho):
-    """The bound (*) for weights in the simplex with ``g = F^T alpha`` and ``-b.alpha``; ``-inf`` if unusable."""
-    excess = max(0.0, float(relative_feature_violations(g, tau, lam).max()) - 1.0)
-    return -np.inf if np.isinf(excess) else float(minus_b_alpha) - rho * excess
+def lagrangian_bound(g, minus_b_alpha, tau, lam, rho, errors=None):
+    """The bound (*) for weights in the simplex with ``g = F^T alpha`` and ``-b.alpha``; ``-inf`` if unusable.
+
+    ``errors``: None, or ``(g_error, b_error)``, bounds on the rounding of ``g`` (per feature) and of
+    ``-b.alpha`` (:func:`rounding_errors`); the bound is then lowered by them, with ``rho`` raised by
+    :data:`RHO_MARGIN` (``rho = R(mu)`` as computed, whose rounding only touches (*) through the excess), and
+    rounded down: (*) in exact arithmetic for the weights as given."""
+    g_error, b_error = (0.0, 0.0) if errors is None else errors
+    excess = max(0.0, float(relative_feature_violations(g, tau, lam, g_error).max()) - 1.0)
+    if np.isinf(excess):
+        return -np.inf
+    if errors is None:
+        return float(minus_b_alpha) - rho * excess
+    return round_down(float(minus_b_alpha), b_error + rho * (1.0 + RHO_MARGIN) * excess)
+
+
+def rounding_errors(points, samples, subsets, alpha):
+    """``(g_error, b_error)``: bounds on the rounding of ``g = F^T alpha`` and ``-b.alpha`` for weights
+    ``alpha >= 0`` summing to 1 (up to rounding) on rows ``(samples, subsets)`` (:mod:`~mrc_pyomo.oracles.rounding`).
+
+    ``g_yj = sum_i W[i, y] Psi_ij`` (:func:`~mrc_pyomo.oracles.dual.dual_correlations`) is a sum over the
+    distinct samples ``I`` of the support, whose merged weights ``W[i, y]`` each add at most ``K`` of the
+    row weights ``alpha_r / |C_r|``, with ``sum_i W[i, y] <= sum(alpha) <= 1 + gamma(n)``: so its rounding is
+    at most ``gamma(|I| + K + 2) (1 + gamma(n)) max_{i in I} |Psi_ij|``.  ``-b.alpha`` is a sum of ``n`` products
+    of numbers in ``[0, 1)`` with weights summing to about 1: at most ``gamma(n + 2)``."""
+    positive = alpha > 0
+    ids = np.unique(samples[positive])
+    n_classes = subsets.shape[1]
+    if not len(ids):
+        return 0.0, 0.0
+    rows = points(ids)
+    peaks = np.asarray(abs(rows).max(axis=0).todense() if sp.issparse(rows) else np.abs(rows).max(axis=0)).ravel()
+    size = gamma(len(ids) + n_classes + 2) * (1.0 + gamma(len(alpha)))
+    return size * peaks[None, :], gamma(len(alpha) + 2)
 
 
 def rows_touching(points, samples, subsets, features):
@@ -116,7 +160,8 @@ def repair_alpha(points, samples, subsets, alpha, g, tau, lam):
 
 
 def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None, target=None):
-    """``max(0, (*))`` for the rows ``(samples[r], subsets[r])`` weighted by ``alpha`` (clipped, normalised).
+    """``max(0, (*))`` for the rows ``(samples[r], subsets[r])`` weighted by ``alpha`` (clipped, normalised),
+    lowered by a bound on the rounding of its sums (:func:`rounding_errors`) and rounded down.
 
     ``points(ids, columns)`` returns rows of ``Psi`` (see :class:`~mrc_pyomo.master.RestrictedMaster`);
     ``g``, if given, is ``F_I^T alpha`` for the unnormalised ``alpha`` (the dual oracle computes it anyway).
@@ -132,13 +177,17 @@ def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None, target=N
         g = dual_correlations(points, samples, subsets, alpha)
     alpha, g = alpha / total, g / total
     minus_b = -right_hand_sides(subsets)
-    minus_b_alpha = float(alpha @ minus_b)
-    bound = lagrangian_bound(g, minus_b_alpha, tau, lam, rho)
-    if bound == -np.inf or (target is not None and bound < target <= minus_b_alpha):
+
+    def bound_of(weights, g):
+        errors = rounding_errors(points, samples, subsets, weights)
+        return lagrangian_bound(g, float(weights @ minus_b), tau, lam, rho, errors)
+
+    bound = bound_of(alpha, g)
+    if bound == -np.inf or (target is not None and bound < target <= float(alpha @ minus_b)):
         moved = repair_alpha(points, samples, subsets, alpha, g, tau, lam)
         if moved is not None:
-            bound = max(bound, lagrangian_bound(dual_correlations(points, samples, subsets, moved),
-                                                float(moved @ minus_b), tau, lam, rho))
+            moved = moved / moved.sum()
+            bound = max(bound, bound_of(moved, dual_correlations(points, samples, subsets, moved)))
     unmatched = np.isinf(relative_feature_violations(g, tau, lam))
     if bound == -np.inf and unmatched.any() and np.all(tau[unmatched] == 0):
         positive = np.flatnonzero(alpha > 0)
@@ -149,6 +198,5 @@ def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None, target=N
         if not total > 0:
             return 0.0
         alpha /= total
-        g = dual_correlations(points, samples, subsets, alpha)
-        bound = lagrangian_bound(g, float(alpha @ minus_b), tau, lam, rho)
+        bound = bound_of(alpha, dual_correlations(points, samples, subsets, alpha))
     return max(0.0, bound)

@@ -50,11 +50,14 @@ def feature_violations(g, tau, lam, beta=0.0):
     return np.abs(g - scale * tau) - scale * lam
 
 
-def relative_feature_violations(g, tau, lam):
+def relative_feature_violations(g, tau, lam, error=0.0):
     """``|g_j - tau_j| / lambda_j`` for ``g = F^T alpha`` with ``sum(alpha) = 1``: the ratio the Lagrangian
-    certificate pays for above 1 (:mod:`mrc_pyomo.oracles.certificate`).  Where ``lambda_j = 0`` it is 0 if
-    ``g_j = tau_j`` to :data:`ROUND_OFF` (relative to ``1 + |tau_j|``), else ``inf``."""
+    certificate pays for above 1 (:mod:`mrc_pyomo.oracles.certificate`).  ``error``: a bound on the rounding of
+    ``g``, added to ``|g_j - tau_j|`` (with that of the subtraction) for a ratio that is an upper bound.  Where
+    ``lambda_j = 0`` it is 0 if ``g_j = tau_j`` to :data:`ROUND_OFF` (relative to ``1 + |tau_j|``), else ``inf``."""
     residual = np.abs(g - tau)
+    if np.any(error):
+        residual = (residual + error) * (1.0 + 4 * np.finfo(np.float64).eps)
     free = lam <= 0
     ratio = residual / np.where(free, 1.0, lam)
     ratio[free] = np.where(residual[free] > ROUND_OFF * (1.0 + np.abs(tau[free])), np.inf, 0.0)

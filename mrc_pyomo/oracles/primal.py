@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data import as_source
+from .rounding import gamma, round_up
 from .selection import NUMERICAL_FLOOR, most_violated
 
 
@@ -82,6 +83,43 @@ def varphi(data, mu, blocked=None):
     return float(as_source(data).map_reduce(
         lambda block, start, *b: psi_values(class_scores(block, mu), _part(b)).max(initial=-np.inf), max,
         *_per_sample(blocked)))
+
+
+def varphi_bounds(data, mu, blocked=None):
+    """``(varphi(mu), bound)``: ``varphi`` as :func:`varphi` computes it and an upper bound on its exact value,
+    in one pass (:mod:`mrc_pyomo.oracles.rounding`).
+
+    A score ``v_iy = Psi(x_i).mu_y``, a sum of ``D`` products, is off by at most ``gamma(D) |Psi(x_i)|.|mu_y|``
+    (the second product taken in the same pass); a subset's value ``(sum_{y in C} v_iy - 1) / |C|`` adds the
+    rounding of at most ``K + 2`` operations on numbers of size at most ``max_y |v_iy| + 1``.  ``psi`` is the
+    largest prefix mean of the sorted computed scores, which is the largest subset value of the computed scores
+    (whatever their error), so ``psi(x_i)`` in exact arithmetic is at most the computed one plus
+    ``gamma(D + 1) max_y |Psi(x_i)|.|mu_y| + gamma(K + 3) (max_y |v_iy| + 1)``, and ``varphi`` at most the
+    largest such sum over the samples."""
+    n_classes, n_features = mu.shape
+    magnitude = np.abs(mu)
+
+    def block_bounds(block, start, *b):
+        scores = class_scores(block, mu)
+        psi = psi_values(scores, _part(b))
+        if not len(psi):
+            return -np.inf, -np.inf
+        error = (gamma(n_features + 1) * class_scores(abs(block), magnitude).max(axis=1)
+                 + gamma(n_classes + 3) * (np.abs(scores).max(axis=1) + 1.0))
+        return psi.max(), (psi + error).max()
+
+    parts = as_source(data).map_reduce(block_bounds, list, *_per_sample(blocked))
+    return float(max(p[0] for p in parts)), float(max(p[1] for p in parts))
+
+
+def risk_upper_bound(mu, varphi_bound, tau, lam):
+    """An upper bound on ``R(mu)`` in exact arithmetic (eq. 3) given an upper bound on ``varphi(mu)``
+    (:func:`varphi_bounds`): :func:`risk` raised by the rounding of ``tau.mu`` and ``lambda.|mu|`` (``K D``
+    products each) and of the three additions, rounded up."""
+    tau_mu, penalty = float(np.sum(tau * mu)), float(np.sum(lam * np.abs(mu)))
+    error = (gamma(mu.size) * (float(np.sum(np.abs(tau * mu))) + penalty)
+             + gamma(3) * (1.0 + abs(tau_mu) + abs(varphi_bound) + penalty))
+    return round_up(risk(mu, varphi_bound, tau, lam), error)
 
 
 def worst_case_risk(data, mu, tau, lam, blocked=None):

@@ -19,26 +19,31 @@ from sklearn.utils.multiclass import check_classification_targets
 from ..data import DataSource, as_source, is_dask_array
 from ..feature_maps import make_feature_map
 from ..formulations import get_formulation
-from ..oracles.primal import risk, varphi
+from ..oracles.primal import risk, risk_upper_bound, varphi_bounds
+from ..oracles.rounding import round_down
 from .estimates import mean_and_confidence
 from .reduction import complete, find_reduction
 from .scaling import center_columns, column_scales, scale_columns, uncenter
 
 #: the last pass over the training data in the user's units reads this many rows at a time (data in memory),
-#: so that it never holds a second copy of the whole mapped data beside the problem's
-USER_PASS_ROWS = 16_384
+#: so that it never holds a second copy of the whole mapped data beside the problem's (a multiple of the canonical
+#: blocks of :mod:`mrc_pyomo.data.source`: the same blocks, the same scores, as on Dask)
+USER_PASS_ROWS = 16_000
 
 
 @dataclass(frozen=True)
 class Rule:
-    """A rule in the user's units with its certificate's upper end: ``mu``, ``tau`` and ``lam`` of shape
-    ``(K, D)`` in the columns of ``feature_map.transform(X)``, ``upper = R(mu)`` by one exact pass over the
-    training samples, ``nu = varphi(mu) + 1``."""
+    """A rule in the user's units with its certified interval: ``mu``, ``tau`` and ``lam`` of shape ``(K, D)`` in
+    the columns of ``feature_map.transform(X)``, ``upper >= R(mu)`` by one exact pass over the training samples
+    (``R(mu)`` raised by a bound on the rounding of its sums and rounded up,
+    :func:`~mrc_pyomo.oracles.primal.risk_upper_bound`), ``lower`` the method's lower end in the user's units
+    (:meth:`MRCProblem.rule`), ``nu = varphi(mu) + 1`` as computed."""
 
     mu: np.ndarray
     tau: np.ndarray
     lam: np.ndarray
     upper: float
+    lower: float
     nu: float
 
 
@@ -118,11 +123,16 @@ class MRCProblem:
             labels = labels - self.reduction.blocked.sum(axis=1)
         return get_formulation(formulation).full_lp_size(labels, self.n_classes, self.nonzeros)
 
-    def rule(self, mu):
+    def rule(self, mu, lower=0.0):
         """The :class:`Rule` in the user's units of a rule ``mu`` of this problem: completed over the fixed
         features (:func:`~mrc_pyomo.problem.reduction.complete`), back in the columns of ``Psi`` (``mu d``, ``tau / d``,
         ``lambda / d``), uncentred, and certified
-        by one exact pass of the primal oracle over the training samples in the user's units."""
+        by one exact pass of the primal oracle over the training samples in the user's units.
+
+        ``lower``, a lower end certified on this problem's LP (in the rescaled columns), becomes one of the LP in
+        the user's units: the two are the same LP up to the rounding of the change of units, which is of the size
+        of the rounding of ``R(mu)`` in the user's units, so it is lowered by the upper end's margin (the bound on
+        that rounding) and kept at most the upper end (:mod:`~mrc_pyomo.oracles.rounding`)."""
         if self.centre is not None and self.lambda0 != 0:
             raise ValueError("a problem centred for lambda0 = 0 has rules in the user's units at lambda0 = 0 only")
         if self.reduction is not None:
@@ -134,18 +144,23 @@ class MRCProblem:
         if not np.all(np.isfinite(mu)):
             raise ValueError("the coefficients mu are beyond the floating-point range in the data's units: "
                              "rescale the data")
-        value = self._user_varphi(mu)
-        return Rule(mu=mu, tau=tau, lam=lam, upper=risk(mu, value, tau, lam), nu=value + 1.0)
+        value, bound = self._user_varphi(mu)
+        upper = risk_upper_bound(mu, bound, tau, lam)
+        margin = upper - risk(mu, value, tau, lam)
+        lower = min(upper, max(0.0, round_down(lower, margin))) if lower > 0 else 0.0
+        return Rule(mu=mu, tau=tau, lam=lam, upper=upper, lower=lower, nu=value + 1.0)
 
     def _user_varphi(self, mu):
-        """``varphi(mu)`` over ``feature_map.transform(X)``: by rows of :data:`USER_PASS_ROWS` for data in memory,
+        """``varphi(mu)`` over ``feature_map.transform(X)`` and an upper bound on its exact value
+        (:func:`~mrc_pyomo.oracles.primal.varphi_bounds`): by rows of :data:`USER_PASS_ROWS` for data in memory,
         by the source's own passes otherwise (the problem's data itself for a problem made of arrays)."""
         if self.X is None:
-            return varphi(self.data, mu)
+            return varphi_bounds(self.data, mu)
         if isinstance(self.X, DataSource) or is_dask_array(self.X):
-            return varphi(as_source(self.X).map_blocks(self.feature_map.transform), mu)
-        return max((varphi(self.feature_map.transform(self.X[start:start + USER_PASS_ROWS]), mu)
-                    for start in range(0, self.X.shape[0], USER_PASS_ROWS)), default=-np.inf)
+            return varphi_bounds(as_source(self.X).map_blocks(self.feature_map.transform), mu)
+        parts = [varphi_bounds(self.feature_map.transform(self.X[start:start + USER_PASS_ROWS]), mu)
+                 for start in range(0, self.X.shape[0], USER_PASS_ROWS)]
+        return max((p[0] for p in parts), default=-np.inf), max((p[1] for p in parts), default=-np.inf)
 
 
 def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0.01, centre=None, reduce=True):

@@ -7,6 +7,7 @@ answer is checked against an independent full LP (``helpers.reference_R_star``, 
 
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 
 from helpers import R_star_of, assert_exact, standard_problem
 from mrc_pyomo import MRCClassifier
@@ -55,10 +56,14 @@ def test_regime_nm_closes_the_certified_gap_on_a_tiny_column():
 def test_no_regularisation_on_shifted_data():
     # before: lambda0 = 0, eps_1 = 0 on X + 1e6 ended 7e-3 above R* (HiGHS called an ill-conditioned master
     # optimal); without lambda, R is invariant under the shift (the columns are centred internally)
+    # The scores of the rule in the user's units cancel to about 5e-9 at this shift: the certified gap reported
+    # (each end moved outward by the bound on its rounding) is that, above eps_1 = 0, and the fit says so
     X, y = standard_problem()
-    clf = MRCClassifier(lambda0=0.0, eps_1=0.0).fit(X + 1e6, y)
+    with pytest.warns(ConvergenceWarning, match="certified gap"):
+        clf = MRCClassifier(lambda0=0.0, eps_1=0.0).fit(X + 1e6, y)
     R_star = R_star_of(clf, X, y)  # the independent reference on the unshifted data: the same R*
     assert clf.status_ == "converged" and clf.lower_ - 1e-7 <= R_star <= clf.upper_ + 1e-7
     assert clf.upper_ - clf.lower_ <= 1e-6 and clf.upper_ - R_star <= 1e-6
     Psi = clf.feature_map_.transform(X + 1e6)
-    assert clf.upper_ == pytest.approx(worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_), abs=1e-9)
+    R = worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_)
+    assert R < clf.upper_ <= R + 1e-8   # raised by the bound on the rounding of R(mu_): 2.2e-9 here
