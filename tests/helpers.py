@@ -127,6 +127,10 @@ def explicit_F(Psi, n_classes):
     return np.array(rows), np.array(b)
 
 
+# the reference LP is solved to 1e-10 on normalised columns; this is what "holds R*" allows for it
+REFERENCE_TOL = 1e-7
+
+
 def reference_R_star(Psi, y_idx, n_classes, lambda0):
     """R* of the full LP (paper, eq. 4), independently of the library.
 

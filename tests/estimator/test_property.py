@@ -15,12 +15,8 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from sklearn.exceptions import ConvergenceWarning
 
-from helpers import problems, reference_R_star
+from helpers import REFERENCE_TOL, problems, reference_R_star
 from mrc_pyomo import MRCClassifier, RandomFourierFeatures
-
-
-# the reference LP is solved to 1e-10 on normalised columns; this is what "holds R*" allows for it
-REFERENCE_TOL = 1e-7
 
 
 @settings(max_examples=300, deadline=None, derandomize=True,

@@ -9,9 +9,8 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from sklearn.exceptions import ConvergenceWarning
 
-from helpers import problems, reference_R_star
+from helpers import REFERENCE_TOL, problems, reference_R_star
 from mrc_pyomo import MRCClassifier, mrc_path
-from test_property import REFERENCE_TOL
 
 
 @settings(max_examples=100, deadline=None, derandomize=True,
