@@ -230,8 +230,9 @@ def build_parser():
     fit.add_argument("--n-components", type=int, default=400, help="random Fourier features (with --phi fourier)")
     fit.add_argument("--lambda0", type=float, default=0.01, help="regularisation: lambda = lambda0 * std")
     fit.add_argument("--no-intercept", action="store_true", help="do not add the constant feature")
-    fit.add_argument("--method", choices=["ccg", "lp", "subgradient"], default="ccg",
-                     help="MRC-CCG (default), the full LP, or MRC-SUB (the subgradient baseline)")
+    fit.add_argument("--method", choices=["ccg", "lp", "subgradient", "fom"], default="ccg",
+                     help="MRC-CCG (default), the full LP, MRC-SUB (the subgradient baseline) or MRC-FOM (a "
+                          "first-order method, certified by one master)")
     fit.add_argument("--solver", default="highs",
                      help="'highs' (the built-in HiGHS backend, default) or any Pyomo LP solver name")
     fit.add_argument("--solver-option", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")

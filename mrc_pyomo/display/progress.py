@@ -24,10 +24,12 @@ from .log import LOG_HEADER, format_record
 
 #: MRC-SUB's log shows every this many steps (it takes thousands of small steps)
 SUBGRADIENT_LOG_EVERY = 100
+#: MRC-FOM's log shows every this many iterations (and its certificate's master)
+FOM_LOG_EVERY = 10
 
 
 def progress_display(verbose, method="ccg"):
-    """The display for ``verbose`` of a fit by ``method`` (``"ccg"``, ``"subgradient"`` or ``"lp"``)."""
+    """The display for ``verbose`` of a fit by ``method`` (``"ccg"``, ``"subgradient"``, ``"fom"`` or ``"lp"``)."""
     level = int(verbose)
     if level <= 0 or (level == 1 and sys.stderr is None) or (level >= 2 and sys.stdout is None):
         return Silent()   # no stream to show it on (pythonw, some services): nothing to show
@@ -49,7 +51,7 @@ def outcome(status, lower, upper, n_iter):
     return text + (f" after {n_iter} iteration{'' if n_iter == 1 else 's'}" if n_iter else "")
 
 
-_NAMES = {"ccg": "MRC-CCG", "subgradient": "MRC-SUB", "lp": "full LP"}
+_NAMES = {"ccg": "MRC-CCG", "subgradient": "MRC-SUB", "lp": "full LP", "fom": "MRC-FOM"}
 
 
 class Silent:
@@ -107,13 +109,23 @@ class IterationLog(Silent):
     """``verbose=2``: the iteration log on ``sys.stdout`` (see the module docstring)."""
 
     def __init__(self, method):
-        self.method = method
+        self.method, self.loop_started = method, False
         if method == "ccg":
             print(LOG_HEADER, flush=True)
 
     def __call__(self, record):
         if self.method == "ccg":
             print(format_record(record), flush=True)
+        elif self.method == "fom":
+            if record["phase"] != "first-order":   # the certificate's loop: its own log lines
+                if not self.loop_started:
+                    print(LOG_HEADER, flush=True)
+                    self.loop_started = True
+                print(format_record(record), flush=True)
+            elif record["iteration"] % FOM_LOG_EVERY == 0:
+                print(f"{record['iteration']:6d} {record['phase']:12s} beta {record['beta']:8.1e}  "
+                      f"R(mu_k) = {record['R_mu']:.8f}  certified interval [{record['lower']:.8f}, "
+                      f"{record['upper']:.8f}]  {record['seconds_elapsed']:8.1f} s", flush=True)
         elif record["iteration"] % SUBGRADIENT_LOG_EVERY == 0:
             print(f"{record['iteration']:7d} R(y_k) = {record['R_mu']:.8f}  certified interval "
                   f"[{record['lower']:.8f}, {record['upper']:.8f}]  {record['seconds_elapsed']:8.1f} s", flush=True)

@@ -23,7 +23,7 @@ from sklearn.exceptions import ConvergenceWarning
 from ..data.validation import validate_training_data
 from ..display.progress import progress_display
 from ..master import check_solver
-from ..methods import continuation, full_lp, subgradient
+from ..methods import continuation, first_order, full_lp, subgradient
 from ..methods.ccg.config import problem_regime
 from ..oracles.certificate import gap_tolerance
 from ..problem import prepare
@@ -62,11 +62,14 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         features converges alone in 280 s but is still open at 300 s through the stages.
     fit_intercept : bool, default=True
         Prepend the constant feature 1 to ``Psi``.
-    method : {"ccg", "lp", "subgradient"}, default="ccg"
+    method : {"ccg", "lp", "subgradient", "fom"}, default="ccg"
         MRC-CCG (Algorithm 1), the full LP over all ``n (2^K - 1)`` rows (its primal or dual form by the
-        simplex or the interior point method, chosen by size: :func:`mrc_pyomo.methods.full_lp.choose_method`), or
+        simplex or the interior point method, chosen by size: :func:`mrc_pyomo.methods.full_lp.choose_method`),
         MRC-SUB, the accelerated subgradient method of the MRC literature (:mod:`mrc_pyomo.methods.subgradient`; the
-        paper's baseline; ``max_iter`` subgradient steps, no LP, ``master_`` is None).
+        paper's baseline; ``max_iter`` subgradient steps, no LP, ``master_`` is None), or MRC-FOM, FISTA on the
+        smoothed worst-case risk (:mod:`mrc_pyomo.methods.first_order`; ``max_iter`` iterations of one forward and
+        one backward pass over the data, in memory or on Dask), certified by one restricted master over the rows
+        of its best rule (``master_``).
     solver : str, default="highs"
         ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is
         a Pyomo solver name (``pyomo.environ.SolverFactory``): a persistent interface (``"appsi_highs"``,
@@ -87,7 +90,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     n_max, m_max : int, default=400
         Rows and features added per iteration at most.
     max_iter : int, default=1000
-        Iterations of the generation loop at most (subgradient steps for ``method="subgradient"``).
+        Iterations of the generation loop at most (subgradient steps for ``method="subgradient"``, first-order
+        iterations for ``method="fom"``).
     regime : {"auto", "n", "nm"}, default="auto"
         ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"`` uses
         ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``: the
@@ -109,7 +113,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     callback : callable, optional
         Called after each master solve and check with a :class:`~mrc_pyomo.methods.ccg.record.IterationState` (the
         master and its Pyomo model, ``mu``, ``nu``, the duals, the rows and features added and removed, the
-        violations, the rows and features chosen next); returning a true value stops the loop.
+        violations, the rows and features chosen next); returning a true value stops the loop.  With
+        ``method="fom"``, called after each iteration with its history record (a dict).
 
     Attributes
     ----------
@@ -187,7 +192,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
             problem = prepare(X, y, self.phi, self.fit_intercept, self.random_state, self.lambda0,
                               reduce=self.method != "subgradient")
             regime = problem_regime(problem, self.regime, self.formulation)
-            method = "lp" if self.method == "lp" or regime == "full" else self.method
+            method = "lp" if self.method == "lp" or (regime == "full" and self.method != "fom") else self.method
             with progress_display(self.verbose, method) as progress:
                 result = self._solve(problem, method, ccg_config(self, regime), progress)
                 attributes = fitted_attributes(problem, result, regime)
@@ -208,6 +213,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         schedule` with ``continuation=True``), the full LP or MRC-SUB."""
         if method == "subgradient":
             return subgradient.solve(problem, config, log=progress)
+        if method == "fom":
+            return first_order.solve(problem, config, log=progress, callback=self.callback)
         if method == "lp":
             return full_lp.solve(problem, config)
         stages = None

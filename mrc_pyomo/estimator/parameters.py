@@ -16,7 +16,7 @@ PARAMETER_CONSTRAINTS = {
     "lambda0": [Interval(Real, 0, np.inf, closed="left")],
     "continuation": ["boolean"],
     "fit_intercept": ["boolean"],
-    "method": [StrOptions({"ccg", "lp", "subgradient"})],
+    "method": [StrOptions({"ccg", "lp", "subgradient", "fom"})],
     "solver": [str],
     "eps_1": [Interval(Real, 0, np.inf, closed="left")],
     "eps_2": [Interval(Real, 0, np.inf, closed="left")],

@@ -1,0 +1,197 @@
+"""MRC-FOM: a first-order method on a smoothed worst-case risk, then one restricted master for its certificate.
+
+The worst-case risk (eq. 3) is ``R(mu) = 1 - tau.mu + max_i psi_i(mu) + lambda.|mu|``, with ``psi_i`` the
+largest subset value of sample ``i`` (eq. 9).  Its maximum over the samples is replaced by Nesterov's smoothing
+(Nesterov, "Smooth minimization of non-smooth functions", 2005), the log-sum-exp at temperature ``beta``::
+
+    F_beta(mu) = f_beta(mu) + lambda.|mu|,   f_beta(mu) = 1 - tau.mu + beta log sum_i exp(psi_i(mu) / beta)
+
+with ``max_i psi_i <= beta log sum_i exp(psi_i / beta) <= max_i psi_i + beta log n``.  The gradient of the
+smooth part is ``Psi^T W - tau`` with ``W[i, y] = w_i [y in S_i] / |S_i|``, ``w = softmax(psi / beta)`` and
+``S_i`` the best subset of sample ``i`` (:func:`~mrc_pyomo.oracles.primal.most_violated_subsets`, the
+sorted-prefix oracle).  FISTA (Beck and Teboulle, 2009) minimises ``F_beta``: the ``lambda.|mu|`` part by
+soft-thresholding, the step ``1 / L`` by backtracking (``L`` doubled until the quadratic model holds, and
+lowered a little at each iteration), the momentum restarted when ``F_beta`` rises (O'Donoghue and Candes,
+2015).  ``beta`` starts at :data:`BETA_START` and is halved every :data:`BETA_EVERY` iterations down to
+:data:`BETA_FLOOR` (a continuation in the smoothing, as glmnet's is in ``lambda``).
+
+Each iteration is one backward pass ``Psi^T W`` at the extrapolated point and one forward pass ``Psi mu^T`` at
+the new point (more when backtracking), each a map-reduce over the blocks of the data source
+(:mod:`mrc_pyomo.data`), so a Dask array is fitted by the same code.  The scores at the extrapolated point are
+the same combination of the two last points' scores (the scores are linear in ``mu``): no pass.  The exact
+``R`` of every new point comes from the scores of its forward pass; the best point is the rule returned.
+
+Its own weights ``w`` give no usable lower bound (the Lagrangian bound of :mod:`mrc_pyomo.oracles.certificate`
+needs ``|g_j - tau_j| <= lambda_j`` nearly everywhere, which the smoothed weights are far from).  So the method
+goes on with MRC-CCG (:mod:`mrc_pyomo.methods.ccg`, regime ``"n"``) from a first master
+(:class:`~mrc_pyomo.master.RestrictedMaster`, all features) over the rows of its best point within
+:data:`SEED_DELTA` of its largest ``psi`` and the class centroids' rows, its best rule a candidate: the loop's
+duals give the lower end and its stopping rule the status.  ``certify=False`` stops after the first-order
+phase (lower end 0).
+"""
+
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from ..data import as_source
+from ..master import RestrictedMaster
+from ..oracles.certificate import gap_tolerance
+from ..oracles.incumbent import Incumbent
+from ..oracles.primal import class_scores, most_violated_subsets
+from ..problem.initialization import class_centroids, initial_rows
+from . import ccg
+from .ccg.config import CCGConfig
+from .result import FitResult, Start, Status
+
+HISTORY_COLUMNS = ["iteration", "phase", "beta", "L", "R_mu", "lower", "upper", "seconds_elapsed"]
+#: the columns of the history of a fit: those of MRC-CCG's records, then the first-order phase's own
+COLUMNS = ccg.HISTORY_COLUMNS + ["beta", "L"]
+
+#: the smoothing temperature of the first iterations, halved every BETA_EVERY iterations down to BETA_FLOOR
+BETA_START, BETA_EVERY, BETA_FLOOR = 0.1, 40, 1e-3
+#: the rows of the certificate's master: those of the best point with ``psi_i`` within this of the largest
+SEED_DELTA = 1e-2
+#: stop once the best R has not improved by this much (relative) over STALL_ITERATIONS at the smallest beta
+STALL_TOLERANCE, STALL_ITERATIONS = 1e-4, 100
+
+
+def forward(data, mu):
+    """The class scores ``V = Psi mu^T`` of every sample, shape ``(n, K)``: one pass."""
+    return as_source(data).map_reduce(lambda block, start: class_scores(block, mu), np.concatenate)
+
+
+def backward(data, W):
+    """``Psi^T W`` as a ``(K, D)`` array for per-sample class weights ``W`` (shape ``(n, K)``): one pass."""
+    return as_source(data).map_reduce(lambda block, start, part: np.asarray(block.T @ part).T, sum, W)
+
+
+def smoothed(V, mu, tau, beta, blocked=None):
+    """``(f_beta(mu), W, varphi(mu))`` from the scores ``V`` of ``mu``: the smooth part of the objective (module
+    docstring), the class weights of its gradient ``Psi^T W - tau`` and the exact ``varphi(mu) = max_i psi_i``."""
+    psi, subsets = most_violated_subsets(V, blocked)
+    top = float(psi.max())
+    z = np.exp((psi - top) / beta)
+    total = z.sum()
+    weights = subsets * (z / (total * subsets.sum(axis=1)))[:, None]
+    return 1.0 - float(np.sum(tau * mu)) + top + beta * np.log(total), weights, top
+
+
+def soft_threshold(z, threshold):
+    """The proximal map of ``threshold . |mu|``: ``sign(z) max(|z| - threshold, 0)``."""
+    return np.sign(z) * np.maximum(np.abs(z) - threshold, 0.0)
+
+
+def certificate_master(problem, V, config):
+    """The first restricted master of the certificate: the rows of a point with scores ``V`` whose ``psi_i`` is
+    within :data:`SEED_DELTA` of the largest (each with its best subset), the class centroids' rows, and all
+    features."""
+    psi, subsets = most_violated_subsets(V, problem.blocked)
+    near = np.flatnonzero(psi >= psi.max() - SEED_DELTA)
+    samples, centroid_subsets, floor = initial_rows(problem.n_samples, problem.n_classes)
+    if problem.reduction is not None:
+        kept = problem.reduction.kept_rows(samples, centroid_subsets)
+        samples, centroid_subsets = samples[kept], centroid_subsets[kept]
+    master = RestrictedMaster(problem.data, problem.tau, problem.lam,
+                              centroids=class_centroids(problem.data, problem.y, problem.n_classes),
+                              objective_floor=floor, solver=config.solver, solver_options=config.solver_options,
+                              formulation=config.formulation)
+    features = np.arange(problem.tau.size)
+    if problem.reduction is not None:
+        features = features[~problem.reduction.fixed.ravel()]
+    master.add_features(features)
+    master.add_rows(np.concatenate([samples, near]), np.concatenate([centroid_subsets, subsets[near]]))
+    return master
+
+
+def solve(problem, config=None, *, start=None, log=None, callback=None, certify=True):
+    """Run MRC-FOM on ``problem``: the first-order phase until ``config.max_iter`` iterations,
+    ``config.time_limit`` seconds, a true return of ``callback`` (called with each of its history records) or a
+    stall (the best ``R`` improved by less than :data:`STALL_TOLERANCE`, relative, over :data:`STALL_ITERATIONS`
+    iterations at the smallest ``beta``); then, with ``certify`` and time left, MRC-CCG from the master of its
+    active rows (module docstring) with the time left, ``config.max_iter`` masters at most and ``callback``.
+
+    Returns a :class:`~mrc_pyomo.methods.result.FitResult`: the best rule of both phases, its exact ``R`` as
+    ``upper``, the loop's ``lower`` (0 without it) and status (``"converged"`` only when the certified gap is at
+    most ``max(eps_1, GAP_FLOOR)``), the last master.  ``history`` (columns :data:`COLUMNS`): one record per
+    first-order iteration (:data:`HISTORY_COLUMNS`: ``phase`` ``"first-order"``, ``beta``, ``L``, the iterate's
+    exact ``R_mu``, the best ``upper``), then the loop's records, numbered and timed on.  ``start`` is not used.
+    """
+    config = CCGConfig() if config is None else config
+    data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
+    fixed = np.zeros(tau.shape, dtype=bool) if problem.reduction is None else problem.reduction.fixed
+    began = time.perf_counter()
+    elapsed = lambda: time.perf_counter() - began  # noqa: E731
+    out_of_time = lambda: config.time_limit is not None and elapsed() >= config.time_limit  # noqa: E731
+    x = x_prev = np.zeros_like(tau)
+    V = V_prev = np.zeros((problem.n_samples, problem.n_classes))
+    top = float(most_violated_subsets(V, blocked)[0].max())   # R(0) = 1 + varphi(0) = 1 - 1/K
+    best = Incumbent(x, 1.0 + top, 1.0 + top)
+    t, L, status, history, stalled_since = 1.0, 1.0, Status.MAX_ITER, [], (best.risk, 0)
+    for k in range(1, config.max_iter + 1):
+        beta = max(BETA_FLOOR, BETA_START * 0.5 ** ((k - 1) // BETA_EVERY))
+        if k > 1 and (k - 1) % BETA_EVERY == 0:
+            t = 1.0   # a new objective: the momentum restarts
+        t_next = (1.0 + np.sqrt(1.0 + 4.0 * t * t)) / 2.0
+        momentum = (t - 1.0) / t_next
+        y, V_y = x + momentum * (x - x_prev), V + momentum * (V - V_prev)
+        f_y, W, _ = smoothed(V_y, y, tau, beta, blocked)
+        g = backward(data, W) - tau
+        g[fixed] = 0.0
+        L *= 0.8
+        while True:
+            x_new = soft_threshold(y - g / L, lam / L)
+            V_new = forward(data, x_new)
+            f_new, _, top = smoothed(V_new, x_new, tau, beta, blocked)
+            step = x_new - y
+            if f_new <= f_y + float(np.sum(g * step)) + 0.5 * L * float(np.sum(step * step)) + 1e-12 * abs(f_y):
+                break
+            L *= 2.0
+        penalty = float(np.sum(lam * np.abs(x_new)))
+        rises = f_new + penalty > smoothed(V, x, tau, beta, blocked)[0] + float(np.sum(lam * np.abs(x)))
+        t = 1.0 if rises else t_next
+        x_prev, V_prev, x, V = x, V, x_new, V_new
+        value = 1.0 - float(np.sum(tau * x)) + top + penalty
+        if value < best.risk:
+            best = Incumbent(x, value, top + 1.0)
+        history.append({"iteration": k, "phase": "first-order", "beta": beta, "L": L, "R_mu": value,
+                        "lower": 0.0, "upper": best.risk, "seconds_elapsed": elapsed()})
+        if log is not None:
+            log(history[-1])
+        if callback is not None and callback(history[-1]):
+            status = Status.CALLBACK
+            break
+        if out_of_time():
+            status = Status.TIME_LIMIT
+            break
+        if beta == BETA_FLOOR:
+            if best.risk < stalled_since[0] * (1.0 - STALL_TOLERANCE):
+                stalled_since = (best.risk, k)
+            elif k - stalled_since[1] >= STALL_ITERATIONS:
+                break
+        elif best.risk < stalled_since[0]:
+            stalled_since = (best.risk, k)
+    best = Incumbent.evaluate(data, best.mu, tau, lam, blocked)   # one exact pass, as every method's upper end
+    for record in history:
+        record["lambda0"] = problem.lambda0
+    if not certify or status in (Status.CALLBACK, Status.TIME_LIMIT):
+        status = Status.CONVERGED if best.risk <= gap_tolerance(config.eps_1) else status
+        return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk, status=status,
+                         history=history, columns=tuple(COLUMNS))
+    # the certificate: constraint generation from the master of the rows the first-order point makes active
+    master = certificate_master(problem, forward(data, best.mu), config)
+    remaining = None if config.time_limit is None else max(config.time_limit - elapsed(), 0.0)
+    done, seconds = len(history), elapsed()
+
+    def shifted(record):   # the loop's records continue the first-order phase's
+        record.update(iteration=record["iteration"] + done, seconds_elapsed=record["seconds_elapsed"] + seconds,
+                      lambda0=problem.lambda0)
+        if log is not None:
+            log(record)
+
+    result = ccg.solve(problem, replace(config, regime="n", time_limit=remaining),
+                       start=Start(master=master, candidates=(best.mu,)), log=shifted, callback=callback)
+    return FitResult(master=result.master, mu=result.mu, objective=result.objective, lower=result.lower,
+                     upper=result.upper, status=result.status, history=history + result.history,
+                     columns=tuple(COLUMNS))

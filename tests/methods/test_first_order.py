@@ -1,0 +1,100 @@
+"""MRC-FOM (:mod:`mrc_pyomo.methods.first_order`): its gradient is that of the smoothed objective, its rule's
+``upper_`` is the exact ``R(mu_)`` and its ``lower_`` a bound on R* from an independent full LP on the property
+test's problems; it stops at its limits and on its callback, logs, and gives on Dask the in-memory run."""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from sklearn.exceptions import ConvergenceWarning
+
+from helpers import REFERENCE_TOL, problems, random_problem, reference_R_star
+from mrc_pyomo import MRCClassifier
+from mrc_pyomo.display.log import LOG_HEADER
+from mrc_pyomo.methods import first_order
+from mrc_pyomo.oracles.primal import class_scores, worst_case_risk
+from mrc_pyomo.problem import prepare
+
+
+def test_the_gradient_is_that_of_the_smoothed_objective():
+    """``Psi^T W - tau`` (one backward pass) against central differences of ``f_beta`` (one forward pass each),
+    at a point where every sample's best subset is unique."""
+    X, y = random_problem(60, 3, 3, seed=4)
+    problem = prepare(X, y)
+    mu = np.random.default_rng(1).normal(scale=0.3, size=problem.tau.shape)
+    beta = 0.05
+    value = lambda m: first_order.smoothed(class_scores(problem.data.array, m), m, problem.tau, beta)[0]  # noqa
+    _, W, _ = first_order.smoothed(class_scores(problem.data.array, mu), mu, problem.tau, beta)
+    gradient = first_order.backward(problem.data, W) - problem.tau
+    step = 1e-6
+    numeric = np.zeros_like(mu)
+    for index in np.ndindex(mu.shape):
+        e = np.zeros_like(mu)
+        e[index] = step
+        numeric[index] = (value(mu + e) - value(mu - e)) / (2 * step)
+    assert np.allclose(gradient, numeric, atol=1e-6)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(problems())
+def test_the_certified_interval_holds_R_star(problem):
+    """On the property test's problems: ``upper_`` is ``R(mu_)`` (raised by the bound on its rounding), the
+    interval holds the R* of an independent full LP, and "converged" means a gap of at most eps_1; with few
+    iterations and no certificate the rule is still certified from above."""
+    X, y, params = problem
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit = MRCClassifier(method="fom", **params).fit(X, y)
+        short = MRCClassifier(method="fom", max_iter=5, **params).fit(X, y)
+    classes, y_idx = np.unique(y, return_inverse=True)
+    Psi = fit.feature_map_.transform(X)
+    R_star = reference_R_star(Psi, y_idx, len(classes), params["lambda0"])
+    for clf in (fit, short):
+        R = worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_)
+        assert R <= clf.upper_ <= R + 1e-9
+        assert clf.lower_ - REFERENCE_TOL <= R_star <= clf.upper_ + REFERENCE_TOL
+        assert (clf.status_ == "converged") == (clf.upper_ - clf.lower_ <= max(clf.eps_1, 1e-9))
+    assert fit.history_.phase.iloc[-1] == "ccg" and fit.master_ is not None
+
+
+def test_limits_callback_and_log(capsys):
+    """``max_iter`` bounds each phase (first-order iterations, then masters), the history numbers and times them
+    on, the best ``upper`` never rises; a callback's stop and the time limit end the first-order phase with its
+    rule, uncertified; ``verbose=2`` logs both phases."""
+    X, y = random_problem(300, 4, 3, seed=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        clf = MRCClassifier(method="fom", max_iter=7, eps_1=0.0).fit(X, y)
+    phases = list(clf.history_.phase)
+    assert phases[:7] == ["first-order"] * 7 and 1 <= len(phases) - 7 <= 7 and set(phases[7:]) == {"ccg"}
+    assert list(clf.history_.iteration) == list(range(1, len(phases) + 1))
+    assert np.all(np.diff(clf.history_.seconds_elapsed) >= 0) and np.all(np.diff(clf.history_.upper) <= 1e-15)
+    assert list(clf.history_.columns) == first_order.COLUMNS and (clf.history_.lambda0 == 0.01).all()
+    seen = []
+    with pytest.warns(ConvergenceWarning, match="callback"):
+        clf = MRCClassifier(method="fom", callback=lambda record: seen.append(record) or len(seen) == 3).fit(X, y)
+    assert clf.status_ == "callback" and clf.n_iter_ == 3 and clf.master_ is None and clf.lower_ == 0.0
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf = MRCClassifier(method="fom", time_limit=0.0).fit(X, y)
+    assert clf.status_ == "time_limit" and clf.n_iter_ == 1
+    capsys.readouterr()
+    MRCClassifier(method="fom", verbose=2, eps_1=1e-2).fit(X, y)
+    out = capsys.readouterr().out
+    assert "first-order" in out and LOG_HEADER in out and "converged" in out
+
+
+def test_on_dask_the_in_memory_run():
+    """The same code on a Dask array (chunks of 70 rows): the same iterations, the same rule to 1e-9."""
+    dask = pytest.importorskip("dask")
+    da = pytest.importorskip("dask.array")
+    X, y = random_problem(300, 4, 3, seed=5)
+    with dask.config.set(scheduler="sync"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        memory = MRCClassifier(method="fom", max_iter=60).fit(X, y)
+        on_dask = MRCClassifier(method="fom", max_iter=60).fit(da.from_array(X, chunks=(70, 4)), y)
+    assert np.allclose(on_dask.mu_, memory.mu_, atol=1e-9, rtol=0)
+    assert on_dask.upper_ == pytest.approx(memory.upper_, abs=1e-9)
+    assert on_dask.lower_ == pytest.approx(memory.lower_, abs=1e-9)
+    assert np.allclose(on_dask.history_.R_mu, memory.history_.R_mu, atol=1e-9, rtol=0)
