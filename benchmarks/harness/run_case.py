@@ -3,7 +3,8 @@
     python -m benchmarks.harness.run_case CASE METHOD [--quick] [--fraction F] [--classes K] [--time-limit S]
                                                      [--cold-time-limit S] [--formulation {paper,compact}]
 
-METHOD: ccg (MRC-CCG, ours), lp (the full LP solved by HiGHS), subgradient (MRC-SUB), path (MRC-CCG along
+METHOD: ccg (MRC-CCG, ours), lp (the full LP solved by HiGHS), subgradient (MRC-SUB), fom (MRC-FOM: the
+first-order method, then MRC-CCG from its active rows for the certificate), path (MRC-CCG along
 :data:`mrc_pyomo.estimator.path.DEFAULT_LAMBDA0S` with :func:`mrc_pyomo.mrc_path`: the record of its last stage, with
 the table of all stages as ``stages``).
 
@@ -116,7 +117,7 @@ def waste(history, final_rows, cold_best_seconds=None):
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("case", choices=sorted(CASES))
-    parser.add_argument("method", choices=["ccg", "lp", "subgradient", "path"])
+    parser.add_argument("method", choices=["ccg", "lp", "subgradient", "fom", "path"])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--fraction", type=float, default=1.0, help="fraction of the training samples used")
     parser.add_argument("--classes", type=int, help="number of classes (many_classes only)")
@@ -152,6 +153,9 @@ def main(argv=None):
     elif args.method == "ccg":
         clf = MRCClassifier(eps_1=args.eps_1, time_limit=args.time_limit, continuation=args.continuation,
                             regime=args.regime, formulation=args.formulation, **params)
+    elif args.method == "fom":
+        clf = MRCClassifier(method="fom", eps_1=args.eps_1, time_limit=args.time_limit, regime=args.regime,
+                            formulation=args.formulation, **params)
     elif args.method == "lp":
         clf = MRCClassifier(method="lp", formulation=args.formulation, time_limit=args.time_limit, **params)
     else:
@@ -169,17 +173,25 @@ def main(argv=None):
         "R_master": clf.objective_,
         "test_error": float(np.mean(clf.predict(X_test) != y_test)), "iterations": int(clf.n_iter_),
         "status": clf.status_, "peak_mb": peak_rss_mb(), "data_mb": rss_data,
-        "eps_1": args.eps_1 if args.method in ("ccg", "path") else None, "regime": getattr(clf, "regime_", None),
+        "eps_1": args.eps_1 if args.method in ("ccg", "fom", "path") else None,
+        "regime": getattr(clf, "regime_", None),
         "continuation": args.continuation, "time_limit": args.time_limit, "formulation": args.formulation,
         "versions": versions(),
     }
     if stages is not None:
         record["stages"] = stages
-    elif args.method == "ccg":
+    elif args.method in ("ccg", "fom"):
         record.update(seconds_oracle=float(h.seconds_oracle.sum()), seconds_update=float(h.seconds_update.sum()),
                       seconds_solve=float(h.seconds_solve.sum()),
                       trace=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_mu)],
-                      trace_master=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_master)])
+                      trace_master=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_master)
+                                    if r == r])
+        if args.method == "fom":   # the phases: first-order iterations, then the certificate's masters
+            first = h[h.phase == "first-order"]
+            record.update(first_order_iterations=len(first),
+                          first_order_seconds=float(first.seconds_elapsed.iloc[-1]) if len(first) else 0.0,
+                          first_order_R=float(first.upper.iloc[-1]) if len(first) else None,
+                          trace_best=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.upper)])
         if clf.master_ is not None and clf.master_.capabilities.limits_inside_solve:
             cap = seconds if args.cold_time_limit is None else min(seconds, args.cold_time_limit)
             record.update(cold_solves(clf.master_, seconds, cap))
