@@ -196,7 +196,8 @@ def main(argv=None):
             cap = seconds if args.cold_time_limit is None else min(seconds, args.cold_time_limit)
             record.update(cold_solves(clf.master_, seconds, cap))
             record["peak_mb_cold"] = peak_rss_mb()   # peak_mb stays the fit's
-        record["waste"] = waste(h, clf.master_.n_rows if clf.master_ is not None else 0,
+        loop = h[h.phase != "first-order"] if args.method == "fom" else h   # the masters' records
+        record["waste"] = waste(loop, clf.master_.n_rows if clf.master_ is not None else 0,
                                 record.get("cold_best_seconds"))
     elif args.method == "subgradient":
         step = max(1, len(h) // 400)

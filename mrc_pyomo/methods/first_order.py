@@ -57,6 +57,8 @@ COLUMNS = ccg.HISTORY_COLUMNS + ["beta", "L"]
 BETA_START, BETA_EVERY, BETA_FLOOR = 0.1, 80, 1e-4
 #: the rows of the certificate's master: those of the best point with ``psi_i`` within this of the largest
 SEED_DELTA = 1e-2
+#: the rows of that master are kept for good (never dropped by the loop)
+KEEP_SEED = True
 #: stop once the best R has not improved by this much (relative) over STALL_ITERATIONS at the smallest beta
 STALL_TOLERANCE, STALL_ITERATIONS = 1e-4, 100
 
@@ -195,7 +197,8 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, certify=
             log(record)
 
     result = ccg.solve(problem, replace(config, regime="n", time_limit=remaining),
-                       start=Start(master=master, candidates=(best.mu,)), log=shifted, callback=callback)
+                       start=Start(master=master, candidates=(best.mu,), keep=KEEP_SEED), log=shifted,
+                       callback=callback)
     return FitResult(master=result.master, mu=result.mu, objective=result.objective, lower=result.lower,
                      upper=result.upper, status=result.status, history=history + result.history,
                      columns=tuple(COLUMNS))

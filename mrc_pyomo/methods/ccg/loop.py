@@ -224,7 +224,8 @@ def solve(problem, config=None, *, start=None, log=None, callback=None):
     best = Incumbent.best_of(data, start_at.candidates, tau, lam, blocked)
     lower, seconds_update = 0.0, elapsed()
     history, status, solution, refined = [], Status.MAX_ITER, None, False
-    rows = RowHistory(idle=np.zeros(master.n_rows, dtype=np.int64))
+    rows = RowHistory(idle=np.zeros(master.n_rows, dtype=np.int64),
+                      pinned=np.full(master.n_rows, start_at.keep and start_at.master is not None))
     for k in range(1, config.max_iter + 1):
         phase = "features" if config.regime == "nm" and k <= INIT_FEATURE_ROUNDS else "ccg"
         known = {"iteration": k, "n_rows": master.n_rows, "n_features": len(master.features),
