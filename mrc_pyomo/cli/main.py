@@ -232,7 +232,7 @@ def build_parser():
     fit.add_argument("--no-intercept", action="store_true", help="do not add the constant feature")
     fit.add_argument("--method", choices=["ccg", "lp", "subgradient", "fom"], default="ccg",
                      help="MRC-CCG (default), the full LP, MRC-SUB (the subgradient baseline) or MRC-FOM (a "
-                          "first-order method, certified by one master)")
+                          "first-order method, then MRC-CCG from its active rows)")
     fit.add_argument("--solver", default="highs",
                      help="'highs' (the built-in HiGHS backend, default) or any Pyomo LP solver name")
     fit.add_argument("--solver-option", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")

@@ -68,8 +68,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         MRC-SUB, the accelerated subgradient method of the MRC literature (:mod:`mrc_pyomo.methods.subgradient`; the
         paper's baseline; ``max_iter`` subgradient steps, no LP, ``master_`` is None), or MRC-FOM, FISTA on the
         smoothed worst-case risk (:mod:`mrc_pyomo.methods.first_order`; ``max_iter`` iterations of one forward and
-        one backward pass over the data, in memory or on Dask), certified by one restricted master over the rows
-        of its best rule (``master_``).
+        one backward pass over the data, in memory or on Dask), then MRC-CCG from the rows its best rule makes
+        active, for the certificate (``max_iter`` masters at most).
     solver : str, default="highs"
         ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is
         a Pyomo solver name (``pyomo.environ.SolverFactory``): a persistent interface (``"appsi_highs"``,

@@ -5,8 +5,8 @@
 * :mod:`~mrc_pyomo.methods.continuation`: MRC-CCG along decreasing ``lambda0`` values (the path's core);
 * :mod:`~mrc_pyomo.methods.full_lp`: the full LP, solved the fastest way HiGHS can;
 * :mod:`~mrc_pyomo.methods.subgradient`: MRC-SUB, the paper's accelerated subgradient baseline;
-* :mod:`~mrc_pyomo.methods.first_order`: MRC-FOM, FISTA on the smoothed worst-case risk, certified by one
-  restricted master.
+* :mod:`~mrc_pyomo.methods.first_order`: MRC-FOM, FISTA on the smoothed worst-case risk, then MRC-CCG from
+  its active rows.
 
 Their settings are one :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` (each method reads the fields it uses).
 """

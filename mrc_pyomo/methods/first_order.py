@@ -1,4 +1,4 @@
-"""MRC-FOM: a first-order method on a smoothed worst-case risk, then one restricted master for its certificate.
+"""MRC-FOM: a first-order method on a smoothed worst-case risk, then MRC-CCG from its active rows for the certificate.
 
 The worst-case risk (eq. 3) is ``R(mu) = 1 - tau.mu + max_i psi_i(mu) + lambda.|mu|``, with ``psi_i`` the
 largest subset value of sample ``i`` (eq. 9).  Its maximum over the samples is replaced by Nesterov's smoothing
@@ -36,11 +36,9 @@ from dataclasses import replace
 import numpy as np
 
 from ..data import as_source
-from ..master import RestrictedMaster
 from ..oracles.certificate import gap_tolerance
 from ..oracles.incumbent import Incumbent
 from ..oracles.primal import class_scores, most_violated_subsets
-from ..problem.initialization import class_centroids, initial_rows
 from . import ccg
 from .ccg.config import CCGConfig
 from .result import FitResult, Start, Status
@@ -90,24 +88,13 @@ def soft_threshold(z, threshold):
 
 
 def certificate_master(problem, V, config):
-    """The first restricted master of the certificate: the rows of a point with scores ``V`` whose ``psi_i`` is
-    within :data:`SEED_DELTA` of the largest (each with its best subset), the class centroids' rows, and all
-    features."""
+    """The first restricted master of the certificate: MRC-CCG's first master in the regime ``"n"`` (the class
+    centroids' rows, all features: :func:`~mrc_pyomo.methods.ccg.initial_master`) and the rows of a point with
+    scores ``V`` whose ``psi_i`` is within :data:`SEED_DELTA` of the largest, each with its best subset."""
     psi, subsets = most_violated_subsets(V, problem.blocked)
     near = np.flatnonzero(psi >= psi.max() - SEED_DELTA)
-    samples, centroid_subsets, floor = initial_rows(problem.n_samples, problem.n_classes)
-    if problem.reduction is not None:
-        kept = problem.reduction.kept_rows(samples, centroid_subsets)
-        samples, centroid_subsets = samples[kept], centroid_subsets[kept]
-    master = RestrictedMaster(problem.data, problem.tau, problem.lam,
-                              centroids=class_centroids(problem.data, problem.y, problem.n_classes),
-                              objective_floor=floor, solver=config.solver, solver_options=config.solver_options,
-                              formulation=config.formulation)
-    features = np.arange(problem.tau.size)
-    if problem.reduction is not None:
-        features = features[~problem.reduction.fixed.ravel()]
-    master.add_features(features)
-    master.add_rows(np.concatenate([samples, near]), np.concatenate([centroid_subsets, subsets[near]]))
+    master, _ = ccg.initial_master(problem, replace(config, regime="n"))
+    master.add_rows(near, subsets[near])
     return master
 
 
@@ -135,10 +122,11 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, certify=
     top = float(most_violated_subsets(V, blocked)[0].max())   # R(0) = 1 + varphi(0) = 1 - 1/K
     best = Incumbent(x, 1.0 + top, 1.0 + top)
     t, L, status, history, stalled_since = 1.0, 1.0, Status.MAX_ITER, [], (best.risk, 0)
+    F_x = np.inf   # F_beta at x, for the restart test
     for k in range(1, config.max_iter + 1):
         beta = max(BETA_FLOOR, BETA_START * 0.5 ** ((k - 1) // BETA_EVERY))
-        if k > 1 and (k - 1) % BETA_EVERY == 0:
-            t = 1.0   # a new objective: the momentum restarts
+        if k == 1 or (k - 1) % BETA_EVERY == 0:   # a new objective: the momentum restarts
+            t, F_x = 1.0, smoothed(V, x, tau, beta, blocked)[0] + float(np.sum(lam * np.abs(x)))
         t_next = (1.0 + np.sqrt(1.0 + 4.0 * t * t)) / 2.0
         momentum = (t - 1.0) / t_next
         y, V_y = x + momentum * (x - x_prev), V + momentum * (V - V_prev)
@@ -155,8 +143,8 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, certify=
                 break
             L *= 2.0
         penalty = float(np.sum(lam * np.abs(x_new)))
-        rises = f_new + penalty > smoothed(V, x, tau, beta, blocked)[0] + float(np.sum(lam * np.abs(x)))
-        t = 1.0 if rises else t_next
+        t = 1.0 if f_new + penalty > F_x else t_next
+        F_x = f_new + penalty
         x_prev, V_prev, x, V = x, V, x_new, V_new
         value = 1.0 - float(np.sum(tau * x)) + top + penalty
         if value < best.risk:
