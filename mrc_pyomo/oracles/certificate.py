@@ -99,7 +99,8 @@ def lagrangian_bound(g, minus_b_alpha, tau, lam, rho, errors=None):
 
 def rounding_errors(points, samples, subsets, alpha):
     """``(g_error, b_error)``: bounds on the rounding of ``g = F^T alpha`` and ``-b.alpha`` for weights
-    ``alpha >= 0`` summing to 1 (up to rounding) on rows ``(samples, subsets)`` (:mod:`~mrc_pyomo.oracles.rounding`).
+    ``alpha >= 0`` summing to 1 (up to rounding) on rows ``(samples, subsets)`` (:mod:`~mrc_pyomo.oracles.rounding`),
+    and for any such weights on a part of the support of ``alpha`` (fewer samples, smaller peaks).
 
     ``g_yj = sum_i W[i, y] Psi_ij`` (:func:`~mrc_pyomo.oracles.dual.dual_correlations`) is a sum over the
     distinct samples ``I`` of the support, whose merged weights ``W[i, y]`` each add at most ``K`` of the
@@ -177,9 +178,10 @@ def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None, target=N
         g = dual_correlations(points, samples, subsets, alpha)
     alpha, g = alpha / total, g / total
     minus_b = -right_hand_sides(subsets)
+    # the weights below (repaired, or with rows dropped) live on the support of alpha: its bounds hold for them
+    errors = rounding_errors(points, samples, subsets, alpha)
 
     def bound_of(weights, g):
-        errors = rounding_errors(points, samples, subsets, weights)
         return lagrangian_bound(g, float(weights @ minus_b), tau, lam, rho, errors)
 
     bound = bound_of(alpha, g)
