@@ -16,7 +16,7 @@ the client, of ``n`` or ``n K`` entries, sliced per chunk.
 import numpy as np
 
 from . import source as canonical
-from .source import DataSource
+from .source import DataSource, map_canonical_blocks
 
 try:
     import dask
@@ -135,6 +135,4 @@ class DaskSource(DataSource):
 def _run(fn, apply, block, start, block_rows, *parts):
     """``fn`` on each canonical block of the chunk ``block`` of samples ``start, ...`` (``block_rows`` given by the
     client: a worker's module constant is not the client's when a test changes it)."""
-    block = apply(np.asarray(block, dtype=np.float64))
-    return [fn(block[a:a + block_rows], start + a, *(part[a:a + block_rows] for part in parts))
-            for a in range(0, max(len(block), 1), block_rows)]
+    return map_canonical_blocks(fn, apply(np.asarray(block, dtype=np.float64)), parts, start, block_rows)

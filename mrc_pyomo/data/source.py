@@ -35,11 +35,18 @@ import scipy.sparse as sp
 BLOCK_ROWS = 1000
 
 
-def block_starts(n_samples, start=0, stop=None):
-    """The first sample of each canonical block of ``[start, stop)`` (``stop`` defaults to ``n_samples``), a range
-    that starts and ends on canonical blocks' edges or at ``n_samples``; one (empty) block when it is empty."""
-    stop = n_samples if stop is None else stop
-    return range(start, max(stop, start + 1), BLOCK_ROWS)
+def block_starts(n_samples):
+    """The first sample of each canonical block of ``n_samples`` samples; one (empty) block when there are none."""
+    return range(0, max(n_samples, 1), BLOCK_ROWS)
+
+
+def map_canonical_blocks(fn, array, per_sample=(), start=0, block_rows=None):
+    """``[fn(block, first, *parts)]`` for the canonical blocks of ``array``, the samples ``start, ...`` (``start``
+    a canonical block's first sample), ``parts`` the same rows of each array of ``per_sample``; ``block_rows``
+    defaults to :data:`BLOCK_ROWS` (a Dask worker is given the client's)."""
+    size = BLOCK_ROWS if block_rows is None else block_rows
+    return [fn(array[a:a + size], start + a, *(part[a:a + size] for part in per_sample))
+            for a in range(0, max(array.shape[0], 1), size)]
 
 
 class DataSource(ABC):
@@ -103,9 +110,7 @@ class InMemorySource(DataSource):
         return self.array[ids][:, columns] if self.sparse else self.array[np.ix_(ids, columns)]
 
     def map_reduce(self, fn, combine, *per_sample):
-        return combine([fn(self.array[start:start + BLOCK_ROWS], start,
-                           *(part[start:start + BLOCK_ROWS] for part in per_sample))
-                        for start in block_starts(self.n_samples)])
+        return combine(map_canonical_blocks(fn, self.array, per_sample))
 
     def map_blocks(self, fn):
         return InMemorySource(fn(self.array))
