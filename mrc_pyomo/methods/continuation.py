@@ -64,7 +64,7 @@ def schedule(lambda0, zero_rule=np.inf, factor=FACTOR, max_stages=MAX_STAGES):
     return stages + [lambda0]
 
 
-def solve_path(problem, lambda0s, config=None, *, log=None, callback=None, stage_eps=None):
+def solve_path(problem, lambda0s, config=None, *, log=None, callback=None, stage_eps=None, candidates=()):
     """Fit the MRC LP of ``problem`` at each ``lambda0`` of the decreasing sequence ``lambda0s`` (module
     docstring), each stage by MRC-CCG (:func:`mrc_pyomo.methods.ccg.solve`) warm-started from the one before.
 
@@ -73,6 +73,7 @@ def solve_path(problem, lambda0s, config=None, *, log=None, callback=None, stage
     stages before the last stop (None: ``config.eps_1`` for all).  Each record of a stage's history gains
     ``lambda0``, and ``iteration`` and ``seconds_elapsed`` count from the start of the first stage.  Returns the
     list of ``(lambda0, FitResult)`` of the stages run (a stage the time limit leaves no time for is not run).
+    ``candidates``: rules of ``problem`` (e.g. a first-order phase's) that every stage's result may be.
     """
     config = ccg.CCGConfig() if config is None else config
     start = time.perf_counter()
@@ -98,11 +99,11 @@ def solve_path(problem, lambda0s, config=None, *, log=None, callback=None, stage
             # the previous final master with this stage's costs; the centroid rows it dropped keep it bounded
             warm = master.with_costs(stage_problem.tau, stage_problem.lam)
             warm.add_rows(*ccg.centroid_rows(master.n_samples, problem.n_classes, problem.reduction)[:2])
-        candidates = tuple(r.mu for _, r in results)
+        stage_candidates = tuple(candidates) + tuple(r.mu for _, r in results)
         solve_times = tuple(record["seconds_solve"] for _, r in results for record in r.history)
         try:
             result = ccg.solve(stage_problem, stage, log=stage_log, callback=callback,
-                               start=Start(master=warm, candidates=candidates, solve_times=solve_times))
+                               start=Start(master=warm, candidates=stage_candidates, solve_times=solve_times))
         except MasterSolveError:
             if warm is None:
                 raise
@@ -111,7 +112,7 @@ def solve_path(problem, lambda0s, config=None, *, log=None, callback=None, stage
             # the warm master fails at this lambda (unbounded in a direction the earlier penalty ruled out):
             # this stage starts from the first master instead
             result = ccg.solve(stage_problem, stage, log=stage_log, callback=callback,
-                               start=Start(candidates=candidates))
+                               start=Start(candidates=stage_candidates))
         results.append((lambda0, result))
         master, offset = result.master, offset + len(result.history)
         if result.status == Status.CALLBACK:
@@ -119,7 +120,7 @@ def solve_path(problem, lambda0s, config=None, *, log=None, callback=None, stage
     return results
 
 
-def solve(problem, config=None, *, lambda0s=None, log=None, callback=None):
+def solve(problem, config=None, *, lambda0s=None, log=None, callback=None, candidates=()):
     """The fit of ``problem`` at its ``lambda0`` through the larger values of ``lambda0s`` (None: none; the
     last must be ``problem.lambda0``), by :func:`solve_path`, the stages before the last stopping at
     :data:`STAGE_EPS`: a :class:`~mrc_pyomo.methods.result.FitResult` at ``problem.lambda0`` whose history holds
@@ -129,13 +130,14 @@ def solve(problem, config=None, *, lambda0s=None, log=None, callback=None):
     lambda0s = [problem.lambda0] if lambda0s is None else list(lambda0s)
     if lambda0s[-1] != problem.lambda0:
         raise ValueError(f"the last stage ({lambda0s[-1]}) must be the problem's lambda0 ({problem.lambda0})")
-    stages = solve_path(problem, lambda0s, config, log=log, callback=callback, stage_eps=STAGE_EPS)
+    stages = solve_path(problem, lambda0s, config, log=log, callback=callback, stage_eps=STAGE_EPS,
+                        candidates=candidates)
     history = [record for _, result in stages for record in result.history]
     reached, result = stages[-1]
     if reached == lambda0s[-1]:
         return replace(result, history=history)
-    best = Incumbent.best_of(problem.data, [stage.mu for _, stage in stages], problem.tau, problem.lam,
-                             problem.blocked)
+    best = Incumbent.best_of(problem.data, list(candidates) + [stage.mu for _, stage in stages], problem.tau,
+                             problem.lam, problem.blocked)
     master, lower = result.master, 0.0
     if master is not None and master.solution is not None:
         lower = max(0.0, lower_bound(master.points, *master.certificate_rows(), problem.tau, problem.lam,

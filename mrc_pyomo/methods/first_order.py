@@ -57,8 +57,11 @@ BETA_START, BETA_EVERY, BETA_FLOOR = 0.1, 80, 1e-4
 SEED_DELTA = 1e-2
 #: the rows of that master are kept for good (never dropped by the loop)
 KEEP_SEED = True
-#: stop once the best R has not improved by this much (relative) over STALL_ITERATIONS at the smallest beta
-STALL_TOLERANCE, STALL_ITERATIONS = 1e-4, 100
+#: the phase ends once its best R improved by less than this (relative) over the last BETA_EVERY iterations:
+#: before the certificate's loop (method "fom") and before MRC-CCG in the default fit (first_order="auto")
+PHASE_TOLERANCE = 1e-2
+#: the same, for the first-order method alone (certify=False)
+STALL_TOLERANCE = 1e-4
 
 
 def forward(data, mu):
@@ -98,30 +101,27 @@ def certificate_master(problem, V, config):
     return master
 
 
-def solve(problem, config=None, *, start=None, log=None, callback=None, certify=True):
-    """Run MRC-FOM on ``problem``: the first-order phase until ``config.max_iter`` iterations,
-    ``config.time_limit`` seconds, a true return of ``callback`` (called with each of its history records) or a
-    stall (the best ``R`` improved by less than :data:`STALL_TOLERANCE`, relative, over :data:`STALL_ITERATIONS`
-    iterations at the smallest ``beta``); then, with ``certify`` and time left, MRC-CCG from the master of its
-    active rows (module docstring) with the time left, ``config.max_iter`` masters at most and ``callback``.
+def phase(problem, config, *, tolerance=PHASE_TOLERANCE, log=None, callback=None):
+    """The first-order phase on ``problem``: FISTA on ``F_beta`` (module docstring) from ``mu = 0`` until
+    ``config.max_iter`` iterations, ``config.time_limit`` seconds, a true return of ``callback`` (called with
+    each history record) or a stall: the best ``R`` improved by less than ``tolerance`` (relative) over the
+    last :data:`BETA_EVERY` iterations.
 
-    Returns a :class:`~mrc_pyomo.methods.result.FitResult`: the best rule of both phases, its exact ``R`` as
-    ``upper``, the loop's ``lower`` (0 without it) and status (``"converged"`` only when the certified gap is at
-    most ``max(eps_1, GAP_FLOOR)``), the last master.  ``history`` (columns :data:`COLUMNS`): one record per
-    first-order iteration (:data:`HISTORY_COLUMNS`: ``phase`` ``"first-order"``, ``beta``, ``L``, the iterate's
-    exact ``R_mu``, the best ``upper``), then the loop's records, numbered and timed on.  ``start`` is not used.
+    Returns ``(best, history, status)``: the best rule as an :class:`~mrc_pyomo.oracles.incumbent.Incumbent`
+    (its ``R`` from one exact pass), one record per iteration (:data:`HISTORY_COLUMNS` and ``lambda0``:
+    ``phase`` ``"first-order"``, ``beta``, ``L``, the iterate's exact ``R_mu``, the best ``upper``, ``lower``
+    0) and the :class:`~mrc_pyomo.methods.result.Status` of a stop by a limit or the callback (None for a
+    stall).
     """
-    config = CCGConfig() if config is None else config
     data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
     fixed = np.zeros(tau.shape, dtype=bool) if problem.reduction is None else problem.reduction.fixed
     began = time.perf_counter()
     elapsed = lambda: time.perf_counter() - began  # noqa: E731
-    out_of_time = lambda: config.time_limit is not None and elapsed() >= config.time_limit  # noqa: E731
     x = x_prev = np.zeros_like(tau)
     V = V_prev = np.zeros((problem.n_samples, problem.n_classes))
     top = float(most_violated_subsets(V, blocked)[0].max())   # R(0) = 1 + varphi(0) = 1 - 1/K
     best = Incumbent(x, 1.0 + top, 1.0 + top)
-    t, L, status, history, stalled_since = 1.0, 1.0, Status.MAX_ITER, [], (best.risk, 0)
+    t, L, status, history, bests = 1.0, 1.0, Status.MAX_ITER, [], []
     F_x = np.inf   # F_beta at x, for the restart test
     for k in range(1, config.max_iter + 1):
         beta = max(BETA_FLOOR, BETA_START * 0.5 ** ((k - 1) // BETA_EVERY))
@@ -149,44 +149,62 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, certify=
         value = 1.0 - float(np.sum(tau * x)) + top + penalty
         if value < best.risk:
             best = Incumbent(x, value, top + 1.0)
-        history.append({"iteration": k, "phase": "first-order", "beta": beta, "L": L, "R_mu": value,
-                        "lower": 0.0, "upper": best.risk, "seconds_elapsed": elapsed()})
+        bests.append(best.risk)
+        history.append({"iteration": k, "lambda0": problem.lambda0, "phase": "first-order", "beta": beta, "L": L,
+                        "R_mu": value, "lower": 0.0, "upper": best.risk, "seconds_elapsed": elapsed()})
         if log is not None:
             log(history[-1])
         if callback is not None and callback(history[-1]):
             status = Status.CALLBACK
             break
-        if out_of_time():
+        if config.time_limit is not None and elapsed() >= config.time_limit:
             status = Status.TIME_LIMIT
             break
-        if beta == BETA_FLOOR:
-            if best.risk < stalled_since[0] * (1.0 - STALL_TOLERANCE):
-                stalled_since = (best.risk, k)
-            elif k - stalled_since[1] >= STALL_ITERATIONS:
-                break
-        elif best.risk < stalled_since[0]:
-            stalled_since = (best.risk, k)
-    best = Incumbent.evaluate(data, best.mu, tau, lam, blocked)   # one exact pass, as every method's upper end
-    for record in history:
-        record["lambda0"] = problem.lambda0
+        if k > BETA_EVERY and bests[-1 - BETA_EVERY] - best.risk < tolerance * bests[-1 - BETA_EVERY]:
+            status = None
+            break
+    # one exact pass, as every method's upper end
+    return Incumbent.evaluate(data, best.mu, tau, lam, blocked), history, status
+
+
+def continued(log, history, seconds, lambda0):
+    """A log for the records of a method run after a first-order phase of ``history`` that took ``seconds``:
+    each record's ``iteration`` and ``seconds_elapsed`` go on from the phase's, and it has a ``lambda0`` (the
+    given one unless it has its own, a stage's), before ``log`` (if any) sees it."""
+    done = len(history)
+
+    def shifted(record):
+        record.update(iteration=record["iteration"] + done, seconds_elapsed=record["seconds_elapsed"] + seconds)
+        record.setdefault("lambda0", lambda0)
+        if log is not None:
+            log(record)
+    return shifted
+
+
+def solve(problem, config=None, *, start=None, log=None, callback=None, certify=True):
+    """Run MRC-FOM on ``problem``: the first-order :func:`phase` (its stall tolerance :data:`PHASE_TOLERANCE`,
+    or :data:`STALL_TOLERANCE` without ``certify``); then, with ``certify`` and time left, MRC-CCG from the
+    master of its active rows (:func:`certificate_master`, module docstring) with the time left,
+    ``config.max_iter`` masters at most and ``callback``.
+
+    Returns a :class:`~mrc_pyomo.methods.result.FitResult`: the best rule of both phases, its exact ``R`` as
+    ``upper``, the loop's ``lower`` (0 without it) and status (``"converged"`` only when the certified gap is at
+    most ``max(eps_1, GAP_FLOOR)``), the last master.  ``history`` (columns :data:`COLUMNS`): the phase's
+    records, then the loop's, numbered and timed on.  ``start`` is not used.
+    """
+    config = CCGConfig() if config is None else config
+    began = time.perf_counter()
+    best, history, status = phase(problem, config, tolerance=PHASE_TOLERANCE if certify else STALL_TOLERANCE,
+                                  log=log, callback=callback)
     if not certify or status in (Status.CALLBACK, Status.TIME_LIMIT):
-        status = Status.CONVERGED if best.risk <= gap_tolerance(config.eps_1) else status
+        status = Status.CONVERGED if best.risk <= gap_tolerance(config.eps_1) else (status or Status.MAX_ITER)
         return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk, status=status,
                          history=history, columns=tuple(COLUMNS))
     # the certificate: constraint generation from the master of the rows the first-order point makes active
-    master = certificate_master(problem, forward(data, best.mu), config)
-    remaining = None if config.time_limit is None else max(config.time_limit - elapsed(), 0.0)
-    done, seconds = len(history), elapsed()
-
-    def shifted(record):   # the loop's records continue the first-order phase's
-        record.update(iteration=record["iteration"] + done, seconds_elapsed=record["seconds_elapsed"] + seconds,
-                      lambda0=problem.lambda0)
-        if log is not None:
-            log(record)
-
+    master = certificate_master(problem, forward(problem.data, best.mu), config)
+    seconds = time.perf_counter() - began
+    remaining = None if config.time_limit is None else max(config.time_limit - seconds, 0.0)
     result = ccg.solve(problem, replace(config, regime="n", time_limit=remaining),
-                       start=Start(master=master, candidates=(best.mu,), keep=KEEP_SEED), log=shifted,
-                       callback=callback)
-    return FitResult(master=result.master, mu=result.mu, objective=result.objective, lower=result.lower,
-                     upper=result.upper, status=result.status, history=history + result.history,
-                     columns=tuple(COLUMNS))
+                       start=Start(master=master, candidates=(best.mu,), keep=KEEP_SEED),
+                       log=continued(log, history, seconds, problem.lambda0), callback=callback)
+    return replace(result, history=history + result.history, columns=tuple(COLUMNS))
