@@ -5,8 +5,9 @@
   terminal, a widget in a Jupyter notebook when ``ipywidgets`` is installed), on ``sys.stderr``: the
   iteration, the certified interval ``[lower, upper]`` that holds ``R*`` and its gap, the master's rows and
   features, and the elapsed time.  When the fit ends the line states why it stopped.
-* ``verbose=2``: the iteration log on ``sys.stdout``, a header then one line per master (MRC-CCG) or per
-  hundred steps (MRC-SUB), then the result.
+* ``verbose=2``: the iteration log on ``sys.stdout``, a header then one line per master (MRC-CCG), per ten
+  iterations of a first-order phase (MRC-FOM, or the default fit's phase before MRC-CCG) or per hundred steps
+  (MRC-SUB), then the result.
 
 The solver says nothing at any level: its own log is turned on only through ``solver_options`` (HiGHS's
 ``output_flag``).  A display is a callable given each iteration's record (the keys of
@@ -38,10 +39,12 @@ def progress_display(verbose, method="ccg"):
 
 def describe(lower, upper, record=None):
     """The state of a fit in a few words: its certified interval and gap, and the size of the master of
-    ``record`` (MRC-CCG)."""
+    ``record`` (MRC-CCG) or its phase (a first-order phase)."""
     text = f"R* in [{lower:.6f}, {upper:.6f}], gap {upper - lower:.2e}"
     if record is not None and "n_rows" in record:
         text += f", {record['n_rows']} rows, {record['n_features']} features"
+    elif record is not None and record.get("phase") == "first-order":
+        text += f", first-order phase, beta {record['beta']:.1e}"
     return text
 
 
@@ -110,25 +113,23 @@ class IterationLog(Silent):
 
     def __init__(self, method):
         self.method, self.loop_started = method, False
-        if method == "ccg":
-            print(LOG_HEADER, flush=True)
 
     def __call__(self, record):
-        if self.method == "ccg":
-            print(format_record(record), flush=True)
-        elif self.method == "fom":
-            if record["phase"] != "first-order":   # the certificate's loop: its own log lines
-                if not self.loop_started:
-                    print(LOG_HEADER, flush=True)
-                    self.loop_started = True
-                print(format_record(record), flush=True)
-            elif record["iteration"] % FOM_LOG_EVERY == 0:
+        if record.get("phase") == "first-order":
+            if record["iteration"] % FOM_LOG_EVERY == 0:
                 print(f"{record['iteration']:6d} {record['phase']:12s} beta {record['beta']:8.1e}  "
                       f"R(mu_k) = {record['R_mu']:.8f}  certified interval [{record['lower']:.8f}, "
                       f"{record['upper']:.8f}]  {record['seconds_elapsed']:8.1f} s", flush=True)
-        elif record["iteration"] % SUBGRADIENT_LOG_EVERY == 0:
-            print(f"{record['iteration']:7d} R(y_k) = {record['R_mu']:.8f}  certified interval "
-                  f"[{record['lower']:.8f}, {record['upper']:.8f}]  {record['seconds_elapsed']:8.1f} s", flush=True)
+        elif self.method == "subgradient":
+            if record["iteration"] % SUBGRADIENT_LOG_EVERY == 0:
+                print(f"{record['iteration']:7d} R(y_k) = {record['R_mu']:.8f}  certified interval "
+                      f"[{record['lower']:.8f}, {record['upper']:.8f}]  {record['seconds_elapsed']:8.1f} s",
+                      flush=True)
+        else:   # a master of MRC-CCG (after a first-order phase, or alone)
+            if not self.loop_started:
+                print(LOG_HEADER, flush=True)
+                self.loop_started = True
+            print(format_record(record), flush=True)
 
     def close(self, status=None, lower=None, upper=None, n_iter=None):
         if status is not None:

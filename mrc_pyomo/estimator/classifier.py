@@ -23,7 +23,7 @@ from sklearn.exceptions import ConvergenceWarning
 from ..data.validation import validate_training_data
 from ..display.progress import progress_display
 from ..master import check_solver
-from ..methods import continuation, first_order, full_lp, subgradient
+from ..methods import anytime, continuation, first_order, full_lp, subgradient
 from ..methods.ccg.config import problem_regime
 from ..oracles.certificate import gap_tolerance
 from ..problem import prepare
@@ -70,6 +70,14 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         smoothed worst-case risk (:mod:`mrc_pyomo.methods.first_order`; ``max_iter`` iterations of one forward and
         one backward pass over the data, in memory or on Dask), then MRC-CCG from the rows its best rule makes
         active, for the certificate (``max_iter`` masters at most).
+    first_order : "auto" or bool, default="auto"
+        MRC-CCG only: a first-order phase before the loop (:mod:`mrc_pyomo.methods.anytime`): MRC-FOM's
+        iterations until its best ``R`` improves by less than 1% over a smoothing stage or the time limit, its rule
+        a candidate for ``mu_``, so that a fit stopped early returns a good rule.  ``"auto"`` runs it where the
+        loop is slow to give one (:func:`~mrc_pyomo.methods.anytime.runs_phase`: dense features, ``K D >= 4000``
+        and ``n K D >= 5e6``: images); ``True`` always, ``False`` never.  ``history_`` shows the phase
+        (``phase == "first-order"``) and ``n_iter_`` counts its iterations with the masters; ``max_iter`` bounds
+        each.  Not used by :func:`~mrc_pyomo.mrc_path`.
     solver : str, default="highs"
         ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is
         a Pyomo solver name (``pyomo.environ.SolverFactory``): a persistent interface (``"appsi_highs"``,
@@ -114,7 +122,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         Called after each master solve and check with a :class:`~mrc_pyomo.methods.ccg.record.IterationState` (the
         master and its Pyomo model, ``mu``, ``nu``, the duals, the rows and features added and removed, the
         violations, the rows and features chosen next); returning a true value stops the loop.  With
-        ``method="fom"``, called after each iteration with its history record (a dict).
+        ``method="fom"`` and in a first-order phase (``first_order``), called after each of its iterations with
+        its history record (a dict).
 
     Attributes
     ----------
@@ -148,7 +157,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="highs",
                  eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
                  solver_options=None, random_state=None, verbose=False, callback=None, continuation=False,
-                 formulation="paper"):
+                 formulation="paper", first_order="auto"):
         self.phi = phi
         self.lambda0 = lambda0
         self.fit_intercept = fit_intercept
@@ -167,6 +176,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         self.callback = callback
         self.continuation = continuation
         self.formulation = formulation
+        self.first_order = first_order
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -209,8 +219,9 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
 
     def _solve(self, problem, method, config, progress):
         """The :class:`~mrc_pyomo.methods.result.FitResult` of ``method`` on ``problem``, each iteration's record
-        shown to ``progress``: MRC-CCG at ``lambda0`` (through the stages of :func:`~mrc_pyomo.methods.continuation.
-        schedule` with ``continuation=True``), the full LP or MRC-SUB."""
+        shown to ``progress``: MRC-CCG at ``lambda0`` (after a first-order phase where ``first_order`` says so,
+        through the stages of :func:`~mrc_pyomo.methods.continuation.schedule` with ``continuation=True``), the
+        full LP, MRC-SUB or MRC-FOM."""
         if method == "subgradient":
             return subgradient.solve(problem, config, log=progress)
         if method == "fom":
@@ -220,4 +231,5 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         stages = None
         if self.continuation:
             stages = continuation.schedule(self.lambda0, continuation.zero_rule_lambda0(problem))
-        return continuation.solve(problem, config, lambda0s=stages, log=progress, callback=self.callback)
+        return anytime.solve(problem, config, lambda0s=stages, log=progress, callback=self.callback,
+                             phase=anytime.runs_phase(problem, config.regime, self.first_order))

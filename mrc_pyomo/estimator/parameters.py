@@ -30,6 +30,7 @@ PARAMETER_CONSTRAINTS = {
     "random_state": ["random_state"],
     "verbose": ["verbose"],
     "callback": [callable, None],
+    "first_order": [StrOptions({"auto"}), "boolean"],
 }
 
 

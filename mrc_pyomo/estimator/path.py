@@ -77,7 +77,8 @@ def mrc_path(X, y, lambda0s=None, **params):
     of all stages: a stage they leave no room for is not fitted; ``verbose`` shows the masters of all stages
     (the iteration log has a ``lambda0`` column in ``history_``); ``callback`` is called after every master of
     every stage, as in a fit, and a true return value stops the path.  MRC-CCG only (``method="ccg"``, regimes
-    ``"n"`` and ``"nm"``).  The problem is prepared once (:func:`mrc_pyomo.problem.prepare`) and solved by
+    ``"n"`` and ``"nm"``), without a first-order phase (``first_order`` is not used: each stage starts from the
+    one before).  The problem is prepared once (:func:`mrc_pyomo.problem.prepare`) and solved by
     :func:`mrc_pyomo.methods.continuation.solve_path`.  Returns a :class:`RegularizationPath` with a row for every
     ``lambda0`` asked for: a path stopped before its last value (``time_limit``, ``max_iter``, the callback) marks
     the values it did not reach with the status ``"not_reached"``, NaN bounds and None in ``coefs`` and

@@ -246,3 +246,12 @@ def test_cli_standardize_refuses_a_column_too_large_naming_it(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--standardize" in err and "area" in err and "width" not in err
     assert "overflows" in err and "rescale it" in err
+
+
+def test_cli_first_order_sets_the_phase(data_files, capsys):
+    """``--first-order on``: the phase's iterations, then the masters, each bounded by ``--max-iter``; ``off``:
+    the masters alone."""
+    d = data_files
+    for setting, iterations in (("on", 6), ("off", 3)):
+        assert cli(["fit", d / "bc.csv", "--label", "diagnosis", "--max-iter", "3", "--first-order", setting]) == 0
+        assert f"{iterations} iterations" in capsys.readouterr().out

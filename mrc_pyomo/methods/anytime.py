@@ -1,0 +1,74 @@
+"""The default fit: MRC-CCG after a first-order phase where the phase pays (``first_order="auto"``).
+
+On dense problems with wide masters (images: mnist, 6,400 images, ``K D = 7,850``) MRC-CCG spends minutes on
+masters whose rules stay near the trivial one, while the first-order method of
+:mod:`mrc_pyomo.methods.first_order` reaches a good rule in seconds.  So the default fit runs that method's
+:func:`~mrc_pyomo.methods.first_order.phase` first, until its best ``R`` improves by less than 1% over a
+smoothing stage (:data:`~mrc_pyomo.methods.first_order.PHASE_TOLERANCE`) or the time limit; then MRC-CCG
+(through :mod:`mrc_pyomo.methods.continuation`) from its own first master, the phase's rule a candidate for
+``mu_``: the returned rule is the best certified one of both, ``upper = R(mu)`` exact as always, and the lower
+end and status are the loop's.  The loop starts from its own first master, not from the phase's active rows:
+on mnist that seed made the masters slower (docs/theory.rst, "A first-order method").
+
+The phase runs (:func:`runs_phase`) where the master is wide and the data large: regime ``"n"`` (all features
+in every master), ``K D >= AUTO_COLUMNS`` and ``n K D >= AUTO_ENTRIES``.  Measured (docs/theory.rst): on those
+cases the loop's rule at 10 s and 60 s is near ``R(0)`` and its certificate takes minutes, so the phase's
+seconds are a few percent of the fit; the cases below them (the loop certifies in seconds) never run it.
+"""
+
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from ..master import MasterSolveError
+from ..oracles.certificate import gap_tolerance
+from . import continuation, first_order
+from .result import FitResult, Status
+
+#: the phase runs when the masters have at least this many columns per sign (``K D``) ...
+AUTO_COLUMNS = 4000
+#: ... and the scores ``Psi mu^T`` of a pass this many products (``n K D``)
+AUTO_ENTRIES = 5e6
+
+
+def runs_phase(problem, regime, first_order_setting="auto"):
+    """Whether the fit of ``problem`` in ``regime`` runs the first-order phase: always for ``True``, never for
+    ``False``; for ``"auto"`` in the regime ``"n"`` when ``K D >= AUTO_COLUMNS`` and ``n K D >= AUTO_ENTRIES``."""
+    if first_order_setting != "auto":
+        return bool(first_order_setting)
+    columns = problem.n_classes * problem.n_features
+    return regime == "n" and columns >= AUTO_COLUMNS and problem.n_samples * columns >= AUTO_ENTRIES
+
+
+def solve(problem, config, *, lambda0s=None, log=None, callback=None, phase=True):
+    """The fit of ``problem`` by MRC-CCG (:func:`mrc_pyomo.methods.continuation.solve`, through ``lambda0s``),
+    after the first-order phase if ``phase`` (module docstring).
+
+    The phase and the loop share ``config.time_limit``; ``config.max_iter`` bounds each (first-order iterations,
+    then masters).  ``callback`` sees each of the phase's history records (a dict), then each of the loop's
+    :class:`~mrc_pyomo.methods.ccg.record.IterationState`; a true return stops the fit.  A fit stopped in the
+    phase (callback, time limit) or in the loop's first master by the time limit returns the phase's rule with
+    ``lower = 0``.  ``history`` (columns :data:`mrc_pyomo.methods.first_order.COLUMNS`): the phase's records
+    (``phase`` ``"first-order"``), then the loop's, numbered and timed on."""
+    if not phase:
+        return continuation.solve(problem, config, lambda0s=lambda0s, log=log, callback=callback)
+    began = time.perf_counter()
+    best, history, status = first_order.phase(problem, config, log=log, callback=callback)
+    seconds = time.perf_counter() - began
+    remaining = None if config.time_limit is None else config.time_limit - seconds
+    stopped = FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk,
+                        status=Status.CONVERGED if best.risk <= gap_tolerance(config.eps_1) else status,
+                        history=history, columns=tuple(first_order.COLUMNS))
+    if status in (Status.CALLBACK, Status.TIME_LIMIT) or (remaining is not None and remaining <= 0):
+        return replace(stopped, status=stopped.status or Status.TIME_LIMIT)
+    try:
+        result = continuation.solve(problem, replace(config, time_limit=remaining), lambda0s=lambda0s,
+                                    log=first_order.continued(log, history, seconds, problem.lambda0),
+                                    callback=callback,
+                                    candidates=(best.mu,))
+    except MasterSolveError:
+        if config.time_limit is None or time.perf_counter() - began < config.time_limit:
+            raise
+        return replace(stopped, status=Status.TIME_LIMIT)   # the time limit stopped the loop's first master
+    return replace(result, history=history + result.history, columns=tuple(first_order.COLUMNS))
