@@ -13,8 +13,9 @@ MRC-LP (``lp``: the full LP solved by HiGHS) and MRC-SUB (``subgradient``: 10 00
 steps, 2 000 in quick mode).  After every MRC-CCG fit its final restricted master is solved cold with a few
 HiGHS methods, for the limit ratio, and its waste decomposition is kept (:mod:`benchmarks.harness.run_case`).
 Experiments (their cases and limits in :mod:`benchmarks.harness.plan`): "speed" (every case and method of
-SPEED_CASES), "anytime" (MRC-CCG on ANYTIME_CASES with each time limit of ANYTIME_LIMITS: the rule a user gets
-who stops there), "path" (``mrc_path`` over its default grid on PATH_CASES), "reference" (only with
+SPEED_CASES), "anytime" (ANYTIME_METHODS on ANYTIME_CASES with each time limit of ANYTIME_LIMITS: the rule a
+user gets who stops there, from the default fit, MRC-CCG without its first-order phase and MRC-FOM), "path"
+(``mrc_path`` over its default grid on PATH_CASES), "reference" (only with
 ``--reference``: MRC-CCG at eps_1 = 1e-4 without a time limit on ANYTIME_CASES, whose ``lower`` is the R* the
 anytime rules are measured against; hours on mnist), "scaling_n" and "scaling_K" (MRC-CCG against the number
 of samples and of classes), and, only with ``--formulations`` (and then alone), "formulations" (each case of
@@ -31,9 +32,9 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.harness.plan import (ANYTIME_CASES, ANYTIME_LIMITS, CLASSES, FORMULATION_CASES, FRACTIONS,
-                                     PATH_CASES, QUICK_COLD_TIME_LIMIT, QUICK_LP, QUICK_METHODS, REFERENCE_LIMIT,
-                                     SPEED_CASES)
+from benchmarks.harness.plan import (ANYTIME_CASES, ANYTIME_LIMITS, ANYTIME_METHODS, CLASSES, FORMULATION_CASES,
+                                     FRACTIONS, PATH_CASES, QUICK_COLD_TIME_LIMIT, QUICK_LP, QUICK_METHODS,
+                                     REFERENCE_LIMIT, SPEED_CASES)
 from benchmarks.harness.record_files import append
 
 ROOT = Path(__file__).resolve().parents[2]   # the repository: every process of the harness runs there
@@ -48,6 +49,8 @@ def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None, 
         args += ["--formulation", "compact"]
     if method == "ccg_precise":
         args += ["--eps-1", "1e-4"]
+    if method == "ccg_no_first_order":   # MRC-CCG alone: the default fit without its first-order phase
+        args += ["--first-order", "off"]
     if method == "subgradient" and (quick or subgradient_iterations):
         args += ["--subgradient-iterations", str(subgradient_iterations or 2000)]
     if quick:
@@ -147,7 +150,8 @@ def main():
     if not args.skip_anytime:
         for case in anytime:
             for limit in [t for t in ANYTIME_LIMITS if not args.quick or t <= time_limit]:
-                measure(case, "ccg", "anytime", limit=limit)
+                for method in ANYTIME_METHODS:
+                    measure(case, method, "anytime", limit=limit)
         for case in filter(chosen, PATH_CASES):
             measure(case, "path", "path")
 

@@ -126,6 +126,8 @@ def main(argv=None):
     parser.add_argument("--subgradient-iterations", type=int, default=10_000)
     parser.add_argument("--continuation", action="store_true", help="MRC-CCG through larger lambda0 first")
     parser.add_argument("--regime", choices=["auto", "n", "nm"], default="auto", help="MRC-CCG's regime")
+    parser.add_argument("--first-order", choices=["auto", "on", "off"], default="auto",
+                        help="MRC-CCG's first-order phase (the estimator's first_order: 'auto', True, False)")
     parser.add_argument("--formulation", choices=["paper", "compact"], default="paper",
                         help="the master's formulation (MRC-CCG, the full LP and the path)")
     parser.add_argument("--cold-time-limit", type=float,
@@ -152,7 +154,8 @@ def main(argv=None):
         stages = path.table.to_dict(orient="records")
     elif args.method == "ccg":
         clf = MRCClassifier(eps_1=args.eps_1, time_limit=args.time_limit, continuation=args.continuation,
-                            regime=args.regime, formulation=args.formulation, **params)
+                            regime=args.regime, formulation=args.formulation,
+                            first_order={"auto": "auto", "on": True, "off": False}[args.first_order], **params)
     elif args.method == "fom":
         clf = MRCClassifier(method="fom", eps_1=args.eps_1, time_limit=args.time_limit, regime=args.regime,
                             formulation=args.formulation, **params)
@@ -176,6 +179,7 @@ def main(argv=None):
         "eps_1": args.eps_1 if args.method in ("ccg", "fom", "path") else None,
         "regime": getattr(clf, "regime_", None),
         "continuation": args.continuation, "time_limit": args.time_limit, "formulation": args.formulation,
+        "first_order": args.first_order if args.method == "ccg" else None,
         "versions": versions(),
     }
     if stages is not None:
@@ -186,8 +190,8 @@ def main(argv=None):
                       trace=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_mu)],
                       trace_master=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_master)
                                     if r == r])
-        if args.method == "fom":   # the phases: first-order iterations, then the certificate's masters
-            first = h[h.phase == "first-order"]
+        first = h[h.phase == "first-order"]
+        if len(first):   # the phases: first-order iterations, then the masters
             record.update(first_order_iterations=len(first),
                           first_order_seconds=float(first.seconds_elapsed.iloc[-1]) if len(first) else 0.0,
                           first_order_R=float(first.upper.iloc[-1]) if len(first) else None,
@@ -196,7 +200,7 @@ def main(argv=None):
             cap = seconds if args.cold_time_limit is None else min(seconds, args.cold_time_limit)
             record.update(cold_solves(clf.master_, seconds, cap))
             record["peak_mb_cold"] = peak_rss_mb()   # peak_mb stays the fit's
-        loop = h[h.phase != "first-order"] if args.method == "fom" else h   # the masters' records
+        loop = h[h.phase != "first-order"]   # the masters' records
         record["waste"] = waste(loop, clf.master_.n_rows if clf.master_ is not None else 0,
                                 record.get("cold_best_seconds"))
     elif args.method == "subgradient":

@@ -6,7 +6,8 @@ import numpy as np
 from benchmarks.report.records import find, is_previous, previous_record
 
 LABELS = {"ccg": "MRC-CCG (eps_1=1e-3)", "ccg_precise": "MRC-CCG (eps_1=1e-4)", "lp": "MRC-LP",
-          "subgradient": "MRC-SUB", "path": "mrc_path (eps_1=1e-3)"}
+          "subgradient": "MRC-SUB", "path": "mrc_path (eps_1=1e-3)", "fom": "MRC-FOM",
+          "ccg_no_first_order": "MRC-CCG, no first-order phase"}
 COLD_LABELS = {"dual_simplex": "dual simplex", "ipm": "IPM", "ipm_no_crossover": "IPM, no crossover"}
 
 
@@ -15,7 +16,7 @@ def label(record):
     the compact formulation named where it ran (methods ``*_compact``)."""
     method = record["method"].removesuffix("_compact")
     compact = ", compact" if method != record["method"] else ""
-    if record.get("eps_1") is None or method == "path":
+    if record.get("eps_1") is None or method not in ("ccg", "ccg_precise"):
         return LABELS[method] + compact
     return f"MRC-CCG (eps_1={record['eps_1']:.0e}{compact})".replace("e-0", "e-")
 

@@ -90,7 +90,9 @@ def reference(latest, case):
     return r if usable(r) and r.get("lower") is not None else None
 
 
-def anytime_records(latest, case):
-    """The anytime records of ``case`` (MRC-CCG with a time limit), by increasing time limit."""
-    runs = [r for r in latest if r["case"] == case and r.get("experiment") == "anytime" and usable(r)]
+def anytime_records(latest, case, method="ccg"):
+    """The anytime records of ``case`` by ``method`` (default: the default fit) with a time limit, by increasing
+    time limit."""
+    runs = [r for r in latest if r["case"] == case and r.get("experiment") == "anytime" and usable(r)
+            and r["method"] == method]
     return sorted(runs, key=lambda r: r.get("time_limit") or 0.0)

@@ -1,7 +1,7 @@
 """The report's tables of runs: speed and precision, the limit ratio's cold solves, the anytime rules and the
 waste decomposition; and the note on the plan's runs that have no record."""
 
-from benchmarks.harness.plan import ANYTIME_CASES, QUICK_COLD_TIME_LIMIT, SPEED_CASES
+from benchmarks.harness.plan import ANYTIME_CASES, ANYTIME_METHODS, QUICK_COLD_TIME_LIMIT, SPEED_CASES
 from benchmarks.report.cells import (COLD_LABELS, LABELS, anytime_cell, cold_cell, fmt, gap_cell, label,
                                      limit_ratio_cell)
 from benchmarks.report.records import anytime_records, reference, usable
@@ -69,19 +69,20 @@ def limit_ratio_table(records):
 def anytime_table(latest):
     """The section "Anytime": the rule of a fit stopped at each time limit, against the reference R*."""
     lines = ["", "## Anytime rules", "",
-             "Separate MRC-CCG fits (default settings) stopped by `time_limit`: the certified R of the rule each",
+             "Separate fits stopped by `time_limit` (the default fit, with its first-order phase where",
+             "`first_order=\"auto\"` runs it; MRC-CCG without that phase; MRC-FOM): the certified R of the rule each",
              "returns, against the reference R* of its case, the interval [lower, R] of a fit run to eps_1 = 1e-4",
              "without a time limit (experiment \"reference\", kept with the records; `--reference`). `R - R*` is",
              "shown as an interval: R* lies in the reference's interval.", "",
-             "| case | time limit s | fit s | R | lower | status | R - R* | reference R* in |",
-             "| --- | ---: | ---: | ---: | ---: | --- | --- | --- |"]
+             "| case | method | time limit s | fit s | R | lower | status | R - R* | reference R* in |",
+             "| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- |"]
     rows = []
     for case in ANYTIME_CASES:
         ref = reference(latest, case)
         span = "-" if ref is None else f"[{ref['lower']:.4f}, {ref['R']:.4f}] ({ref['status']}, {ref['seconds']:.0f} s)"
-        rows += [f"| {case} | {fmt(r.get('time_limit'), '.0f')} | {r['seconds']:.1f} | {r['R']:.4f} "
-                 f"| {r['lower']:.4f} | {r['status']} | {anytime_cell(r, ref)} | {span} |"
-                 for r in anytime_records(latest, case)]
+        rows += [f"| {case} | {LABELS[method]} | {fmt(r.get('time_limit'), '.0f')} | {r['seconds']:.1f} "
+                 f"| {r['R']:.4f} | {r['lower']:.4f} | {r['status']} | {anytime_cell(r, ref)} | {span} |"
+                 for method in ANYTIME_METHODS for r in anytime_records(latest, case, method)]
     return lines + rows if rows else []
 
 
