@@ -33,6 +33,8 @@ class MRCClassifierCV(ClassifierMixin, BaseEstimator):
 random_state, verbose, formulation
         As :class:`~mrc_pyomo.MRCClassifier`'s, for the paths of the folds and the refit (``time_limit`` bounds
         each path and the refit).
+    first_order : "auto" or bool, default="auto"
+        As :class:`~mrc_pyomo.MRCClassifier`'s, for the refit (the folds' paths run no first-order phase).
 
     Attributes
     ----------
@@ -52,12 +54,13 @@ random_state, verbose, formulation
     _parameter_constraints = {
         **{name: constraint for name, constraint in PARAMETER_CONSTRAINTS.items()
            if name in ("phi", "fit_intercept", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter",
-                       "regime", "time_limit", "solver_options", "random_state", "verbose", "formulation")},
+                       "regime", "time_limit", "solver_options", "random_state", "verbose", "formulation",
+                       "first_order")},
         "lambda0s": ["array-like", None], "cv": ["cv_object"], "scoring": [str, callable, None]}
 
     def __init__(self, lambda0s=None, cv=5, scoring=None, phi="linear", fit_intercept=True, solver="highs",
                  eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
-                 solver_options=None, random_state=None, verbose=False, formulation="paper"):
+                 solver_options=None, random_state=None, verbose=False, formulation="paper", first_order="auto"):
         self.lambda0s = lambda0s
         self.cv = cv
         self.scoring = scoring
@@ -75,6 +78,7 @@ random_state, verbose, formulation
         self.random_state = random_state
         self.verbose = verbose
         self.formulation = formulation
+        self.first_order = first_order
 
     def _estimator_params(self):
         """The :class:`~mrc_pyomo.MRCClassifier` parameters of the folds and the refit."""

@@ -70,3 +70,13 @@ def test_a_feature_map_object_is_a_valid_phi():
     cv = MRCClassifierCV(phi=RandomFourierFeatures(n_components=10, random_state=0), lambda0s=[0.1, 0.01],
                          cv=2).fit(X, y)
     assert cv.best_estimator_.mu_.shape == (2, 14)
+
+
+def test_first_order_is_the_refit_s():
+    """``first_order`` reaches the refit (its history shows the phase) and not the folds' paths, which have none."""
+    X, y = random_problem(120, 3, 3, seed=2)
+    cv = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2, first_order=True).fit(X, y)
+    assert cv.best_estimator_.first_order is True
+    assert cv.best_estimator_.history_.phase.iloc[0] == "first-order"
+    plain = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2).fit(X, y)
+    assert "first-order" not in set(plain.best_estimator_.history_.phase)
