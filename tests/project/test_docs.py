@@ -75,31 +75,38 @@ def _modules_outside(allowed):
     return blocked
 
 
-def test_docs_build_with_the_docs_extra_alone(tmp_path):
-    """The command the guide gives for building itself works with what ``pip install ".[docs]"`` installs:
-    the package's dependencies and the ``docs`` extra of pyproject.toml, nothing of the ``test`` extra.  The
-    build runs with every other module of this environment made unimportable (in its children too: the
-    tutorial script it runs)."""
+@pytest.fixture(scope="module")
+def docs_build(tmp_path_factory):
+    """One build of the guide for the tests below, by the command it gives for building itself, with what
+    ``pip install ".[docs]"`` installs alone: the package's dependencies and the ``docs`` extra of
+    pyproject.toml, every other module of this environment made unimportable (in its children too: the tutorial
+    script it runs); warnings are errors, as in CI.  Returns ``(result, html directory, blocked modules)``."""
     pytest.importorskip("sphinx")
     tomllib = pytest.importorskip("tomllib")
-    command = r'pip install (-c constraints\.txt )?"\.\[docs\]" && python -m sphinx -b html docs docs/_build'
-    pages = {page.name: page.read_text() for page in DOCS.glob("*.rst")}
-    assert any(re.search(command, text) for text in pages.values()), f"no page of docs/ gives {command!r}"
-
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     allowed = _closure(project["dependencies"] + project["optional-dependencies"]["docs"]) | INSTALLER
     allowed.add("mrc-pyomo")
     blocked = _modules_outside(allowed)
-    assert "pytest" in blocked and "hypothesis" in blocked   # the test extra is really left out
+    tmp_path = tmp_path_factory.mktemp("docs")
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "sitecustomize.py").write_text(SITECUSTOMIZE)
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "site"),
            "MRC_BLOCKED_MODULES": ",".join(sorted(blocked))}
-    # the documented command's build, from the repository's root, into tmp_path; warnings are errors as in CI
     result = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "docs",
                              str(tmp_path / "html")], cwd=ROOT, env=env, capture_output=True, text=True)
+    return result, tmp_path / "html", blocked
+
+
+def test_docs_build_with_the_docs_extra_alone(docs_build):
+    """The command the guide gives for building itself works with the ``docs`` extra alone (:func:`docs_build`),
+    nothing of the ``test`` extra."""
+    command = r'pip install (-c constraints\.txt )?"\.\[docs\]" && python -m sphinx -b html docs docs/_build'
+    pages = {page.name: page.read_text() for page in DOCS.glob("*.rst")}
+    assert any(re.search(command, text) for text in pages.values()), f"no page of docs/ gives {command!r}"
+    result, html, blocked = docs_build
+    assert "pytest" in blocked and "hypothesis" in blocked   # the test extra is really left out
     assert result.returncode == 0, result.stderr[-3000:]
-    tutorial = (tmp_path / "html" / "tutorial.html").read_text()
+    tutorial = (html / "tutorial.html").read_text()
     assert "iteration 1: master with" in tutorial and "tutorial.png" in tutorial
 
 
@@ -119,13 +126,12 @@ def test_pages_say_what_verbose_shows_and_what_the_fit_is_invariant_under():
         assert "invariant under a positive rescaling" in text and "under a shift" in text, page
 
 
-def test_docs_build_without_warnings(tmp_path):
-    import os
-    import re
+def test_docs_build_without_warnings(docs_build):
+    """The build of :func:`docs_build` (warnings are errors) shows the tutorial's output and figure, the benchmark
+    reports, and nothing of the machine it was built on."""
     import tempfile
-    pytest.importorskip("sphinx")
-    result = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-                             str(ROOT / "docs"), str(tmp_path / "html")], capture_output=True, text=True)
+    result, tmp_html, _ = docs_build
+    tmp_path = tmp_html.parent
     assert result.returncode == 0, result.stderr[-3000:]
     # the tutorial shows the output and the figure of examples/tutorial.py, made by this build
     tutorial = (tmp_path / "html" / "tutorial.html").read_text()
