@@ -26,6 +26,7 @@ from sklearn.model_selection import train_test_split
 from benchmarks.harness.cases import CASES, many_classes
 from benchmarks.harness.environment import versions
 from mrc_pyomo import MRCClassifier, mrc_path
+from mrc_pyomo.cli.main import FIRST_ORDER
 from mrc_pyomo.master import MasterSolveError
 
 # HiGHS methods for the cold solves of the final master: name -> options set on a fresh copy
@@ -126,7 +127,7 @@ def main(argv=None):
     parser.add_argument("--subgradient-iterations", type=int, default=10_000)
     parser.add_argument("--continuation", action="store_true", help="MRC-CCG through larger lambda0 first")
     parser.add_argument("--regime", choices=["auto", "n", "nm"], default="auto", help="MRC-CCG's regime")
-    parser.add_argument("--first-order", choices=["auto", "on", "off"], default="auto",
+    parser.add_argument("--first-order", choices=list(FIRST_ORDER), default="auto",
                         help="MRC-CCG's first-order phase (the estimator's first_order: 'auto', True, False)")
     parser.add_argument("--formulation", choices=["paper", "compact"], default="paper",
                         help="the master's formulation (MRC-CCG, the full LP and the path)")
@@ -155,7 +156,7 @@ def main(argv=None):
     elif args.method == "ccg":
         clf = MRCClassifier(eps_1=args.eps_1, time_limit=args.time_limit, continuation=args.continuation,
                             regime=args.regime, formulation=args.formulation,
-                            first_order={"auto": "auto", "on": True, "off": False}[args.first_order], **params)
+                            first_order=FIRST_ORDER[args.first_order], **params)
     elif args.method == "fom":
         clf = MRCClassifier(method="fom", eps_1=args.eps_1, time_limit=args.time_limit, regime=args.regime,
                             formulation=args.formulation, **params)
@@ -193,8 +194,8 @@ def main(argv=None):
         first = h[h.phase == "first-order"]
         if len(first):   # the phases: first-order iterations, then the masters
             record.update(first_order_iterations=len(first),
-                          first_order_seconds=float(first.seconds_elapsed.iloc[-1]) if len(first) else 0.0,
-                          first_order_R=float(first.upper.iloc[-1]) if len(first) else None,
+                          first_order_seconds=float(first.seconds_elapsed.iloc[-1]),
+                          first_order_R=float(first.upper.iloc[-1]),
                           trace_best=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.upper)])
         if clf.master_ is not None and clf.master_.capabilities.limits_inside_solve:
             cap = seconds if args.cold_time_limit is None else min(seconds, args.cold_time_limit)

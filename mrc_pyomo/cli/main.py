@@ -36,6 +36,8 @@ from .. import __version__
 from .data import CommandError, check_standardizable, missing_labels, plain, plural, read_data, separator_hint
 from .models import load_model, save_model
 
+#: the values of ``--first-order``: the estimator's ``first_order``
+FIRST_ORDER = {"auto": "auto", "on": True, "off": False}
 STANDARDIZE_HELP = (
     "standardise the features (scikit-learn's StandardScaler: centred, scaled to unit variance) before the "
     "fit; the saved model applies the same standardisation in 'predict'.  Use it for features with a large "
@@ -119,7 +121,7 @@ def _fit(args):
         phi=phi, lambda0=args.lambda0, fit_intercept=not args.no_intercept, method=args.method,
         solver=args.solver, eps_1=args.eps_1, eps_2=args.eps_2, n_max=args.n_max, m_max=args.m_max,
         max_iter=args.max_iter, regime=args.regime, time_limit=args.time_limit,
-        first_order={"auto": "auto", "on": True, "off": False}[args.first_order],
+        first_order=FIRST_ORDER[args.first_order],
         solver_options=_solver_options(args.solver_option), random_state=args.random_state, verbose=verbose,
         formulation=args.formulation)
     validate_parameters(clf)   # a bad parameter is reported before anything is printed
@@ -234,7 +236,7 @@ def build_parser():
     fit.add_argument("--method", choices=["ccg", "lp", "subgradient", "fom"], default="ccg",
                      help="MRC-CCG (default), the full LP, MRC-SUB (the subgradient baseline) or MRC-FOM (a "
                           "first-order method, then MRC-CCG from its active rows)")
-    fit.add_argument("--first-order", choices=["auto", "on", "off"], default="auto",
+    fit.add_argument("--first-order", choices=list(FIRST_ORDER), default="auto",
                      help="MRC-CCG only: a first-order phase before the loop, for a good rule early ('auto': "
                           "where the loop is slow to give one, dense features with K * D >= 4000)")
     fit.add_argument("--solver", default="highs",

@@ -19,12 +19,9 @@ seconds are a few percent of the fit; the cases below them (the loop certifies i
 import time
 from dataclasses import replace
 
-import numpy as np
-
 from ..master import MasterSolveError
-from ..oracles.certificate import gap_tolerance
 from . import continuation, first_order
-from .result import FitResult, Status
+from .result import Status
 
 #: the phase runs when the masters have at least this many columns per sign (``K D``) ...
 AUTO_COLUMNS = 4000
@@ -57,11 +54,8 @@ def solve(problem, config, *, lambda0s=None, log=None, callback=None, phase=True
     best, history, status = first_order.phase(problem, config, log=log, callback=callback)
     seconds = time.perf_counter() - began
     remaining = None if config.time_limit is None else config.time_limit - seconds
-    stopped = FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk,
-                        status=Status.CONVERGED if best.risk <= gap_tolerance(config.eps_1) else status,
-                        history=history, columns=tuple(first_order.COLUMNS))
     if status in (Status.CALLBACK, Status.TIME_LIMIT) or (remaining is not None and remaining <= 0):
-        return replace(stopped, status=stopped.status or Status.TIME_LIMIT)
+        return first_order.phase_result(best, history, status or Status.TIME_LIMIT, config)
     try:
         result = continuation.solve(problem, replace(config, time_limit=remaining), lambda0s=lambda0s,
                                     log=first_order.continued(log, history, seconds, problem.lambda0),
@@ -70,5 +64,6 @@ def solve(problem, config, *, lambda0s=None, log=None, callback=None, phase=True
     except MasterSolveError:
         if config.time_limit is None or time.perf_counter() - began < config.time_limit:
             raise
-        return replace(stopped, status=Status.TIME_LIMIT)   # the time limit stopped the loop's first master
+        # the time limit stopped the loop's first master
+        return first_order.phase_result(best, history, Status.TIME_LIMIT, config)
     return replace(result, history=history + result.history, columns=tuple(first_order.COLUMNS))

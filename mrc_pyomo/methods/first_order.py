@@ -167,6 +167,15 @@ def phase(problem, config, *, tolerance=PHASE_TOLERANCE, log=None, callback=None
     return Incumbent.evaluate(data, best.mu, tau, lam, blocked), history, status
 
 
+def phase_result(best, history, status, config):
+    """The :class:`~mrc_pyomo.methods.result.FitResult` of a fit that ends with its first-order :func:`phase`:
+    its best rule, ``upper = R(mu)``, no master and ``lower = 0``, so ``"converged"`` only when ``R(mu)`` is
+    within the gap tolerance of ``config.eps_1``, else ``status``."""
+    status = Status.CONVERGED if best.risk <= gap_tolerance(config.eps_1) else status
+    return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk, status=status,
+                     history=history, columns=tuple(COLUMNS))
+
+
 def continued(log, history, seconds, lambda0):
     """A log for the records of a method run after a first-order phase of ``history`` that took ``seconds``:
     each record's ``iteration`` and ``seconds_elapsed`` go on from the phase's, and it has a ``lambda0`` (the
@@ -197,9 +206,7 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, certify=
     best, history, status = phase(problem, config, tolerance=PHASE_TOLERANCE if certify else STALL_TOLERANCE,
                                   log=log, callback=callback)
     if not certify or status in (Status.CALLBACK, Status.TIME_LIMIT):
-        status = Status.CONVERGED if best.risk <= gap_tolerance(config.eps_1) else (status or Status.MAX_ITER)
-        return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk, status=status,
-                         history=history, columns=tuple(COLUMNS))
+        return phase_result(best, history, status or Status.MAX_ITER, config)
     # the certificate: constraint generation from the master of the rows the first-order point makes active
     master = certificate_master(problem, forward(problem.data, best.mu), config)
     seconds = time.perf_counter() - began
