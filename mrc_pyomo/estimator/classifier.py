@@ -25,11 +25,17 @@ from ..display.progress import progress_display
 from ..master import check_solver
 from ..methods import anytime, continuation, first_order, full_lp, subgradient
 from ..methods.ccg.config import problem_regime
+from ..methods.result import Status
 from ..oracles.certificate import gap_tolerance
 from ..problem import prepare
 from .fitted import fit_transaction, fitted_attributes, set_fitted
 from .parameters import PARAMETER_CONSTRAINTS, ccg_config, validate_parameters
 from .rule import RuleMixin
+
+
+#: the end of the warning of a fit that stopped "stalled"
+STALLED_ADVICE = ("; every solve was optimal, but the solver's precision cannot narrow the gap further (ask for "
+                  "a larger eps_1, or a solver with more digits)")
 
 
 class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
@@ -133,9 +139,11 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     upper_, lower_ : float
         The certified interval ``lower_ <= R* <= upper_ = R(mu_)``.
     status_ : str
-        ``"converged"`` (``upper_ - lower_ <= eps_1``), ``"max_iter"``, ``"time_limit"``, ``"callback"`` or
-        ``"solver_error"`` (the solver failed on a later master, or its answers no longer narrow the gap; the
-        history's last record says why).
+        ``"converged"`` exactly when ``upper_ - lower_ <= eps_1``, whatever the solver reported (its own status
+        is the history's ``solver_status``); otherwise ``"max_iter"``, ``"time_limit"``, ``"callback"``,
+        ``"stalled"`` (every solve optimal, but the solver's precision cannot narrow the gap further: the
+        warning gives the gap) or ``"solver_error"`` (the solver failed on a later master; the history's last
+        record says why).
     column_scale_ : ndarray of shape (D,)
         The internal scale ``d`` of the columns of ``Psi`` (:mod:`mrc_pyomo.problem.scaling`).
     coef_ : ndarray of shape (n_classes, n_features)
@@ -205,7 +213,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
             method = "lp" if self.method == "lp" or (regime == "full" and self.method != "fom") else self.method
             with progress_display(self.verbose, method) as progress:
                 result = self._solve(problem, method, ccg_config(self, regime), progress)
-                attributes = fitted_attributes(problem, result, regime)
+                attributes = fitted_attributes(problem, result, regime, self.eps_1)
                 del problem   # not held once the attributes are made
                 progress.close(*(attributes[name] for name in ("status_", "lower_", "upper_", "n_iter_")))
             set_fitted(self, attributes)
@@ -214,7 +222,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
             warnings.warn(
                 f"the fit stopped ({self.status_}) with a certified gap upper_ - lower_ = {gap:.3g} above "
                 f"eps_1 = {self.eps_1:g}: R* is in [{self.lower_:.6g}, {self.upper_:.6g}]; the rule returned "
-                f"is the best certified one found", ConvergenceWarning, stacklevel=3)
+                f"is the best certified one found" + (STALLED_ADVICE if self.status_ == Status.STALLED else ""),
+                ConvergenceWarning, stacklevel=3)
         return self
 
     def _solve(self, problem, method, config, progress):

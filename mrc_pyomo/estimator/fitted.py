@@ -12,13 +12,27 @@ from contextlib import contextmanager
 
 import pandas as pd
 
+from ..methods.result import Status
+from ..oracles.certificate import gap_tolerance
+
 #: the attributes the validation of the training data sets (scikit-learn's ``validate_data``)
 INPUT_ATTRIBUTES = ("n_features_in_", "feature_names_in_")
 
 
-def fitted_attributes(problem, result, regime):
+def certified_status(status, lower, upper, eps_1):
+    """The status of a fit whose method stopped with ``status`` and whose certified interval is ``[lower, upper]``:
+    ``"converged"`` exactly when ``upper - lower <= max(eps_1, GAP_FLOOR)``, whatever the method or the solver
+    said; a method's "converged" that the interval in the user's units (rounded outward) no longer supports is
+    ``"stalled"`` (the arithmetic's precision, not the method, stopped it)."""
+    if upper - lower <= gap_tolerance(eps_1):
+        return Status.CONVERGED
+    return Status.STALLED if status == Status.CONVERGED else status
+
+
+def fitted_attributes(problem, result, regime, eps_1):
     """The fitted attributes (a dict of names ending in ``_``) of the :class:`~mrc_pyomo.methods.result.FitResult`
-    ``result`` of a method on ``problem`` (at ``problem.lambda0``), fitted in ``regime``."""
+    ``result`` of a method on ``problem`` (at ``problem.lambda0``), fitted in ``regime`` with the target gap
+    ``eps_1`` (:func:`certified_status`)."""
     rule = problem.rule(result.mu, float(result.lower))
     history = pd.DataFrame(result.history, columns=list(result.columns))
     if "lambda0" not in history:
@@ -27,7 +41,7 @@ def fitted_attributes(problem, result, regime):
         "classes_": problem.classes, "feature_map_": problem.feature_map, "column_scale_": problem.scale,
         "regime_": regime, "tau_": rule.tau, "lambda_": rule.lam, "mu_": rule.mu, "nu_": rule.nu,
         "upper_": rule.upper, "lower_": rule.lower, "objective_": float(result.objective),
-        "status_": result.status, "n_iter_": len(result.history), "history_": history,
+        "status_": certified_status(result.status, rule.lower, rule.upper, eps_1), "n_iter_": len(result.history), "history_": history,
         "master_": None if result.master is None else result.master.compact(),
     }
 

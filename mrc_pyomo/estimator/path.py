@@ -104,7 +104,8 @@ def mrc_path(X, y, lambda0s=None, **params):
     seconds = np.diff([0.0] + ends)
     rows, coefs, estimators = [], [], []
     for (lambda0, result), stage_seconds in zip(stages, seconds):
-        attributes = {**input_attributes(template), **fitted_attributes(problem.at(lambda0), result, regime)}
+        attributes = {**input_attributes(template), **fitted_attributes(problem.at(lambda0), result, regime,
+                                                                         template.eps_1)}
         estimator = set_fitted(clone(template).set_params(lambda0=float(lambda0)), attributes)
         rows.append({"lambda0": float(lambda0), "lower": estimator.lower_, "upper": estimator.upper_,
                      "gap": estimator.upper_ - estimator.lower_, "status": estimator.status_,

@@ -142,7 +142,7 @@ def solve(problem, config=None, *, lambda0s=None, log=None, callback=None, candi
     if master is not None and master.solution is not None:
         lower = max(0.0, lower_bound(master.points, *master.certificate_rows(), problem.tau, problem.lam,
                                      rho=best.risk))
-    status = result.status if result.status in (Status.CALLBACK, Status.SOLVER_ERROR) else (
+    status = result.status if result.status in (Status.CALLBACK, Status.STALLED, Status.SOLVER_ERROR) else (
         Status.TIME_LIMIT if config.time_limit is not None else Status.MAX_ITER)
     return FitResult(master=master, mu=best.mu, objective=np.nan, lower=lower, upper=best.risk, status=status,
                      history=history, columns=result.columns)

@@ -63,7 +63,8 @@ records the chosen method: ``python -m benchmarks.harness.run_case tweets lp --q
 **If the certificate does not close** (a simplex run stopped within HiGHS's feasibility tolerances ``1e-7``
 can leave a certified gap of about ``1e-9``), the same instance is re-solved once with the simplex (the dual
 LP warm started from its basis, the primal LP from scratch), with tolerances ``1e-10``
-(:data:`~mrc_pyomo.master.REFINED_TOLERANCE`); if that does not close it either, the status is ``"solver_error"``.
+(:data:`~mrc_pyomo.master.REFINED_TOLERANCE`); if that does not close it either, the status is ``"stalled"``
+(the solver's precision cannot narrow the gap further).
 
 Any other ``solver`` (a Pyomo solver name, e.g. ``"glpk"``) solves the primal LP through the
 :class:`~mrc_pyomo.master.RestrictedMaster` and its Pyomo model, as the generation loop does.
@@ -211,7 +212,7 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, method=N
     :func:`solve_full_lp`.  ``start``, ``log`` and ``callback`` are not used (one solve: nothing to watch).
 
     The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
-    ``"solver_error"``: the solver's "optimal" is not taken on trust.  An open gap first gets one refined
+    ``"stalled"``: the solver's "optimal" is not taken on trust.  An open gap first gets one refined
     re-solve (module docstring).  With a reduction the reduced LP is solved (as MRC-CCG does).  ``time_limit``
     (seconds, HiGHS backend) bounds the solve; if it is reached the result is ``mu = 0`` with the interval
     ``[0, R(0)]`` and the status ``"time_limit"`` (the solver's unfinished iterate is not certified).
@@ -234,6 +235,6 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, method=N
             better, refined_lower = certify(problem, master, refined)
             if better.risk - refined_lower < best.risk - lower:
                 master.solution, solution, best, lower = refined, refined, better, refined_lower
-    status = Status.CONVERGED if best.risk - lower <= gap_tolerance(config.eps_1) else Status.SOLVER_ERROR
+    status = Status.CONVERGED if best.risk - lower <= gap_tolerance(config.eps_1) else Status.STALLED
     return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower, upper=best.risk,
                      status=status, history=[], columns=tuple(HISTORY_COLUMNS))

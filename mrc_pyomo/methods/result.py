@@ -19,7 +19,8 @@ class Status(str, Enum):
     MAX_ITER = "max_iter"          # the iteration limit
     TIME_LIMIT = "time_limit"      # the time limit
     CALLBACK = "callback"          # the callback asked to stop
-    SOLVER_ERROR = "solver_error"  # the solver failed, or its answers no longer narrow the gap
+    STALLED = "stalled"            # every solve optimal, but the solver's precision cannot narrow the gap further
+    SOLVER_ERROR = "solver_error"  # the solver failed (an error, or a limit of its own)
     NOT_REACHED = "not_reached"    # a stage of a path that its limits or its callback left out: not fitted
 
     def __str__(self):

@@ -18,8 +18,8 @@ def test_a_status_is_its_string():
     assert str(Status.MAX_ITER) == "max_iter" and f"{Status.CALLBACK}" == "callback"
     assert f"{Status.SOLVER_ERROR:>14}" == "  solver_error"
     assert Status("converged") is Status.CONVERGED and isinstance(Status.CONVERGED, str)
-    assert {s.value for s in Status} == {"converged", "max_iter", "time_limit", "callback", "solver_error",
-                                          "not_reached"}
+    assert {s.value for s in Status} == {"converged", "max_iter", "time_limit", "callback", "stalled",
+                                          "solver_error", "not_reached"}
     assert pickle.loads(pickle.dumps(Status.CONVERGED)) is Status.CONVERGED
     assert pd.Series([Status.CONVERGED]).eq("converged").all()
 

@@ -17,7 +17,9 @@ regimes.  While the gap is open it adds the ``n_max`` most violated rows (violat
 exceeds ``eps_2`` or, when there are none, those of largest relative violation ``|g_j - tau_j| / lambda_j > 1``
 (the quantity the certificate pays for): Theorem 2's ``eps_2 ||mu*||_1`` is thus closed too.  If the gap is
 open and nothing is left to add, the master is re-solved from scratch once (a warm-started LP solver may call
-a master optimal that is not); if that does not help, the loop stops with ``"solver_error"``.  It also stops
+a master optimal that is not); if that does not help, the loop stops with ``"stalled"`` (every solve optimal,
+but the solver's precision cannot narrow the gap further; the gap is in the last record's ``solver_status``
+and in the estimator's warning).  A solver that fails stops it with ``"solver_error"``.  It also stops
 at ``max_iter``, at ``time_limit`` (the HiGHS backend stops inside a solve too) or when the callback says so.
 On the HiGHS backend a warm-started simplex that runs ``stall_factor`` times longer than the largest solve
 before it has stalled: the interior point method solves that master instead
@@ -272,7 +274,7 @@ def solve(problem, config=None, *, start=None, log=None, callback=None):
         stalled = not (len(check.new_samples) or len(check.new_features))
         if stalled and refined:
             record["solver_status"] += f"; stalled: nothing left to add with a certified gap of {check.gap:.3g}"
-            status = Status.SOLVER_ERROR
+            status = Status.STALLED
             break
 
         tic = time.perf_counter()
