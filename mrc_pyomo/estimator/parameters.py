@@ -28,7 +28,7 @@ PARAMETER_CONSTRAINTS = {
     "solver_options": [dict, None],
     "formulation": [str, Formulation],   # a name of mrc_pyomo.formulations.FORMULATIONS: check_parameters
     "random_state": ["random_state"],
-    "verbose": ["verbose"],
+    "verbose": [Interval(Integral, 0, 2, closed="both"), "boolean"],   # 0 / False, 1 / True, 2
     "callback": [callable, None],
     "first_order": [StrOptions({"auto"}), "boolean"],
 }

@@ -7,6 +7,10 @@ here means what it means to ``pyomo.environ.SolverFactory``: a persistent interf
 :func:`register_backend` (a name that Pyomo also knows is then the backend's).
 """
 
+import difflib
+
+import pyomo.environ as pyo
+
 from .highs import HighsBackend
 from .pyomo_backends import PersistentBackend, PyomoBackend, is_persistent
 
@@ -39,7 +43,18 @@ def check_solver(solver):
     """Raise a clear error if ``solver`` is not a registered backend's name or a usable Pyomo LP solver name."""
     if not isinstance(solver, str) or not solver:
         raise ValueError(f"solver must be 'highs' or a Pyomo solver name, got {solver!r}")
-    (_BACKENDS.get(solver) or PyomoBackend).check_available(solver)
+    try:
+        (_BACKENDS.get(solver) or PyomoBackend).check_available(solver)
+    except ValueError as error:
+        raise ValueError(f"{error}{suggestion(solver)}") from None
+
+
+def suggestion(solver):
+    """`` (did you mean 'highs'?)`` for a name close to a known solver's (the registered backends' and Pyomo's
+    solver names, letter case ignored), else ``""``."""
+    names = {name.lower(): name for name in [*_BACKENDS, *pyo.SolverFactory] if not name.startswith("_")}
+    close = difflib.get_close_matches(solver.lower(), list(names), n=1, cutoff=0.75)
+    return f" (did you mean {names[close[0]]!r}?)" if close else ""
 
 
 def make_backend(solver, objective_floor=False, options=None, backend=None):

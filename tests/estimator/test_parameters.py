@@ -30,6 +30,8 @@ from mrc_pyomo.estimator.parameters import validate_parameters
     ({"solver_options": "fast"}, "'fast'"),
     ({"callback": "stop"}, "'stop'"),
     ({"random_state": "seed"}, "'seed'"),
+    ({"verbose": 5}, "5"),
+    ({"verbose": -1}, "-1"),
 ])
 def test_bad_parameters(params, value):
     """scikit-learn's parameter validation: the error (a ValueError) names the parameter and the value."""
