@@ -3,6 +3,7 @@ and predictions that stay lazy on a Dask array (Dask-ML's convention: NumPy sema
 Dask array in)."""
 
 import numpy as np
+import pandas as pd
 from sklearn.utils.validation import column_or_1d, validate_data
 
 from .convert import is_dask_array
@@ -15,6 +16,7 @@ def validate_training_data(estimator, X, y):
     :class:`~mrc_pyomo.data.DataSource` taken as it is (its own passes are its checks), and ``y`` (a Dask
     array, or in memory) computed: ``n`` labels fit in memory where ``n`` rows may not."""
     if not (is_dask_array(X) or isinstance(X, DataSource)):
+        check_numeric_columns(X)
         return validate_data(estimator, X, y, accept_sparse="csr", dtype=np.float64)
     if is_dask_array(X):
         _check_dask(X, "X")
@@ -29,6 +31,7 @@ def validate_training_data(estimator, X, y):
 def validate_prediction_data(estimator, X):
     """``X`` for ``predict`` and its kin: validated like the training data (same number of features)."""
     if not (is_dask_array(X) or isinstance(X, DataSource)):
+        check_numeric_columns(X)
         return validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, reset=False)
     if is_dask_array(X):
         _check_dask(X, "X", finite=False)
@@ -37,6 +40,23 @@ def validate_prediction_data(estimator, X):
         raise ValueError(f"X has {X.shape[1]} features, but {type(estimator).__name__} is expecting "
                          f"{estimator.n_features_in_} features as input")
     return X
+
+
+def check_numeric_columns(X):
+    """Raise a ``ValueError`` naming the columns of a data frame ``X`` (anything with ``dtypes``, e.g. pandas)
+    that do not hold numbers (text, categories, dates): the features must be numbers, and a categorical column
+    is encoded first (scikit-learn's ``OneHotEncoder``)."""
+    dtypes = getattr(X, "dtypes", None)
+    if dtypes is None or not hasattr(dtypes, "items"):
+        return
+    bad = [(name, dtype) for name, dtype in dtypes.items()
+           if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))
+           or pd.api.types.is_complex_dtype(dtype)]
+    if bad:
+        shown = ", ".join(f"{name!r} ({dtype})" for name, dtype in bad[:5]) + (", ..." if len(bad) > 5 else "")
+        raise ValueError(f"X has {len(bad)} column(s) that do not hold numbers: {shown}. The features must be "
+                         f"numbers: encode a categorical column first, e.g. with "
+                         f"sklearn.preprocessing.OneHotEncoder in a ColumnTransformer")
 
 
 def _check_dask(X, name, finite=True):

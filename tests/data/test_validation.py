@@ -31,3 +31,15 @@ def test_a_dask_array_without_rows_or_with_unknown_chunks_is_refused_plainly():
     masked = X[X[:, 0] > 10]
     with pytest.raises(ValueError, match="compute_chunk_sizes"):
         MRCClassifier().fit(masked, np.arange(masked.compute().shape[0]) % 2)
+
+
+def test_a_column_that_does_not_hold_numbers_is_named():
+    pd = pytest.importorskip("pandas")
+    X = pd.DataFrame({"size": np.arange(20.0), "colour": ["red", "blue"] * 10, "ok": [True, False] * 10})
+    y = np.arange(20) % 2
+    for colour in (X.colour, X.colour.astype("category")):
+        with pytest.raises(ValueError, match=r"1 column\(s\) that do not hold numbers: 'colour'.*OneHotEncoder"):
+            MRCClassifier().fit(X.assign(colour=colour), y)
+    clf = MRCClassifier().fit(X.assign(colour=np.arange(20)), y)   # numbers and booleans are features
+    with pytest.raises(ValueError, match="'colour'"):
+        clf.predict(X)
