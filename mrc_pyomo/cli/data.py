@@ -172,6 +172,8 @@ def read_data(path, label=None, labels_file=None, fmt="auto", n_features=None, r
         except ValueError as exc:
             raise CommandError(f"{path} is not a valid svmlight file: {exc}") from exc
         check_finite_svmlight(path, X, y, labels_checked=require_labels and labels_file is None)
+        if np.all(np.isfinite(y)) and np.array_equal(y, np.round(y)):
+            y = y.astype(np.int64)   # the format stores every label as a float: 1, not 1.0, for whole numbers
     else:
         sep = "\t" if sep in ("\\t", "tab") else sep
         try:

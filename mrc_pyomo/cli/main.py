@@ -149,7 +149,8 @@ def _fit(args):
               f"{clf.upper_ - clf.lower_:.2e}; {worst}), {error}, {plural(clf.n_iter_, 'iteration')}")
     if args.method == "ccg" and len(h):
         print(f"{h.seconds_elapsed.iloc[-1]:.2f} s: {time_split(h)}")
-    if args.save:
+    if args.save:   # the saved model is quiet: the log level was this command's, not the model's
+        clf.set_params(verbose=False)
         save_model(model, args.save)
         print(f"model saved to {args.save}")
     if args.history:

@@ -17,6 +17,8 @@ def test_cli_svmlight_and_labels_file(data_files, capsys):
     assert cli_main(["predict", str(d / "s.pkl"), str(d / "bc.svm")]) == 0
     out = capsys.readouterr().out
     assert out.count("converged") == 2 and "prediction" in out
+    predictions = out.split("prediction\n")[1].split()
+    assert set(predictions) == {"0", "1"}   # svmlight stores labels as floats: whole ones print as 0 and 1
 
 
 def _bc_lines(d):

@@ -192,10 +192,11 @@ def test_cli_progress_display(data_files, capsys, monkeypatch, where):
     monkeypatch.setattr(MRCClassifier, "fit", recording_fit)
     if where == "terminal":
         monkeypatch.setattr(sys, "stderr", _Terminal())
-    args = ["fit", d / "bc.csv", "--label", "diagnosis", "--history", d / "h.csv"]
+    args = ["fit", d / "bc.csv", "--label", "diagnosis", "--history", d / "h.csv", "--save", d / "m.model"]
     assert cli(args + (["--quiet"] if where == "quiet" else [])) == 0
     out = capsys.readouterr().out
     assert seen == [({"terminal": 1, "pipe": 2, "quiet": 0}[where], None)]
+    assert load_model(d / "m.model").verbose is False   # the command's display is not saved with the model
     assert type(seen[0][0]) is int and "\r" not in out and "\033" not in out
     if where == "pipe":   # a log file or a pipe gets the iteration log: its header and a line per master
         history = pd.read_csv(d / "h.csv")
