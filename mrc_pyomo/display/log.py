@@ -8,20 +8,27 @@ TIME_PARTS = [("seconds_oracle", "oracles"), ("seconds_update", "model updates")
               ("seconds_build", "Pyomo model built"), ("seconds_handover", "handed to the solver"),
               ("seconds_solve", "solver")]
 
-#: the first line of the iteration log of MRC-CCG, one column per key of :func:`format_record`'s line
-LOG_HEADER = ("  it.    R_master         R(mu)        lower        upper       gap   primal_v     dual_v    rows  "
-              "feats  +rows  -rows  again  +feat  oracle  update   model   solve")
+#: the columns of the iteration log of MRC-CCG: title, width, and the format of the record's value (the keys of
+#: :data:`~mrc_pyomo.methods.ccg.record.HISTORY_COLUMNS`; ``gap`` derived), 122 characters in all.  The certified
+#: interval comes first, with the digits the final line reports; ``R(mu^k)`` is the worst-case error of the
+#: master's own point, which can be far above ``upper`` (a master's point is optimal for its rows, not for all
+#: samples), shown with four significant digits.
+LOG_COLUMNS = [("it.", 5, "{iteration:5d}"), ("R^k", 9, "{R_master:9.6f}"), ("lower", 10, "{lower:10.8f}"),
+               ("upper", 10, "{upper:10.8f}"), ("gap", 8, "{gap:8.1e}"), ("R(mu^k)", 9, "{R_mu:9.4g}"),
+               ("primal_v", 8, "{max_primal_violation:8.1e}"), ("dual_v", 8, "{max_dual_violation:8.1e}"),
+               ("rows", 6, "{n_rows:6d}"), ("feats", 6, "{n_features:6d}"), ("+rows", 5, "{rows_added:+5d}"),
+               ("-rows", 5, "{rows_removed:5d}"), ("+feat", 5, "{features_added:+5d}"),
+               ("solve", 7, "{seconds_solve:7.2f}"), ("seconds", 7, "{seconds_elapsed:7.1f}")]
+#: the first line of the iteration log of MRC-CCG, one title per column of :func:`format_record`'s line
+LOG_HEADER = " ".join(f"{title:>{width}}" for title, width, _ in LOG_COLUMNS)
+_LINE = " ".join(spec for _, _, spec in LOG_COLUMNS)
 
 
 def format_record(record):
     """One line of the iteration log (with the solver's message when it failed)."""
     if record["R_master"] != record["R_master"]:  # NaN: the solver failed on this master
         return f"{record['iteration']:5d}  solver failed: {record['solver_status']}"
-    return ("{iteration:5d} {R_master:12.8f} {R_mu:12.8f} {lower:12.8f} {upper:12.8f} {gap:9.2e} "
-            "{max_primal_violation:10.2e} {max_dual_violation:10.2e} {n_rows:7d} {n_features:7d} {rows_added:+6d} "
-            "{rows_removed:6d} {rows_readded:6d} {features_added:+6d} {seconds_oracle:7.2f} {seconds_update:7.2f} "
-            "{model:7.2f} {seconds_solve:7.2f}").format(gap=record["upper"] - record["lower"],
-                                           model=record["seconds_build"] + record["seconds_handover"], **record)
+    return _LINE.format(gap=record["upper"] - record["lower"], **record)
 
 
 def time_split(history):

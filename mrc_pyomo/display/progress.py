@@ -2,9 +2,9 @@
 
 * ``verbose=0`` (or ``False``, the default): nothing.
 * ``verbose=1`` (or ``True``): one live line, drawn by tqdm (``tqdm.auto``: a text line rewritten in place on a
-  terminal, a widget in a Jupyter notebook when ``ipywidgets`` is installed), on ``sys.stderr``: the
-  iteration, the certified interval ``[lower, upper]`` that holds ``R*`` and its gap, the master's rows and
-  features, and the elapsed time.  When the fit ends the line states why it stopped.
+  terminal, as wide as the terminal, a widget in a Jupyter notebook when ``ipywidgets`` is installed), on
+  ``sys.stderr``: the iteration, the certified interval ``[lower, upper]`` that holds ``R*`` and its gap, the
+  master's rows and features (left out when the terminal is too narrow for them), and the elapsed time.  When the fit ends the line states why it stopped.
 * ``verbose=2``: the iteration log on ``sys.stdout``, a header then one line per master (MRC-CCG), per ten
   iterations of a first-order phase (MRC-FOM, or the default fit's phase before MRC-CCG) or per hundred steps
   (MRC-SUB), then the result.
@@ -16,6 +16,7 @@ line of the log is :func:`~mrc_pyomo.display.log.format_record`'s), then closed 
 as a context manager it is closed on leaving the block, without an outcome if the fit raised.
 """
 
+import os
 import sys
 import threading
 
@@ -37,15 +38,25 @@ def progress_display(verbose, method="ccg"):
     return LiveLine(method) if level == 1 else IterationLog(method)
 
 
-def describe(lower, upper, record=None):
+def describe(lower, upper, record=None, room=None):
     """The state of a fit in a few words: its certified interval and gap, and the size of the master of
-    ``record`` (MRC-CCG) or its phase (a first-order phase)."""
+    ``record`` (MRC-CCG) or its phase (a first-order phase); that last part only if the text then fits in
+    ``room`` characters (None: no limit)."""
     text = f"R* in [{lower:.6f}, {upper:.6f}], gap {upper - lower:.2e}"
+    more = ""
     if record is not None and "n_rows" in record:
-        text += f", {record['n_rows']} rows, {record['n_features']} features"
+        more = f", {record['n_rows']} rows, {record['n_features']} features"
     elif record is not None and record.get("phase") == "first-order":
-        text += f", first-order phase, beta {record['beta']:.1e}"
-    return text
+        more = f", first-order phase, beta {record['beta']:.1e}"
+    return text + more if room is None or len(text + more) <= room else text
+
+
+def terminal_width(stream):
+    """The width of the terminal ``stream`` writes to, or None (not a terminal: a file, a notebook)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 def outcome(status, lower, upper, n_iter):
@@ -93,9 +104,16 @@ class LiveLine(Silent):
         while not self._stop.wait(self.TICK):
             self.bar.refresh()   # tqdm's own lock orders it with update() and close()
 
+    def room(self, status=""):
+        """The characters left for :func:`describe` on the terminal's line after tqdm's own part (None: not a
+        terminal, no limit)."""
+        width = terminal_width(self.bar.fp)
+        used = len(f"{self.bar.desc}: {self.bar.n} it [00:00:00], {status}")
+        return None if width is None else width - 1 - used
+
     def __call__(self, record):
         self.record = record
-        self.bar.set_postfix_str(describe(record["lower"], record["upper"], record), refresh=False)
+        self.bar.set_postfix_str(describe(record["lower"], record["upper"], record, self.room()), refresh=False)
         self.bar.update(record["iteration"] - self.bar.n)
 
     def close(self, status=None, lower=None, upper=None, n_iter=None):
@@ -104,7 +122,8 @@ class LiveLine(Silent):
         self._stop.set()
         self._ticker.join()
         if status is not None:
-            self.bar.set_postfix_str(f"{status}, {describe(lower, upper, self.record)}", refresh=False)
+            text = describe(lower, upper, self.record, self.room(f"{status}, "))
+            self.bar.set_postfix_str(f"{status}, {text}", refresh=False)
         self.bar.close()
 
 

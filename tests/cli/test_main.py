@@ -30,7 +30,7 @@ def test_cli_fit_save_predict_export(data_files, capsys):
                      "--history", str(d / "h.csv"), "--export-master", str(d / "master.lp")])
     assert code == 0
     out = capsys.readouterr().out
-    assert "R_master" in out and "converged: R* in [" in out and "certified gap" in out
+    assert "R^k" in out and "R(mu^k)" in out and "converged: R* in [" in out and "certified gap" in out
     history = pd.read_csv(d / "h.csv")
     assert list(history.iteration) == list(range(1, len(history) + 1))
     h = quiet_highs()

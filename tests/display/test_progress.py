@@ -116,3 +116,22 @@ def test_a_display_without_its_stream_shows_nothing_and_the_fit_runs(monkeypatch
     X, y = random_problem(60, 3, 3, seed=0)
     clf = MRCClassifier(verbose=verbose).fit(X, y)
     assert clf.status_ == "converged"
+
+
+def test_the_log_fits_in_122_columns_and_the_live_line_in_the_terminal(monkeypatch):
+    """The log's header and lines have the same width, at most 122 characters; the live line leaves out the
+    master's size where the terminal is too narrow for it, and keeps it where there is room."""
+    from mrc_pyomo.display import progress
+    from mrc_pyomo.display.log import format_record
+    clf = _fit(PATHS["highs, regime nm"], verbose=0)
+    lines = [format_record(r) for r in clf.history_.to_dict("records")]
+    assert len(LOG_HEADER) <= 122 and {len(line) for line in lines} == {len(LOG_HEADER)}
+    record = clf.history_.iloc[-1].to_dict()
+    for width, shown in [(80, False), (200, True)]:
+        monkeypatch.setattr(progress, "terminal_width", lambda stream: width)
+        line = progress.LiveLine("ccg")
+        line(record)
+        postfix = line.bar.postfix
+        line.close(clf.status_, clf.lower_, clf.upper_, clf.n_iter_)
+        assert ("rows" in postfix) is shown
+        assert len(f"MRC-CCG: {record['iteration']} it [00:00], {postfix}") < width
