@@ -7,7 +7,8 @@
   master's rows and features (left out when the terminal is too narrow for them), and the elapsed time.  When the fit ends the line states why it stopped.
 * ``verbose=2``: the iteration log on ``sys.stdout``, a header then one line per master (MRC-CCG), per ten
   iterations of a first-order phase (MRC-FOM, or the default fit's phase before MRC-CCG) or per hundred steps
-  (MRC-SUB), then the result.
+  (MRC-SUB), then the result; a line ``--- lambda0 = ... ---`` where each stage of a path
+  (:func:`mrc_pyomo.mrc_path`, or ``continuation=True``) begins.
 
 The solver says nothing at any level: its own log is turned on only through ``solver_options`` (HiGHS's
 ``output_flag``).  A display is a callable given each iteration's record (the keys of
@@ -131,9 +132,12 @@ class IterationLog(Silent):
     """``verbose=2``: the iteration log on ``sys.stdout`` (see the module docstring)."""
 
     def __init__(self, method):
-        self.method, self.loop_started = method, False
+        self.method, self.loop_started, self.lambda0 = method, False, None
 
     def __call__(self, record):
+        if record.get("lambda0", self.lambda0) != self.lambda0:   # a stage of a path (or continuation) begins
+            self.lambda0 = record["lambda0"]
+            print(f"--- lambda0 = {self.lambda0:g} ---", flush=True)
         if record.get("phase") == "first-order":
             if record["iteration"] % FOM_LOG_EVERY == 0:
                 print(f"{record['iteration']:6d} {record['phase']:12s} beta {record['beta']:8.1e}  "

@@ -56,7 +56,12 @@ def test_a_path_shows_its_masters_at_verbose_2(capfd):
     path = mrc_path(X, y, [0.3, 0.03], eps_1=1e-4, verbose=2)
     out, err = capfd.readouterr()
     lines = out.splitlines()
-    assert err == "" and lines[0].split()[0] == "it." and len(lines) == 1 + int(path.table.n_iter.sum())
+    first, second = path.table.n_iter
+    assert err == "" and len(lines) == 3 + first + second
+    # each stage begins with a line that names its lambda0; one header for all
+    assert lines[0] == "--- lambda0 = 0.3 ---" and lines[1].split()[0] == "it."
+    assert lines[2 + first] == "--- lambda0 = 0.03 ---"
+    assert [int(line.split()[0]) for line in lines[2:2 + first] + lines[3 + first:]] == list(range(1, first + second + 1))
 
 
 def test_path_of_a_small_full_lp_follows_the_density_rule():
