@@ -39,7 +39,12 @@ def test_pyomo_model_and_exports_give_R_k(tmp_path, regime, K):
         path = master.write(tmp_path / f"master.{suffix}")
         assert _solve_file(path) == pytest.approx(clf.objective_, abs=1e-7)
     text = (tmp_path / "master.lp").read_text()
-    assert "row(x" in text and "mu_pos(" in text and "nu" in text
+    assert "mu_pos(" in text and "nu" in text
+    # the names docs/export.rst gives: the Pyomo model's, and the files' as Pyomo's writers make them
+    row = master.pyomo_model.row_constraints()[-1]
+    block, (sample, subset) = row.parent_block().name, row.index()
+    assert row.name == f"{block}.row[{sample},{subset}]" and sample.startswith(("x", "centroid"))
+    assert f"c_u_{block}_row({sample}_{subset})_" in text
 
 
 def test_duals_and_values_are_loaded_into_the_model():
