@@ -77,9 +77,9 @@ def markdown_to_rst(text, title=None, image_prefix="../"):
                 words = title
             out += [words, underline[level] * len(words), ""]
             i += 1
-        elif image:
-            out += [f".. figure:: {image_prefix}{image.group(2)}", "   :width: 100%", "",
-                    f"   {_inline(image.group(1))}", ""]
+        elif image:   # its caption is the paragraph after it in the report: shown once, not as a second caption
+            out += [f".. image:: {image_prefix}{image.group(2)}", "   :width: 100%",
+                    f"   :alt: {image.group(1)}", ""]
             i += 1
         elif line.startswith("|"):
             rows = []
@@ -92,6 +92,9 @@ def markdown_to_rst(text, title=None, image_prefix="../"):
                 out.append(f"   * - {_inline(row[0]) or ' '}")
                 out += [f"     - {_inline(cell) or ' '}" for cell in row[1:]]
             out.append("")
+        elif re.match(r"^\*[^*].*\*$", line):   # a line in italics: a figure's caption
+            out.append(f"*{_inline(line[1:-1]).strip()}*")
+            i += 1
         else:
             out.append(_inline(line))
             i += 1

@@ -19,6 +19,7 @@ def draw_figures(records, speed, cases, img, mode):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
     sn = sorted([r for r in records if r.get("experiment") == "scaling_n" and "error" not in r], key=lambda r: r["n"])
     sk = sorted([r for r in records if r.get("experiment") == "scaling_K" and "error" not in r], key=lambda r: r["K"])
@@ -26,6 +27,7 @@ def draw_figures(records, speed, cases, img, mode):
         s = slope([r["n"] for r in sn], [r["seconds"] for r in sn])
         fig, ax = plt.subplots(figsize=(5, 3.8))
         ax.loglog([r["n"] for r in sn], [r["seconds"] for r in sn], "o-", label=f"MRC-CCG (slope {s:.2f})")
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("training samples n")
         ax.set_ylabel("fit seconds")
         ax.legend()
@@ -42,6 +44,7 @@ def draw_figures(records, speed, cases, img, mode):
         ax.loglog(Ks, per_iteration, "s--", label=f"oracles per iteration (slope {s_oracle:.2f})")
         ref = Ks * np.log(Ks)
         ax.loglog(Ks, ref / ref[0] * sk[0]["seconds"], "k:", label="K log K")
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("classes K")
         ax.set_ylabel("fit seconds")
         ax.legend()
@@ -49,8 +52,10 @@ def draw_figures(records, speed, cases, img, mode):
         fig.savefig(img / f"time_vs_K_{mode}.png", dpi=110)
         plt.close(fig)
 
-    # convergence plot
+    # convergence plot: one colour per method in every panel, its R^k dashed in the same colour
     conv = [c for c in cases if any(r.get("trace") for r in speed if r["case"] == c)]
+    colour = {name: f"C{k % 10}" for k, name in
+              enumerate(dict.fromkeys(label(r) for r in speed if r["case"] in conv and r.get("trace")))}
     if conv:
         cols = min(3, len(conv))
         rows = int(np.ceil(len(conv) / cols))
@@ -59,14 +64,16 @@ def draw_figures(records, speed, cases, img, mode):
             for r in [r for r in speed if r["case"] == c and r.get("trace")]:   # a full LP has no iterations
                 t, R = np.array(r["trace"]).T
                 # the certified value of the rule a stop at time t returns: the best R(mu) so far
-                ax.plot(t, np.minimum(np.minimum.accumulate(R), 1.0), label=f"{label(r)}: best R(mu)")
+                ax.plot(t, np.minimum(np.minimum.accumulate(R), 1.0), color=colour[label(r)],
+                        label=f"{label(r)}: best R(mu)")
                 if "trace_master" in r:
                     t, R = np.array(r["trace_master"]).T
-                    ax.plot(t, R, "--", label=f"{label(r)}: R^k")
+                    ax.plot(t, R, "--", color=colour[label(r)], label=f"{label(r)}: R^k")
             lp_run = find(speed, c, "lp")
             if usable(lp_run):
                 ax.axhline(lp_run["R"], color="k", lw=0.8, label=f"MRC-LP ({lp_run['seconds']:.0f} s)")
             ax.set_xscale("log")
+            ax.xaxis.set_minor_formatter(NullFormatter())   # labels on the decades only: none overlap
             ax.set_title(c)
             ax.set_xlabel("seconds")
             ax.set_ylabel("worst-case error")
@@ -79,9 +86,10 @@ def draw_figures(records, speed, cases, img, mode):
 
 
 def plots_section(img, mode):
-    """The section "Plots": each figure of ``mode`` in the folder ``img``, with its caption."""
+    """The section "Plots": each figure of ``mode`` in the folder ``img``, with its caption once (the image's
+    alternative text is its name, not the caption again)."""
     lines = ["", "## Plots", ""]
     for name, caption in CAPTIONS:
         if (img / f"{name}_{mode}.png").exists():
-            lines += [f"![{caption}](img/{name}_{mode}.png)", "", f"*{caption}.*", ""]
+            lines += [f"![{name.replace('_', ' ')}](img/{name}_{mode}.png)", "", f"*{caption}.*", ""]
     return lines

@@ -8,6 +8,11 @@ import numpy as np
 
 from .log import TIME_PARTS
 
+#: one colour per quantity, the same in every panel, none shared by two quantities
+COLOURS = {"gap": "C3", "upper": "C0", "lower": "C2", "R_master": "C1", "R_mu": "C4", "n_rows": "C5",
+           "n_features": "C6", "seconds_oracle": "C7", "seconds_update": "C8", "seconds_build": "C9",
+           "seconds_handover": "gold", "seconds_solve": "black"}
+
 
 def plot_history(fitted, axes=None):
     """Four panels along the iterations of a fit: an ``MRCClassifier`` (any ``method``) or its ``history_``.
@@ -22,6 +27,7 @@ def plot_history(fitted, axes=None):
     4. the seconds of each iteration: oracles, model updates, building and handing over the Pyomo model, the
        solver (MRC-CCG); MRC-SUB: the seconds per step.
 
+    Each quantity has one colour (:data:`COLOURS`), and no two quantities share one.
     ``method="lp"`` has no iterations: given the classifier, panel 2 shows its certified interval alone.
     Iterations are integers on every axis.  Each legend sits above its panel, outside the axes, so it hides
     no data; the figure is laid out to hold them.  Returns the matplotlib figure.
@@ -52,9 +58,9 @@ def plot_history(fitted, axes=None):
     ax = axes[0]
     gap = upper - lower
     positive = gap > 0
-    ax.semilogy(x[positive], gap[positive], "o-", label="certified gap upper - lower")
+    ax.semilogy(x[positive], gap[positive], "o-", color=COLOURS["gap"], label="certified gap upper - lower")
     if (~positive).any():
-        ax.plot(x[~positive], np.zeros((~positive).sum()), "v", color="C3", clip_on=False,
+        ax.plot(x[~positive], np.zeros((~positive).sum()), "v", color=COLOURS["gap"], clip_on=False,
                 transform=ax.get_xaxis_transform(), label=f"gap 0 ({(~positive).sum()} iterations)")
     if eps_1:
         ax.axhline(eps_1, color="gray", linestyle=":", label=f"eps_1 = {eps_1:g}")
@@ -63,18 +69,19 @@ def plot_history(fitted, axes=None):
     _legend(ax)
 
     ax = axes[1]
-    ax.fill_between(x, lower, upper, alpha=0.25, step=None, label="certified interval (holds $R^*$)")
-    ax.plot(x, upper, "-", color="C0", label="upper = R(best rule)")
-    ax.plot(x, lower, "-", color="C2", label="lower (Lagrangian bound)")
+    ax.fill_between(x, lower, upper, alpha=0.25, color=COLOURS["upper"], step=None,
+                    label="certified interval (holds $R^*$)")
+    ax.plot(x, upper, "-", color=COLOURS["upper"], label="upper = R(best rule)")
+    ax.plot(x, lower, "-", color=COLOURS["lower"], label="lower (Lagrangian bound)")
     top = 1.05 * max(float(np.max(upper)), 1e-12)
     if "R_master" in history and len(history):
-        ax.plot(it, history["R_master"], ".", color="C1", label="$R^k$ (master)")
+        ax.plot(it, history["R_master"], ".", color=COLOURS["R_master"], label="$R^k$ (master)")
     if "R_mu" in history and len(history):
         r_mu = history["R_mu"].to_numpy()
         inside = r_mu <= top
-        ax.plot(it[inside], r_mu[inside], "x", color="C4", label=r"$R(\mu^k)$")
+        ax.plot(it[inside], r_mu[inside], "x", color=COLOURS["R_mu"], label=r"$R(\mu^k)$")
         if (~inside).any():
-            ax.plot(it[~inside], np.ones((~inside).sum()), "^", color="C4", clip_on=False,
+            ax.plot(it[~inside], np.ones((~inside).sum()), "^", color=COLOURS["R_mu"], clip_on=False,
                     transform=ax.get_xaxis_transform(), label=rf"$R(\mu^k)$ > {top:.3g} ({(~inside).sum()})")
     ax.set_ylim(min(0.0, float(np.min(lower))), top)
     ax.set_xlabel("iteration")
@@ -83,8 +90,8 @@ def plot_history(fitted, axes=None):
 
     ax = axes[2]
     if "n_rows" in history and len(history):
-        ax.plot(it, history["n_rows"], "o-", label="rows in $I$")
-        ax.plot(it, history["n_features"], "s-", label="features in $J$")
+        ax.plot(it, history["n_rows"], "o-", color=COLOURS["n_rows"], label="rows in $I$")
+        ax.plot(it, history["n_features"], "s-", color=COLOURS["n_features"], label="features in $J$")
         _legend(ax)
     else:
         ax.text(0.5, 0.5, "no master along the iterations\n(MRC-SUB solves no LP; the full LP is one)",
@@ -97,12 +104,12 @@ def plot_history(fitted, axes=None):
         bottom = np.zeros(len(it))
         for column, label in TIME_PARTS:
             if history[column].any():
-                ax.bar(it, history[column], bottom=bottom, label=label)
+                ax.bar(it, history[column], bottom=bottom, color=COLOURS[column], label=label)
                 bottom += history[column].to_numpy()
         _legend(ax)
     elif len(history):
         ax.plot(it, np.diff(np.concatenate([[0.0], history["seconds_elapsed"].to_numpy()])), ".",
-                label="seconds per step")
+                color=COLOURS["seconds_solve"], label="seconds per step")
         _legend(ax)
     ax.set_xlabel("iteration")
     ax.set_ylabel("seconds")

@@ -51,6 +51,19 @@ def test_plot_history(method):
         assert np.allclose(r_master.get_ydata(), h.R_master)
         assert np.allclose(sets_ax.lines[0].get_ydata(), h.n_rows)
         assert "eps_1 = 1e-06" in [line.get_label() for line in gap_ax.lines]
+        # one colour per quantity across the panels: no two quantities share one
+        from matplotlib.colors import to_hex
+        colour_of = {}
+        for ax in fig.axes:
+            drawn = [(line.get_label(), line.get_color()) for line in ax.lines]
+            drawn += [(bars.get_label(), patch.get_facecolor()) for bars in ax.containers for patch in bars]
+            for label, colour in drawn:
+                name = label.split(" (")[0].split(" >")[0].replace("gap 0", "certified gap upper - lower")
+                if not name.startswith(("_", "eps_1")):
+                    colour_of.setdefault(name, set()).add(to_hex(colour))
+        assert {"oracles", "solver", "rows in $I$", "$R^k$"} <= set(colour_of)
+        assert all(len(colours) == 1 for colours in colour_of.values()), colour_of
+        assert len({c for colours in colour_of.values() for c in colours}) == len(colour_of), colour_of
 
 
 def assert_legends_hide_no_data(fig):

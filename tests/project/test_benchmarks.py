@@ -428,3 +428,37 @@ def test_the_benchmark_packages_import_one_way():
                     private += [f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_")]
     assert set(found) == set(allowed) and all(found[p] <= allowed[p] for p in allowed), found
     assert "harness" in found["report"] and not private, private
+
+
+def test_report_figures_colour_each_method_alike_and_caption_once(tmp_path, monkeypatch):
+    """In the convergence figure a method has one colour in every panel and its R^k the same colour, dashed;
+    log axes label their decades only (minor labels overlapped); each figure's caption appears once, in
+    Markdown and in the docs' reStructuredText."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+    from benchmarks.report.figures import draw_figures, plots_section
+    monkeypatch.syspath_prepend(str(ROOT / "docs"))
+    from generate import markdown_to_rst
+    trace = [[0.1, 0.9], [1.0, 0.5], [3.0, 0.4]]
+    ccg = {"method": "ccg", "eps_1": 1e-3, "trace": trace, "trace_master": trace}
+    speed = [{"case": "a", **ccg}, {"case": "a", "method": "subgradient", "trace": trace},
+             {"case": "b", "method": "subgradient", "trace": trace}, {"case": "b", **ccg}]
+    figures = []
+    monkeypatch.setattr(plt, "close", figures.append)
+    draw_figures([], speed, ["a", "b"], tmp_path, "quick")
+    (fig,) = figures
+    colours = [{line.get_label(): (line.get_color(), line.get_linestyle()) for line in ax.get_lines()}
+               for ax in fig.axes[:2]]
+    assert colours[0] == colours[1]   # same methods, plotted in another order, same colours
+    first = colours[0]
+    assert first["MRC-CCG (eps_1=1e-3): R^k"] == (first["MRC-CCG (eps_1=1e-3): best R(mu)"][0], "--")
+    assert first["MRC-SUB: best R(mu)"][0] != first["MRC-CCG (eps_1=1e-3): best R(mu)"][0]
+    fig.canvas.draw()
+    assert all(not tick.label1.get_visible() or not tick.label1.get_text()
+               for tick in fig.axes[0].xaxis.get_minor_ticks())
+    section = "\n".join(plots_section(tmp_path, "quick"))
+    caption = "R^k and the best certified R(mu) so far against time"
+    assert section.count(caption) == 1
+    assert markdown_to_rst(section).count(caption) == 1
+    monkeypatch.undo()
+    plt.close(fig)
