@@ -1,4 +1,4 @@
-"""What a fit shows while it runs: the ``verbose`` levels of ../shared/SPEC.md ("Progress, paths and data").
+"""What a fit shows while it runs: the ``verbose`` levels (docs/tutorial.rst, "The iteration log").
 
 * ``verbose=0`` (or ``False``, the default): nothing.
 * ``verbose=1`` (or ``True``): one live line, drawn by tqdm (``tqdm.auto``: a text line rewritten in place on a

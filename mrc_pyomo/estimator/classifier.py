@@ -133,9 +133,44 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_, n_features_in_, feature_map_, tau_, lambda_, mu_, nu_, n_iter_, history_, master_, regime_
-        As in ../shared/SPEC.md.  ``master_`` is the LP in the rescaled columns: its ``mu_pos[y, j]`` and
-        ``mu_neg[y, j]`` are ``mu1`` and ``mu2`` divided by ``column_scale_[j]``.
+    classes_ : ndarray of shape (n_classes,)
+        The sorted distinct labels; class ``k`` is ``classes_[k]`` (``K = n_classes``).
+    n_features_in_ : int
+        The number of columns of ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        The column names of ``X`` when it was a data frame with string column names (scikit-learn's
+        convention); absent otherwise.
+    feature_map_ : transformer
+        The fitted feature map: ``feature_map_.transform(X)`` is ``Psi(X)``, shape ``(n, D)``, the constant 1
+        first with ``fit_intercept=True`` (:doc:`theory`, "The classifier").
+    tau_, lambda_ : ndarray of shape (n_classes, D)
+        The mean and confidence vectors of the uncertainty set (eq. 2): ``tau`` the (weighted) mean of
+        ``Phi(x_i, y_i)`` over the training samples, ``lambda = lambda0 * s`` with ``s`` their standard
+        deviation (population, ``ddof=0``).
+    mu_ : ndarray of shape (n_classes, D)
+        The rule's coefficients, in the user's units: class ``y`` scores ``v_y = Psi(x) . mu_[y]``.
+    nu_ : float
+        ``varphi(mu_) + 1`` (``varphi(mu) = max_i psi(x_i)``, eq. 9): the LP's ``nu`` at ``mu_``.
+    objective_ : float
+        The last master's optimal value ``R^k`` as the LP solver reported it (NaN where no master was
+        solved): for inspection only; the certified values are ``lower_`` and ``upper_``.
+    n_iter_ : int
+        The iterations of the fit: the masters of MRC-CCG (and the iterations of a first-order phase before
+        them), the steps of MRC-SUB, the iterations of MRC-FOM; 0 for ``method="lp"``.
+    history_ : pandas.DataFrame
+        One row per iteration (:doc:`tutorial`, "The iteration log", names each column): the master's value
+        ``R_master``, the exact ``R_mu`` of its point, the certified ``lower`` and ``upper``, the largest
+        primal and dual violations, the master's rows and features and those added and removed, the seconds
+        of the oracles, the model's updates and the solver, the solver's own status, ``lambda0`` and
+        ``phase``.
+    master_ : RestrictedMaster or None
+        The restricted master of the last iteration (:doc:`export`): its Pyomo model is ``master_.model``,
+        ``master_.write(path)`` writes it as ``.lp`` or ``.mps``.  It is the LP in the rescaled columns: its
+        ``mu_pos[y, j]`` and ``mu_neg[y, j]`` are ``mu1`` and ``mu2`` divided by ``column_scale_[j]``.  None
+        for MRC-SUB (no LP) and for a full LP its time limit stopped.
+    regime_ : str
+        Where the fit ran: ``"n"`` (all features, rows generated), ``"nm"`` (rows and features generated) or
+        ``"full"`` (the full LP; see ``regime``).
     upper_, lower_ : float
         The certified interval ``lower_ <= R* <= upper_ = R(mu_)``.
     status_ : str

@@ -1,4 +1,4 @@
-"""The one registry from solver names to backends (SPEC "Solver names").
+"""The one registry from solver names to backends (docs/solvers.rst, "Choosing a solver").
 
 ``"highs"`` is the built-in backend (:class:`~mrc_pyomo.master.highs.HighsBackend`); any name not registered
 here means what it means to ``pyomo.environ.SolverFactory``: a persistent interface gets
@@ -14,7 +14,7 @@ import pyomo.environ as pyo
 from .highs import HighsBackend
 from .pyomo_backends import PersistentBackend, PyomoBackend, is_persistent
 
-# the solver name of the built-in backend (SPEC "Solver names")
+# the solver name of the built-in backend (docs/solvers.rst)
 BUILTIN_SOLVER = "highs"
 
 _BACKENDS = {}

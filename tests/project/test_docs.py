@@ -153,3 +153,34 @@ def test_docs_build_without_warnings(docs_build):
             if match:
                 shown.setdefault(match.group(), []).append(str(page.relative_to(tmp_path / "html")))
     assert not shown, f"pages show {shown}"
+
+
+def test_the_package_readme_docs_and_examples_stand_alone():
+    """No path outside the repository (the paper's and the contract's files, the data sets' folder) in the
+    package, the README, the docs or the examples: a user has none of them.  The paper is cited by title,
+    authors and year."""
+    outside = re.compile(r"\.\./shared|shared/(data|paper)|SPEC\.md|SPEC\b|mrc_ccg_paper")
+    files = [ROOT / "README.md", ROOT / "pyproject.toml", *(ROOT / "mrc_pyomo").rglob("*.py"),
+             *DOCS.glob("*.rst"), *DOCS.glob("*.py"), *(ROOT / "examples").glob("*.py")]
+    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}" for path in files
+             for number, line in enumerate(path.read_text().splitlines(), 1) if outside.search(line)]
+    assert not found, "\n".join(found)
+    theory = " ".join((DOCS / "theory.rst").read_text().split())
+    assert ("Bondugula, S. Mazuelas and A. Pérez, *Efficient Large-Scale Learning of Minimax Risk "
+            "Classifiers*") in theory and "2025" in theory
+
+
+def test_every_fitted_attribute_is_documented():
+    """Each attribute a fit sets (and the properties coef_, intercept_) has an entry in the numpydoc
+    ``Attributes`` section of MRCClassifier's docstring."""
+    from helpers import random_problem
+    from mrc_pyomo import MRCClassifier
+    from mrc_pyomo.estimator.fitted import fitted_names
+    doc = MRCClassifier.__doc__
+    section = doc[doc.index("    Attributes\n    ----------\n"):]
+    documented = {name.strip() for line in section.splitlines() if re.match(r"^    [a-z]", line)
+                  for name in line.split(" : ")[0].split(",")}
+    X, y = random_problem(40, 3, 3, seed=1)
+    clf = MRCClassifier().fit(X, y)
+    assert set(fitted_names(clf)) | {"coef_", "intercept_", "feature_names_in_"} <= documented, \
+        set(fitted_names(clf)) - documented
