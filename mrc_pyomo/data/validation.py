@@ -4,7 +4,7 @@ Dask array in)."""
 
 import numpy as np
 import pandas as pd
-from sklearn.utils.validation import column_or_1d, validate_data
+from sklearn.utils.validation import _check_sample_weight, column_or_1d, validate_data
 
 from .convert import is_dask_array
 from .source import DataSource
@@ -26,6 +26,27 @@ def validate_training_data(estimator, X, y):
         raise ValueError(f"X has {X.shape[0]} samples but y has {len(y)} labels")
     estimator.n_features_in_ = int(X.shape[1])
     return X, y
+
+
+def validate_sample_weight(X, y, sample_weight):
+    """``(X, y, weights)`` for the validated training data ``(X, y)`` and the user's ``sample_weight``:
+    scikit-learn's checks (one finite non-negative number per sample, not all zero), then the samples of weight
+    0 left out of ``X`` and ``y`` (they are not training samples: they enter neither ``tau`` and ``lambda`` nor
+    the maximum over the samples in ``R``), and ``weights`` those of the samples kept, or None when they are all
+    equal (the estimates are then those of no weights, bit for bit).  Nothing given is modified."""
+    if sample_weight is None:
+        return X, y, None
+    if is_dask_array(sample_weight):
+        sample_weight = sample_weight.compute()
+    weights = _check_sample_weight(sample_weight, np.empty((X.shape[0], 0)), dtype=np.float64,
+                                   ensure_non_negative=True)
+    keep = weights > 0
+    if not keep.all():
+        if isinstance(X, DataSource):
+            raise ValueError("sample_weight has zeros, which leave samples out, and X is a DataSource, which "
+                             "cannot leave rows out: drop those samples from the source instead")
+        X, y, weights = X[keep], y[keep], weights[keep]
+    return X, y, (None if np.all(weights == weights[0]) else weights)
 
 
 def validate_prediction_data(estimator, X):

@@ -20,7 +20,7 @@ import warnings
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 
-from ..data.validation import validate_training_data
+from ..data.validation import validate_sample_weight, validate_training_data
 from ..display.progress import progress_display
 from ..master import check_solver
 from ..methods import anytime, continuation, first_order, full_lp, subgradient
@@ -232,18 +232,24 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
 
     # nested validation on: the parameters of a user's feature map (phi) are checked before it is fitted
     @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Learn the MRC from ``X`` (dense, scipy.sparse or a Dask array, shape ``(n, d)``) and labels ``y``:
         validate, prepare the problem (:func:`mrc_pyomo.problem.prepare`), solve it by the method, set the fitted
         attributes (:mod:`mrc_pyomo.estimator.fitted`) in one step.  A fit that raises (an error, a callback's
-        exception, ``KeyboardInterrupt``) leaves the estimator as it was before it."""
+        exception, ``KeyboardInterrupt``) leaves the estimator as it was before it.
+
+        ``sample_weight`` (array of shape ``(n,)``, non-negative): the weights of the samples in ``tau`` and
+        ``lambda`` (eq. 2: the weighted mean and standard deviation of ``Phi``), so that an integer weight is
+        that many copies of the sample; a sample of weight 0 is not a training sample (it is left out, also of
+        the maximum over the samples in ``R``).  The feature map is fitted without the weights."""
         with fit_transaction(self):
             # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
             # whether it is usable depends on the machine, not only on the name
             check_solver(self.solver)
             X, y = validate_training_data(self, X, y)
+            X, y, weights = validate_sample_weight(X, y, sample_weight)
             problem = prepare(X, y, self.phi, self.fit_intercept, self.random_state, self.lambda0,
-                              reduce=self.method != "subgradient")
+                              reduce=self.method != "subgradient", weights=weights)
             regime = problem_regime(problem, self.regime, self.formulation)
             method = "lp" if self.method == "lp" or (regime == "full" and self.method != "fom") else self.method
             with progress_display(self.verbose, method) as progress:

@@ -9,7 +9,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .classifier import MRCClassifier
 from .fitted import fit_transaction
@@ -90,27 +90,34 @@ random_state, verbose, formulation
         tags.input_tags.sparse = True
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Score every ``lambda0`` on each fold, choose ``lambda0_``, refit on ``(X, y)``; a fit that raises (an
-        error, ``KeyboardInterrupt``) leaves the estimator as it was before it."""
+        error, ``KeyboardInterrupt``) leaves the estimator as it was before it.  ``sample_weight``: as in
+        :meth:`MRCClassifier.fit <mrc_pyomo.MRCClassifier.fit>`, for every fold's path and the refit; the
+        validation scores are weighted by the held-out samples' weights."""
         self._validate_params()
         with fit_transaction(self):
-            self._fit(X, y)
+            self._fit(X, y, sample_weight)
         return self
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
         """The fit's work: the folds' paths, their scores, the choice of ``lambda0_`` and the refit."""
         params = self._estimator_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=True)
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        weight = lambda rows: None if sample_weight is None else sample_weight[rows]  # noqa: E731
         lambda0s = lambda0_grid(self.lambda0s)
         cv = check_cv(self.cv, y, classifier=True)
         folds = []
         for train, test in cv.split(X, y):
             with warnings.catch_warnings():   # a fold's path its limits stop: its missing stages score NaN below
                 warnings.simplefilter("ignore", ConvergenceWarning)
-                path = mrc_path(X[train], y[train], lambda0s, **{**params, "verbose": False})
+                path = mrc_path(X[train], y[train], lambda0s, sample_weight=weight(train),
+                                **{**params, "verbose": False})
             scorer = check_scoring(path.estimators[0], scoring=self.scoring)
-            folds.append([np.nan if estimator is None else scorer(estimator, X[test], y[test])
+            scored = {} if sample_weight is None else {"sample_weight": weight(test)}
+            folds.append([np.nan if estimator is None else scorer(estimator, X[test], y[test], **scored)
                           for estimator in path.estimators])
         folds = np.asarray(folds, dtype=float)
         # as scikit-learn's search estimators with error_score=np.nan: a candidate with a NaN score on some fold
@@ -127,7 +134,7 @@ random_state, verbose, formulation
         self.cv_results_ = {"lambda0": lambda0s, "mean_test_score": mean, "std_test_score": std,
                             "rank_test_score": rank, **{f"split{k}_test_score": folds[k] for k in range(len(folds))}}
         self.lambda0_ = float(lambda0s[int(np.argmin(rank))])   # the first (largest) of the best
-        self.best_estimator_ = MRCClassifier(lambda0=self.lambda0_, **params).fit(X, y)
+        self.best_estimator_ = MRCClassifier(lambda0=self.lambda0_, **params).fit(X, y, sample_weight=sample_weight)
         self.classes_ = self.best_estimator_.classes_
 
     def __getattr__(self, name):

@@ -19,7 +19,7 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
-from ..data.validation import validate_training_data
+from ..data.validation import validate_sample_weight, validate_training_data
 from ..display.progress import progress_display
 from ..master import check_solver
 from ..methods.ccg.config import choose_regime, feature_density, problem_regime
@@ -70,7 +70,7 @@ def lambda0_grid(lambda0s=None):
     return np.sort(values)[::-1]
 
 
-def mrc_path(X, y, lambda0s=None, **params):
+def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
     """Fit the MRC at each ``lambda0`` of ``lambda0s`` (sorted decreasing; default :data:`DEFAULT_LAMBDA0S`),
     each stage warm-started from the one before; ``params`` are :class:`~mrc_pyomo.MRCClassifier`'s (its
     ``lambda0`` and ``continuation`` aside).  ``time_limit`` bounds the whole path and ``max_iter`` the masters
@@ -78,7 +78,8 @@ def mrc_path(X, y, lambda0s=None, **params):
     (the iteration log has a ``lambda0`` column in ``history_``); ``callback`` is called after every master of
     every stage, as in a fit, and a true return value stops the path.  MRC-CCG only (``method="ccg"``, regimes
     ``"n"`` and ``"nm"``), without a first-order phase (``first_order`` is not used: each stage starts from the
-    one before).  The problem is prepared once (:func:`mrc_pyomo.problem.prepare`) and solved by
+    one before).  ``sample_weight``: as in :meth:`MRCClassifier.fit <mrc_pyomo.MRCClassifier.fit>`.  The
+    problem is prepared once (:func:`mrc_pyomo.problem.prepare`) and solved by
     :func:`mrc_pyomo.methods.continuation.solve_path`.  Returns a :class:`RegularizationPath` with a row for every
     ``lambda0`` asked for: a path stopped before its last value (``time_limit``, ``max_iter``, the callback) marks
     the values it did not reach with the status ``"not_reached"``, NaN bounds and None in ``coefs`` and
@@ -92,7 +93,9 @@ def mrc_path(X, y, lambda0s=None, **params):
         raise ValueError(f"mrc_path runs MRC-CCG (method='ccg'), not method={template.method!r}")
     check_solver(template.solver)
     X, y = validate_training_data(template, X, y)
-    problem = prepare(X, y, template.phi, template.fit_intercept, template.random_state, lambda0s[-1], centre=False)
+    X, y, weights = validate_sample_weight(X, y, sample_weight)
+    problem = prepare(X, y, template.phi, template.fit_intercept, template.random_state, lambda0s[-1], centre=False,
+                      weights=weights)
     regime = problem_regime(problem, template.regime, template.formulation)
     if regime == "full":   # a path of full LPs would gain nothing from warm starts of rows: the regime "auto"
         # would pick without the full LP

@@ -1,7 +1,9 @@
 """Mean and confidence vectors of the uncertainty set (paper, eq. 2).
 
 ``tau = (1/n) sum_i Phi(x_i, y_i)`` and ``lambda = lambda0 * s`` with ``s`` the component-wise population
-standard deviation (ddof = 0) of ``Phi(x_i, y_i)``.  Since ``Phi(x, y) = e_y (kron) Psi(x)``, the entry
+standard deviation (ddof = 0) of ``Phi(x_i, y_i)``.  With sample weights ``w_i > 0`` both are weighted:
+``tau = sum_i w_i Phi(x_i, y_i) / sum_i w_i`` and ``s^2 = sum_i w_i (Phi(x_i, y_i) - tau)^2 / sum_i w_i``, so
+that an integer weight is the same as that many copies of the sample.  Since ``Phi(x, y) = e_y (kron) Psi(x)``, the entry
 ``(y, j)`` of ``Phi(x_i, y_i)`` is ``[y_i = y] Psi_ij``; both are computed per class from ``Psi`` without
 forming ``Phi``, and stored with shape ``(K, D)``.
 """
@@ -20,38 +22,45 @@ def class_sums(Psi, y_idx, n_classes):
     return np.asarray((indicator @ Psi).todense() if sp.issparse(Psi) else indicator @ Psi)
 
 
-def class_sums_of(data, y_idx, n_classes, square=False):
-    """:func:`class_sums` of ``Psi`` (of ``Psi * Psi`` if ``square``) in one pass over ``data`` (an array or a
-    :class:`~mrc_pyomo.data.DataSource`)."""
-    def sums(block, start, y):
+def class_sums_of(data, y_idx, n_classes, square=False, weights=None):
+    """:func:`class_sums` of ``Psi`` (of ``Psi * Psi`` if ``square``; each sample's row times its weight, if
+    ``weights`` are given) in one pass over ``data`` (an array or a :class:`~mrc_pyomo.data.DataSource`)."""
+    def sums(block, start, y, *w):
         if square:
             block = block.multiply(block).tocsr() if sp.issparse(block) else block * block
+        if w:
+            block = block.multiply(w[0][:, None]).tocsr() if sp.issparse(block) else block * w[0][:, None]
         return class_sums(block, y, n_classes)
-    return as_source(data).map_reduce(sums, sum, np.asarray(y_idx))
+    extra = () if weights is None else (np.asarray(weights, dtype=float),)
+    return as_source(data).map_reduce(sums, sum, np.asarray(y_idx), *extra)
 
 
-def mean_and_confidence(Psi, y_idx, n_classes, lambda0):
+def mean_and_confidence(Psi, y_idx, n_classes, lambda0, weights=None):
     """``(tau, lambda)``, each of shape ``(K, D)``, in two passes over ``Psi`` (an array or a
-    :class:`~mrc_pyomo.data.DataSource`).
+    :class:`~mrc_pyomo.data.DataSource`); ``weights``: positive sample weights (None: all 1).
 
-    The variance of entry ``(y, j)`` is ``(1/n) [sum_{y_i = y} (Psi_ij - tau_yj)^2 + (n - n_y) tau_yj^2]``:
-    the centred form, exact for dense data; for sparse data the centred sum is expanded so that sparsity is
-    kept.
+    With ``W = sum_i w_i`` and ``W_y`` the weight of class ``y``, the variance of entry ``(y, j)`` is
+    ``(1/W) [sum_{y_i = y} w_i (Psi_ij - tau_yj)^2 + (W - W_y) tau_yj^2]``: the centred form, exact for dense
+    data; for sparse data the centred sum is expanded so that sparsity is kept.
     """
     data = as_source(Psi)
-    n = data.n_samples
-    sums = class_sums_of(data, y_idx, n_classes)
+    if weights is None:
+        n, counts, extra = data.n_samples, np.bincount(y_idx, minlength=n_classes), ()
+    else:
+        weights = np.asarray(weights, dtype=float)
+        n, counts, extra = weights.sum(), np.bincount(y_idx, weights, minlength=n_classes), (weights,)
+    sums = class_sums_of(data, y_idx, n_classes, weights=weights)
     tau = sums / n
-    counts = np.bincount(y_idx, minlength=n_classes)
     if data.sparse:
-        squares = class_sums_of(data, y_idx, n_classes, square=True)
+        squares = class_sums_of(data, y_idx, n_classes, square=True, weights=weights)
         centred = squares - 2.0 * tau * sums + counts[:, None] * tau**2
     else:
-        def centred_squares(block, start, y):
+        def centred_squares(block, start, y, *w):
             out = np.empty_like(tau)
             for k in range(n_classes):
-                out[k] = ((block[y == k] - tau[k]) ** 2).sum(axis=0)
+                deviations = (block[y == k] - tau[k]) ** 2
+                out[k] = (w[0][y == k] @ deviations) if w else deviations.sum(axis=0)
             return out
-        centred = data.map_reduce(centred_squares, sum, np.asarray(y_idx))
+        centred = data.map_reduce(centred_squares, sum, np.asarray(y_idx), *extra)
     variance = (np.maximum(centred, 0.0) + (n - counts)[:, None] * tau**2) / n
     return tau, lambda0 * np.sqrt(variance)

@@ -22,10 +22,12 @@ from .estimates import class_sums_of
 MAX_CLASSES_ALL_SUBSETS = 6
 
 
-def class_centroids(Psi, y_idx, n_classes):
-    """``xhat_k``: the mean of ``Psi(x_i)`` over the samples of class ``k``, shape ``(K, D)`` (one pass over
-    ``Psi``, an array or a :class:`~mrc_pyomo.data.DataSource`)."""
-    return class_sums_of(Psi, y_idx, n_classes) / np.bincount(y_idx, minlength=n_classes)[:, None]
+def class_centroids(Psi, y_idx, n_classes, weights=None):
+    """``xhat_k``: the mean of ``Psi(x_i)`` over the samples of class ``k`` (weighted by ``weights`` if given,
+    as ``tau`` is, so that ``tau^k = p_k xhat_k`` holds), shape ``(K, D)`` (one pass over ``Psi``, an array or a
+    :class:`~mrc_pyomo.data.DataSource`)."""
+    counts = np.bincount(y_idx, weights, minlength=n_classes)
+    return class_sums_of(Psi, y_idx, n_classes, weights=weights) / counts[:, None]
 
 
 def initial_rows(n_samples, n_classes):

@@ -57,7 +57,8 @@ class MRCProblem:
     reduction (:class:`~mrc_pyomo.problem.reduction.Reduction`) or None; ``scale``: the column scale ``d``
     (``(D,)``); ``centre``: the column means subtracted (user's units), or None; ``X`` and ``feature_map``: the
     training data as given and its fitted map, for the last pass in the user's units (None for a problem made of
-    arrays, :meth:`from_arrays`).
+    arrays, :meth:`from_arrays`); ``weights``: the positive sample weights of ``tau`` and ``std`` (and of the
+    class centroids of a first master), or None.
     """
 
     data: DataSource
@@ -71,6 +72,7 @@ class MRCProblem:
     centre: np.ndarray = None
     X: object = None
     feature_map: object = None
+    weights: np.ndarray = None
 
     @classmethod
     def from_arrays(cls, Psi, y, tau, lam, reduction=None):
@@ -163,9 +165,11 @@ class MRCProblem:
         return max((p[0] for p in parts), default=-np.inf), max((p[1] for p in parts), default=-np.inf)
 
 
-def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0.01, centre=None, reduce=True):
+def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0.01, centre=None, reduce=True,
+            weights=None):
     """The :class:`MRCProblem` of the training data ``X`` (validated: an array, a CSR matrix, a Dask array or a
-    :class:`~mrc_pyomo.data.DataSource`) with labels ``y``.
+    :class:`~mrc_pyomo.data.DataSource`) with labels ``y``; ``weights``: positive sample weights for ``tau`` and
+    ``lambda`` (:mod:`~mrc_pyomo.problem.estimates`; None: none).  The feature map is fitted on ``X`` without them.
 
     ``phi``, ``fit_intercept``, ``random_state``: the feature map (:func:`~mrc_pyomo.feature_maps.make_feature_map`,
     fitted here); ``centre``: centre the columns (dense data with an intercept only; None: when ``lambda0 == 0``,
@@ -187,7 +191,7 @@ def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0
         data, means = center_columns(data)
     scale = column_scales(data)
     data = data.map_blocks(lambda block: scale_columns(block, scale))
-    tau, std = mean_and_confidence(data, y_idx, len(classes), 1.0)
+    tau, std = mean_and_confidence(data, y_idx, len(classes), 1.0, weights)
     reduction = find_reduction(data, y_idx, len(classes)) if reduce else None
     return MRCProblem(data=data, y=y_idx, tau=tau, std=std, lambda0=float(lambda0), classes=classes,
-                      reduction=reduction, scale=scale, centre=means, X=X, feature_map=feature_map)
+                      reduction=reduction, scale=scale, centre=means, X=X, feature_map=feature_map, weights=weights)

@@ -171,6 +171,16 @@ def test_continuation_the_full_lp_the_compact_formulation_and_the_path_on_dask(c
     assert np.allclose(dask.table.upper, memory.table.upper, atol=1e-9)
 
 
+def test_sample_weights_on_dask_equal_the_in_memory_ones(client, problem):
+    """Weights (zeros among them: those rows are left out of the Dask array too) give the in-memory fit."""
+    X, y, _ = problem
+    w = np.random.default_rng(0).integers(0, 4, size=len(y))
+    dask_X = da.from_array(X, chunks=(80, X.shape[1]))
+    in_memory = MRCClassifier(eps_1=0.0).fit(X, y, sample_weight=w)
+    _same_fit(in_memory, MRCClassifier(eps_1=0.0).fit(dask_X, y, sample_weight=da.from_array(w, chunks=80)),
+              mu=False)
+
+
 def test_bad_dask_input_is_refused_with_its_cause(client):
     X = np.ones((20, 3))
     X[4, 1] = np.nan

@@ -80,7 +80,7 @@ def initial_master(problem, config):
     if reduction is not None:
         features = features[~reduction.fixed.ravel()[features]]
     master = RestrictedMaster(problem.data, problem.tau, problem.lam,
-                              centroids=class_centroids(problem.data, problem.y, n_classes),
+                              centroids=class_centroids(problem.data, problem.y, n_classes, problem.weights),
                               objective_floor=floor, solver=config.solver, solver_options=config.solver_options,
                               formulation=config.formulation)
     master.add_features(features)

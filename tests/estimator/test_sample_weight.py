@@ -1,0 +1,93 @@
+"""``fit(X, y, sample_weight=w)``: the weights enter ``tau`` and ``lambda`` (an integer weight is that many copies
+of the sample), a sample of weight 0 is not a training sample; through ``mrc_path``, ``MRCClassifierCV``, a
+Pipeline and ``cross_validate``; bad weights are refused by name and the user's arrays are not modified."""
+
+import numpy as np
+import pytest
+from sklearn.model_selection import cross_validate
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from helpers import random_problem
+from mrc_pyomo import MRCClassifier, MRCClassifierCV, mrc_path
+
+
+def _weights(n, seed=0, low=0):
+    return np.random.default_rng(seed).integers(low, 4, size=n)
+
+
+@pytest.mark.parametrize("K,sparse,method", [(2, False, "ccg"), (3, True, "ccg"), (4, False, "ccg"),
+                                             (3, False, "lp"), (3, False, "fom")])
+def test_integer_weights_are_repeated_rows_and_zero_weights_dropped_rows(K, sparse, method):
+    X, y = random_problem(90, 4, K, sparse=sparse, seed=K)
+    w = _weights(len(y), seed=K)
+    assert (w == 0).any() and (w > 1).any()
+    keep = np.repeat(np.arange(len(y)), w)   # every sample w_i times: those of weight 0 not at all
+    weighted = MRCClassifier(eps_1=1e-10, method=method).fit(X, y, sample_weight=w)
+    repeated = MRCClassifier(eps_1=1e-10, method=method).fit(X[keep], y[keep])
+    assert weighted.status_ == repeated.status_ == "converged"
+    assert weighted.upper_ == pytest.approx(repeated.upper_, abs=1e-9)
+    assert weighted.lower_ == pytest.approx(repeated.lower_, abs=1e-9)
+    assert np.allclose(weighted.tau_, repeated.tau_, atol=1e-12)
+    assert np.allclose(weighted.lambda_, repeated.lambda_, atol=1e-12)
+    # zero weights are dropped rows: the same R*, with the weights of the others
+    dropped = MRCClassifier(eps_1=1e-10, method=method).fit(X[w > 0], y[w > 0], sample_weight=w[w > 0])
+    assert dropped.upper_ == pytest.approx(weighted.upper_, abs=1e-9)
+
+
+def test_equal_weights_are_no_weights_bit_for_bit_and_nothing_given_is_modified():
+    X, y = random_problem(80, 3, 3, seed=1)
+    plain = MRCClassifier().fit(X, y)
+    w = np.full(len(y), 2.5)
+    given = (X.copy(), y.copy(), w.copy())
+    weighted = MRCClassifier().fit(X, y, sample_weight=w)
+    assert weighted.upper_ == plain.upper_ and np.array_equal(weighted.mu_, plain.mu_)
+    assert all(np.array_equal(a, b) for a, b in zip((X, y, w), given))
+
+
+def test_a_class_whose_samples_all_weigh_zero_is_not_a_class():
+    X, y = random_problem(90, 3, 3, seed=2)
+    w = (y != 2).astype(float)
+    clf = MRCClassifier().fit(X, y, sample_weight=w)
+    assert list(clf.classes_) == [0, 1]
+    with pytest.raises(ValueError, match="at least two classes"):
+        MRCClassifier().fit(X, y, sample_weight=(y == 2).astype(float))
+
+
+@pytest.mark.parametrize("w,match", [
+    (-np.ones(60), "Negative values in data passed to `sample_weight`"),
+    (np.ones(59), r"sample_weight.shape == \(59,\), expected \(60,\)"),
+    (np.zeros(60), "Sample weights must contain at least one non-zero number"),
+    (np.r_[np.nan, np.ones(59)], "Input sample_weight contains NaN"),
+])
+def test_bad_weights_are_refused_by_name(w, match):
+    X, y = random_problem(60, 3, 2, seed=3)
+    with pytest.raises(ValueError, match=match):
+        MRCClassifier().fit(X, y, sample_weight=w)
+
+
+def test_weights_through_a_path_a_pipeline_and_cross_validation():
+    X, y = random_problem(90, 3, 3, seed=4)
+    X = X * 3.0 + 1.0
+    w = _weights(len(y), seed=4, low=1)
+    keep = np.repeat(np.arange(len(y)), w)
+    # mrc_path: each stage as a weighted fit at its lambda0
+    path = mrc_path(X, y, [0.1, 0.01], sample_weight=w, eps_1=1e-8)
+    for lambda0, upper in zip(path.table.lambda0, path.table.upper):
+        assert upper == pytest.approx(MRCClassifier(lambda0=lambda0, eps_1=1e-8).fit(X[keep], y[keep]).upper_,
+                                      abs=1e-7)
+    # a Pipeline routes each step its weights: a weighted scaler and MRC are the repeated rows' pipeline
+    weighted = make_pipeline(StandardScaler(), MRCClassifier(eps_1=1e-10))
+    weighted.fit(X, y, standardscaler__sample_weight=w, mrcclassifier__sample_weight=w)
+    repeated = make_pipeline(StandardScaler(), MRCClassifier(eps_1=1e-10)).fit(X[keep], y[keep])
+    assert weighted[-1].upper_ == pytest.approx(repeated[-1].upper_, abs=1e-9)
+    # cross_validate passes the weights of each training fold to fit
+    scores = cross_validate(MRCClassifier(eps_1=1e-8), X, y, cv=3, params={"sample_weight": w},
+                            return_estimator=True, return_indices=True)
+    for estimator, train in zip(scores["estimator"], scores["indices"]["train"]):
+        alone = MRCClassifier(eps_1=1e-8).fit(X[train], y[train], sample_weight=w[train])
+        assert estimator.upper_ == pytest.approx(alone.upper_, abs=1e-12)
+    # MRCClassifierCV: weighted folds, refit and scores
+    cv = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=3).fit(X, y, sample_weight=w)
+    assert cv.best_estimator_.upper_ == pytest.approx(
+        MRCClassifier(lambda0=cv.lambda0_).fit(X, y, sample_weight=w).upper_, abs=1e-12)
