@@ -31,12 +31,13 @@ SUBGRADIENT_LOG_EVERY = 100
 FOM_LOG_EVERY = 10
 
 
-def progress_display(verbose, method="ccg"):
-    """The display for ``verbose`` of a fit by ``method`` (``"ccg"``, ``"subgradient"``, ``"fom"`` or ``"lp"``)."""
+def progress_display(verbose, method="ccg", stages=False):
+    """The display for ``verbose`` of a fit by ``method`` (``"ccg"``, ``"subgradient"``, ``"fom"`` or ``"lp"``);
+    ``stages``: the fit passes through several ``lambda0`` (a path, continuation), whose starts the log marks."""
     level = int(verbose)
     if level <= 0 or (level == 1 and sys.stderr is None) or (level >= 2 and sys.stdout is None):
         return Silent()   # no stream to show it on (pythonw, some services): nothing to show
-    return LiveLine(method) if level == 1 else IterationLog(method)
+    return LiveLine(method) if level == 1 else IterationLog(method, stages)
 
 
 def describe(lower, upper, record=None, room=None):
@@ -131,11 +132,11 @@ class LiveLine(Silent):
 class IterationLog(Silent):
     """``verbose=2``: the iteration log on ``sys.stdout`` (see the module docstring)."""
 
-    def __init__(self, method):
-        self.method, self.loop_started, self.lambda0 = method, False, None
+    def __init__(self, method, stages=False):
+        self.method, self.stages, self.loop_started, self.lambda0 = method, stages, False, None
 
     def __call__(self, record):
-        if record.get("lambda0", self.lambda0) != self.lambda0:   # a stage of a path (or continuation) begins
+        if self.stages and record.get("lambda0", self.lambda0) != self.lambda0:   # a stage begins
             self.lambda0 = record["lambda0"]
             print(f"--- lambda0 = {self.lambda0:g} ---", flush=True)
         if record.get("phase") == "first-order":
@@ -157,3 +158,41 @@ class IterationLog(Silent):
     def close(self, status=None, lower=None, upper=None, n_iter=None):
         if status is not None:
             print(outcome(status, lower, upper, n_iter), flush=True)
+
+
+class FoldsDisplay:
+    """What :class:`~mrc_pyomo.MRCClassifierCV` shows while its folds' paths run: nothing at ``verbose=0``; at
+    ``verbose=1`` one tqdm line on ``sys.stderr`` over the ``n_folds x len(lambda0s)`` stages, advanced as each
+    fold's path ends (in any order, with ``n_jobs``); at ``verbose=2`` a line per stage of each fold on
+    ``sys.stdout`` (its ``lambda0``, status, certified interval, masters, seconds and validation score).  The
+    refit then shows itself as a fit does."""
+
+    def __init__(self, verbose, n_folds, lambda0s):
+        self.level, self.n_folds, self.lambda0s = int(verbose), n_folds, list(lambda0s)
+        self.bar = None
+        if self.level == 1 and sys.stderr is not None:
+            self.bar = tqdm(total=n_folds * len(self.lambda0s), desc="MRCClassifierCV", unit="stage",
+                            file=sys.stderr, dynamic_ncols=True,
+                            bar_format="{desc}: {n_fmt}/{total_fmt} fold stages [{elapsed}<{remaining}]{postfix}")
+
+    def fold(self, k, table, scores):
+        """Show that fold ``k`` (from 0) ended: ``table``, its path's table; ``scores``, a score per stage."""
+        if self.bar is not None:
+            self.bar.set_postfix_str(f"fold {k + 1} of {self.n_folds} done", refresh=False)
+            self.bar.update(len(self.lambda0s))
+        elif self.level >= 2 and sys.stdout is not None:
+            for row, score in zip(table.itertuples(), scores):
+                print(f"fold {k + 1}/{self.n_folds}  lambda0 = {row.lambda0:<8g} {row.status:>11}  R* in "
+                      f"[{row.lower:.6f}, {row.upper:.6f}]  {row.n_iter:4d} masters {row.seconds:8.2f} s  "
+                      f"score {score:.4f}", flush=True)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -252,7 +252,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
                               reduce=self.method != "subgradient", weights=weights)
             regime = problem_regime(problem, self.regime, self.formulation)
             method = "lp" if self.method == "lp" or (regime == "full" and self.method != "fom") else self.method
-            with progress_display(self.verbose, method) as progress:
+            with progress_display(self.verbose, method, stages=self.continuation) as progress:
                 result = self._solve(problem, method, ccg_config(self, regime), progress)
                 attributes = fitted_attributes(problem, result, regime, self.eps_1)
                 del problem   # not held once the attributes are made

@@ -3,7 +3,10 @@ scikit-learn's ``LassoCV`` does for the lasso: :class:`MRCClassifierCV`."""
 
 import warnings
 
+from numbers import Integral
+
 import numpy as np
+from joblib import Parallel, delayed
 from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
@@ -11,10 +14,26 @@ from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from ..display.progress import FoldsDisplay
 from .classifier import MRCClassifier
 from .fitted import fit_transaction
 from .parameters import PARAMETER_CONSTRAINTS
 from .path import lambda0_grid, mrc_path
+
+
+def fold_scores(k, X, y, train, test, lambda0s, params, scoring, train_weight=None, test_weight=None):
+    """``(k, table, scores)`` of fold ``k``: the path of :func:`mrc_path` on the training samples ``train`` (its
+    limits' warnings silenced: a stage it did not reach scores NaN) and the validation score of each stage on the
+    samples ``test`` (weighted by ``test_weight`` if given).  A function of its arguments alone, so that joblib
+    runs it in another process."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        path = mrc_path(X[train], y[train], lambda0s, sample_weight=train_weight, **{**params, "verbose": False})
+    scorer = check_scoring(path.estimators[0], scoring=scoring)
+    weighted = {} if test_weight is None else {"sample_weight": test_weight}
+    scores = [np.nan if estimator is None else scorer(estimator, X[test], y[test], **weighted)
+              for estimator in path.estimators]
+    return k, path.table, scores
 
 
 class MRCClassifierCV(ClassifierMixin, BaseEstimator):
@@ -30,11 +49,19 @@ class MRCClassifierCV(ClassifierMixin, BaseEstimator):
     scoring : str or callable, optional
         As scikit-learn's ``check_scoring`` takes it; default the accuracy.
     phi, fit_intercept, solver, eps_1, eps_2, n_max, m_max, max_iter, regime, time_limit, solver_options, \
-random_state, verbose, formulation
+random_state, formulation
         As :class:`~mrc_pyomo.MRCClassifier`'s, for the paths of the folds and the refit (``time_limit`` bounds
         each path and the refit).
     first_order : "auto" or bool, default="auto"
         As :class:`~mrc_pyomo.MRCClassifier`'s, for the refit (the folds' paths run no first-order phase).
+    n_jobs : int, optional
+        The folds' paths run in parallel through joblib, as scikit-learn's ``*CV`` estimators do: None means 1
+        unless in a ``joblib.parallel_backend`` context, -1 all processors.  Each path is the same as in one
+        process; the refit runs after them.
+    verbose : {0, 1, 2} or bool, default=False
+        ``1``: one progress line over the folds' stages (folds x ``lambda0s``), then the refit's live line;
+        ``2``: a line per stage of each fold (status, certified interval, masters, seconds, score), then the
+        refit's iteration log.
 
     Attributes
     ----------
@@ -56,11 +83,13 @@ random_state, verbose, formulation
            if name in ("phi", "fit_intercept", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter",
                        "regime", "time_limit", "solver_options", "random_state", "verbose", "formulation",
                        "first_order")},
-        "lambda0s": ["array-like", None], "cv": ["cv_object"], "scoring": [str, callable, None]}
+        "lambda0s": ["array-like", None], "cv": ["cv_object"], "scoring": [str, callable, None],
+        "n_jobs": [Integral, None]}
 
     def __init__(self, lambda0s=None, cv=5, scoring=None, phi="linear", fit_intercept=True, solver="highs",
                  eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
-                 solver_options=None, random_state=None, verbose=False, formulation="paper", first_order="auto"):
+                 solver_options=None, random_state=None, verbose=False, formulation="paper", first_order="auto",
+                 n_jobs=None):
         self.lambda0s = lambda0s
         self.cv = cv
         self.scoring = scoring
@@ -79,10 +108,11 @@ random_state, verbose, formulation
         self.verbose = verbose
         self.formulation = formulation
         self.first_order = first_order
+        self.n_jobs = n_jobs
 
     def _estimator_params(self):
         """The :class:`~mrc_pyomo.MRCClassifier` parameters of the folds and the refit."""
-        names = set(self.get_params(deep=False)) - {"lambda0s", "cv", "scoring"}
+        names = set(self.get_params(deep=False)) - {"lambda0s", "cv", "scoring", "n_jobs"}
         return {name: getattr(self, name) for name in names}
 
     def __sklearn_tags__(self):
@@ -109,16 +139,15 @@ random_state, verbose, formulation
         weight = lambda rows: None if sample_weight is None else sample_weight[rows]  # noqa: E731
         lambda0s = lambda0_grid(self.lambda0s)
         cv = check_cv(self.cv, y, classifier=True)
-        folds = []
-        for train, test in cv.split(X, y):
-            with warnings.catch_warnings():   # a fold's path its limits stop: its missing stages score NaN below
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                path = mrc_path(X[train], y[train], lambda0s, sample_weight=weight(train),
-                                **{**params, "verbose": False})
-            scorer = check_scoring(path.estimators[0], scoring=self.scoring)
-            scored = {} if sample_weight is None else {"sample_weight": weight(test)}
-            folds.append([np.nan if estimator is None else scorer(estimator, X[test], y[test], **scored)
-                          for estimator in path.estimators])
+        splits = list(cv.split(X, y))
+        jobs = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")(
+            delayed(fold_scores)(k, X, y, train, test, lambda0s, params, self.scoring, weight(train), weight(test))
+            for k, (train, test) in enumerate(splits))
+        folds = [None] * len(splits)
+        with FoldsDisplay(self.verbose, len(splits), lambda0s) as display:
+            for k, table, scores in jobs:
+                folds[k] = scores
+                display.fold(k, table, scores)
         folds = np.asarray(folds, dtype=float)
         # as scikit-learn's search estimators with error_score=np.nan: a candidate with a NaN score on some fold
         # (a stage its path did not reach, or a scorer's NaN) has a NaN mean and is ranked last

@@ -80,3 +80,23 @@ def test_first_order_is_the_refit_s():
     assert cv.best_estimator_.history_.phase.iloc[0] == "first-order"
     plain = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2).fit(X, y)
     assert "first-order" not in set(plain.best_estimator_.history_.phase)
+
+
+def test_folds_run_in_parallel_with_n_jobs_and_are_shown(capfd):
+    """``n_jobs=2`` runs the folds' paths in two processes (joblib) and gives the same scores and choice as one
+    process; ``verbose=2`` prints a line per stage of each fold, ``verbose=1`` one progress line over the
+    folds' stages on stderr, each followed by the refit's own display."""
+    X, y = random_problem(120, 3, 3, seed=5)
+    lambda0s = [0.1, 0.03, 0.01]
+    alone = MRCClassifierCV(lambda0s=lambda0s, cv=3, verbose=2).fit(X, y)
+    out, err = capfd.readouterr()
+    stages = [line for line in out.splitlines() if line.startswith("fold ")]
+    assert err == "" and len(stages) == 9 and all("R* in [" in line and "score" in line for line in stages)
+    assert [line.split()[1] for line in stages] == ["1/3"] * 3 + ["2/3"] * 3 + ["3/3"] * 3
+    assert "converged: R* in [" in out.splitlines()[-1]   # the refit's log ends the output
+    parallel = MRCClassifierCV(lambda0s=lambda0s, cv=3, n_jobs=2, verbose=1).fit(X, y)
+    out, err = capfd.readouterr()
+    assert out == "" and "MRCClassifierCV: 9/9 fold stages" in err and "MRC-CCG: " in err
+    for key in ("mean_test_score", "split0_test_score", "split2_test_score", "rank_test_score"):
+        assert np.array_equal(parallel.cv_results_[key], alone.cv_results_[key])
+    assert parallel.lambda0_ == alone.lambda0_ and parallel.upper_ == alone.upper_
