@@ -28,7 +28,7 @@ from ..methods.ccg.config import problem_regime
 from ..methods.result import Status
 from ..oracles.certificate import gap_tolerance
 from ..problem import prepare
-from .fitted import fit_transaction, fitted_attributes, set_fitted
+from .fitted import fit_transaction, fitted_attributes, set_fitted, unpredicted_classes_message
 from .parameters import PARAMETER_CONSTRAINTS, ccg_config, validate_parameters
 from .rule import RuleMixin
 
@@ -254,10 +254,13 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
             method = "lp" if self.method == "lp" or (regime == "full" and self.method != "fom") else self.method
             with progress_display(self.verbose, method, stages=self.continuation) as progress:
                 result = self._solve(problem, method, ccg_config(self, regime), progress)
-                attributes = fitted_attributes(problem, result, regime, self.eps_1)
+                attributes, rule = fitted_attributes(problem, result, regime, self.eps_1)
+                unpredicted = unpredicted_classes_message(problem.classes, rule, self.phi)
                 del problem   # not held once the attributes are made
                 progress.close(*(attributes[name] for name in ("status_", "lower_", "upper_", "n_iter_")))
             set_fitted(self, attributes)
+        if unpredicted is not None:
+            warnings.warn(unpredicted, UserWarning, stacklevel=3)
         gap = self.upper_ - self.lower_
         if gap > gap_tolerance(self.eps_1):
             warnings.warn(

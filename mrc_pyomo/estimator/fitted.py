@@ -10,6 +10,7 @@ inside :func:`fit_transaction`: one that raises (an error, ``KeyboardInterrupt``
 
 from contextlib import contextmanager
 
+import numpy as np
 import pandas as pd
 
 from ..methods.result import Status
@@ -30,9 +31,10 @@ def certified_status(status, lower, upper, eps_1):
 
 
 def fitted_attributes(problem, result, regime, eps_1):
-    """The fitted attributes (a dict of names ending in ``_``) of the :class:`~mrc_pyomo.methods.result.FitResult`
-    ``result`` of a method on ``problem`` (at ``problem.lambda0``), fitted in ``regime`` with the target gap
-    ``eps_1`` (:func:`certified_status`)."""
+    """``(attributes, rule)``: the fitted attributes (a dict of names ending in ``_``) of the
+    :class:`~mrc_pyomo.methods.result.FitResult` ``result`` of a method on ``problem`` (at ``problem.lambda0``),
+    fitted in ``regime`` with the target gap ``eps_1`` (:func:`certified_status`), and the
+    :class:`~mrc_pyomo.problem.problem.Rule` they were made of (its training predictions)."""
     rule = problem.rule(result.mu, float(result.lower))
     history = pd.DataFrame(result.history, columns=list(result.columns))
     if "lambda0" not in history:
@@ -43,7 +45,22 @@ def fitted_attributes(problem, result, regime, eps_1):
         "upper_": rule.upper, "lower_": rule.lower, "objective_": float(result.objective),
         "status_": certified_status(result.status, rule.lower, rule.upper, eps_1), "n_iter_": len(result.history), "history_": history,
         "master_": None if result.master is None else result.master.compact(),
-    }
+    }, rule
+
+
+def unpredicted_classes_message(classes, rule, phi):
+    """The warning for a rule that never predicts some classes of its training data (None if it predicts them
+    all): the classes, the training accuracy, and what to try."""
+    missing = [classes[k] for k in np.flatnonzero(rule.predicted == 0)]
+    if not missing:
+        return None
+    names = ", ".join(repr(c.item() if isinstance(c, np.generic) else c) for c in missing)
+    advice = ('try phi="fourier" (random Fourier features), whose rules are not linear in x'
+              if isinstance(phi, str) and phi == "linear" else "try a richer feature map or a smaller lambda0")
+    return (f"the rule never predicts class{'es' if len(missing) > 1 else ''} {names} on its training data "
+            f"(training accuracy {rule.accuracy:.3f}): the feature map may be too poor to tell "
+            f"{'these classes' if len(missing) > 1 else 'this class'} apart; {advice} (the guide's page "
+            f"\"Choosing a feature map\")")
 
 
 def input_attributes(estimator):

@@ -108,7 +108,7 @@ def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
     rows, coefs, estimators = [], [], []
     for (lambda0, result), stage_seconds in zip(stages, seconds):
         attributes = {**input_attributes(template), **fitted_attributes(problem.at(lambda0), result, regime,
-                                                                         template.eps_1)}
+                                                                         template.eps_1)[0]}
         estimator = set_fitted(clone(template).set_params(lambda0=float(lambda0)), attributes)
         rows.append({"lambda0": float(lambda0), "lower": estimator.lower_, "upper": estimator.upper_,
                      "gap": estimator.upper_ - estimator.lower_, "status": estimator.status_,

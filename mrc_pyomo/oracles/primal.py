@@ -85,9 +85,27 @@ def varphi(data, mu, blocked=None):
         *_per_sample(blocked)))
 
 
-def varphi_bounds(data, mu, blocked=None):
-    """``(varphi(mu), bound)``: ``varphi`` as :func:`varphi` computes it and an upper bound on its exact value,
-    in one pass (:mod:`mrc_pyomo.oracles.rounding`).
+@dataclass(frozen=True)
+class RulePass:
+    """What one pass of :func:`rule_pass` finds about a rule ``mu``: ``varphi`` as :func:`varphi` computes it,
+    ``bound`` an upper bound on its exact value, ``predicted[k]`` the samples the rule predicts class ``k`` for
+    (``argmax_y v_y``, the first of equal scores), ``correct`` the samples whose label it predicts."""
+
+    varphi: float
+    bound: float
+    predicted: np.ndarray
+    correct: int
+
+    @staticmethod
+    def combine(parts):
+        """One :class:`RulePass` of the passes over consecutive parts of the samples."""
+        return RulePass(max((p.varphi for p in parts), default=-np.inf), max((p.bound for p in parts), default=-np.inf),
+                        sum(p.predicted for p in parts), sum(p.correct for p in parts))
+
+
+def rule_pass(data, mu, labels):
+    """The :class:`RulePass` of ``mu`` over the samples of ``data`` with class indices ``labels``, in one pass
+    (:mod:`mrc_pyomo.oracles.rounding` for the bound).
 
     A score ``v_iy = Psi(x_i).mu_y``, a sum of ``D`` products, is off by at most ``gamma(D) |Psi(x_i)|.|mu_y|``
     (the second product taken in the same pass); a subset's value ``(sum_{y in C} v_iy - 1) / |C|`` adds the
@@ -99,17 +117,18 @@ def varphi_bounds(data, mu, blocked=None):
     n_classes, n_features = mu.shape
     magnitude = np.abs(mu)
 
-    def block_bounds(block, start, *b):
+    def block_pass(block, start, y):
         scores = class_scores(block, mu)
-        psi = psi_values(scores, _part(b))
+        psi = psi_values(scores, None)
+        predicted = np.argmax(scores, axis=1)
+        counts = np.bincount(predicted, minlength=n_classes)
         if not len(psi):
-            return -np.inf, -np.inf
+            return RulePass(-np.inf, -np.inf, counts, 0)
         error = (gamma(n_features + 1) * class_scores(abs(block), magnitude).max(axis=1)
                  + gamma(n_classes + 3) * (np.abs(scores).max(axis=1) + 1.0))
-        return psi.max(), (psi + error).max()
+        return RulePass(float(psi.max()), float((psi + error).max()), counts, int((predicted == y).sum()))
 
-    parts = as_source(data).map_reduce(block_bounds, list, *_per_sample(blocked))
-    return float(max(p[0] for p in parts)), float(max(p[1] for p in parts))
+    return as_source(data).map_reduce(block_pass, RulePass.combine, np.asarray(labels))
 
 
 def risk_upper_bound(mu, varphi_bound, tau, lam):

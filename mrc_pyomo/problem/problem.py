@@ -19,7 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from ..data import DataSource, as_source, is_dask_array
 from ..feature_maps import make_feature_map
 from ..formulations import get_formulation
-from ..oracles.primal import risk, risk_upper_bound, varphi_bounds
+from ..oracles.primal import RulePass, risk, risk_upper_bound, rule_pass
 from ..oracles.rounding import round_down
 from .estimates import mean_and_confidence
 from .reduction import complete, find_reduction
@@ -37,7 +37,8 @@ class Rule:
     the columns of ``feature_map.transform(X)``, ``upper >= R(mu)`` by one exact pass over the training samples
     (``R(mu)`` raised by a bound on the rounding of its sums and rounded up,
     :func:`~mrc_pyomo.oracles.primal.risk_upper_bound`), ``lower`` the method's lower end in the user's units
-    (:meth:`MRCProblem.rule`), ``nu = varphi(mu) + 1`` as computed."""
+    (:meth:`MRCProblem.rule`), ``nu = varphi(mu) + 1`` as computed; from the same pass, ``predicted[k]`` the
+    training samples it predicts class ``k`` for and ``accuracy`` its training accuracy."""
 
     mu: np.ndarray
     tau: np.ndarray
@@ -45,6 +46,8 @@ class Rule:
     upper: float
     lower: float
     nu: float
+    predicted: np.ndarray = None
+    accuracy: float = np.nan
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,23 +149,25 @@ class MRCProblem:
         if not np.all(np.isfinite(mu)):
             raise ValueError("the coefficients mu are beyond the floating-point range in the data's units: "
                              "rescale the data")
-        value, bound = self._user_varphi(mu)
-        upper = risk_upper_bound(mu, bound, tau, lam)
-        margin = upper - risk(mu, value, tau, lam)
+        found = self._user_pass(mu)
+        upper = risk_upper_bound(mu, found.bound, tau, lam)
+        margin = upper - risk(mu, found.varphi, tau, lam)
         lower = min(upper, max(0.0, round_down(lower, margin))) if lower > 0 else 0.0
-        return Rule(mu=mu, tau=tau, lam=lam, upper=upper, lower=lower, nu=value + 1.0)
+        return Rule(mu=mu, tau=tau, lam=lam, upper=upper, lower=lower, nu=found.varphi + 1.0,
+                    predicted=found.predicted, accuracy=found.correct / max(self.n_samples, 1))
 
-    def _user_varphi(self, mu):
-        """``varphi(mu)`` over ``feature_map.transform(X)`` and an upper bound on its exact value
-        (:func:`~mrc_pyomo.oracles.primal.varphi_bounds`): by rows of :data:`USER_PASS_ROWS` for data in memory,
-        by the source's own passes otherwise (the problem's data itself for a problem made of arrays)."""
+    def _user_pass(self, mu):
+        """The :class:`~mrc_pyomo.oracles.primal.RulePass` of ``mu`` over ``feature_map.transform(X)``
+        (``varphi``, a bound on its rounding, the predictions): by rows of :data:`USER_PASS_ROWS` for data in
+        memory, by the source's own passes otherwise (the problem's data itself for a problem made of arrays)."""
+        labels = np.zeros(self.n_samples, dtype=np.int64) if self.y is None else self.y
         if self.X is None:
-            return varphi_bounds(self.data, mu)
+            return rule_pass(self.data, mu, labels)
         if isinstance(self.X, DataSource) or is_dask_array(self.X):
-            return varphi_bounds(as_source(self.X).map_blocks(self.feature_map.transform), mu)
-        parts = [varphi_bounds(self.feature_map.transform(self.X[start:start + USER_PASS_ROWS]), mu)
-                 for start in range(0, self.X.shape[0], USER_PASS_ROWS)]
-        return max((p[0] for p in parts), default=-np.inf), max((p[1] for p in parts), default=-np.inf)
+            return rule_pass(as_source(self.X).map_blocks(self.feature_map.transform), mu, labels)
+        return RulePass.combine([rule_pass(self.feature_map.transform(self.X[start:start + USER_PASS_ROWS]), mu,
+                                           labels[start:start + USER_PASS_ROWS])
+                                 for start in range(0, self.X.shape[0], USER_PASS_ROWS)])
 
 
 def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0.01, centre=None, reduce=True,

@@ -4,6 +4,7 @@ and sparse data alike, a pickle that keeps the predictions and the master.  Its 
 ``test_rule.py``."""
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -45,3 +46,20 @@ def test_pickle_roundtrip_keeps_predictions_and_master():
     assert clone.master_.solve().objective == pytest.approx(clf.objective_, abs=1e-9)
     # the fitted master holds only the samples of its rows, not the training data
     assert clone.master_.data.n_samples <= clone.master_.n_rows
+
+
+def test_a_rule_that_never_predicts_a_training_class_says_so():
+    """Iris with the linear map never predicts class 1 (the certified optimum of that map): the fit warns,
+    naming the class, the training accuracy and phi="fourier"; with random Fourier features it does not."""
+    from sklearn.datasets import load_iris
+    X, y = load_iris(return_X_y=True)
+    labels = np.array(["setosa", "versicolor", "virginica"])[y]
+    with pytest.warns(UserWarning, match=r"never predicts class 'versicolor' on its training data \(training "
+                                         r"accuracy 0\.667\).*phi=\"fourier\"") as caught:
+        clf = MRCClassifier().fit(X, labels)
+    assert clf.status_ == "converged" and "versicolor" not in clf.predict(X)
+    assert clf.score(X, labels) == pytest.approx(float(str(caught[0].message).split("accuracy ")[1][:5]), abs=1e-3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fourier = MRCClassifier(phi="fourier", random_state=0).fit(X, labels)
+    assert set(fourier.predict(X)) == set(labels)

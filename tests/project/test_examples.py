@@ -9,7 +9,7 @@ from helpers import ROOT
 
 
 @pytest.mark.parametrize("script", ["quickstart.py", "tutorial.py", "solver_switching.py", "export.py",
-                                    "pipeline_grid_search.py"])
+                                    "pipeline_grid_search.py", "feature_maps.py"])
 def test_examples_run(script, tmp_path):
     args = [] if script == "quickstart.py" else ["--fast"]
     if script == "tutorial.py":
@@ -22,4 +22,9 @@ def test_examples_run(script, tmp_path):
         assert (tmp_path / "t.png").stat().st_size > 0 and "iteration 1" in result.stdout
         # the same fit with verbose=2: the iteration log's header and a line per master
         log = result.stdout.split("the same fit with verbose=2")[1]
-        assert "R_master" in log and "primal_v" in log and "converged: R* in [" in log
+        assert "R^k" in log and "primal_v" in log and "converged: R* in [" in log
+    if script == "solver_switching.py":   # every solver reaches R*: no warning
+        assert "Warning" not in result.stderr and result.stdout.count("converged") >= 2
+    if script == "feature_maps.py":   # the table of docs/feature_maps.rst: a row per data set and map
+        rows = [line for line in result.stdout.splitlines() if line.startswith(("| iris |", "| wine |"))]
+        assert [row.split("|")[3].strip() for row in rows] == ["linear", "fourier"] * 2
