@@ -1,8 +1,10 @@
 """Constraint and column generation, step by step, on a small MRC.
 
 Each iteration solves the restricted master P_IJ, then the oracles find the most violated rows (a sample and
-a label subset) and, in the "nm" regime, the most violated features.  A callback prints what happened, the
-first master is printed as an LP, and the history is plotted.  Then the same fit runs with ``verbose=2``,
+a label subset) and, in the "nm" regime, the most violated features.  The fit is stepped
+(``clf.steps(X, y)``: one iteration per step, as a notebook cell would take it) and each step printed: the
+first master as an LP, then the master's size, values, violations and what changes next.  The history is
+plotted.  Then the same fit runs with ``verbose=2``,
 which prints the iteration log (``verbose=1`` shows a live progress line instead).
 
     python examples/tutorial.py [--fast] [--plot tutorial.png]
@@ -42,7 +44,7 @@ def show(state):
         print(f"    next features (flat ids y*D+j): {state.next_features[:6]}")
     if state.next_removed.any():
         print(f"    rows to remove (negative violation, zero dual): {int(state.next_removed.sum())}")
-    return False  # returning True would stop the loop here
+    print(f"    certified interval: R* in [{state.lower:.6f}, {state.upper:.6f}]")
 
 
 def main():
@@ -52,7 +54,9 @@ def main():
     args = parser.parse_args()
 
     X, y = make_blobs(n_samples=60 if args.fast else 300, centers=3, cluster_std=2.5, random_state=0)
-    clf = MRCClassifier(regime="nm", n_max=5, m_max=2, eps_1=0.0, eps_2=0.0, callback=show).fit(X, y)
+    clf = MRCClassifier(regime="nm", n_max=5, m_max=2, eps_1=0.0, eps_2=0.0)
+    for state in clf.steps(X, y):   # in a notebook: steps = clf.steps(X, y), then show(next(steps)) per cell
+        show(state)
     print(f"\n{clf.status_} after {clf.n_iter_} iterations: R* = {clf.upper_:.6f}")
     print("mu (rows: classes, columns: intercept, x1, x2):")
     print(np.array2string(clf.mu_, precision=4))

@@ -15,22 +15,18 @@ and ``lower_`` the Lagrangian bound of the fit's dual weights; neither is the LP
 scikit-learn ``ConvergenceWarning`` that gives the gap, and returns the best certified rule found.
 """
 
-import warnings
-
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.exceptions import ConvergenceWarning
 
 from ..data.validation import validate_sample_weight, validate_training_data
 from ..display.progress import progress_display
 from ..master import check_solver
 from ..methods import anytime, continuation, first_order, full_lp, subgradient
 from ..methods.ccg.config import problem_regime
-from ..methods.result import Status
-from ..oracles.certificate import gap_tolerance
 from ..problem import prepare
-from .fitted import fit_transaction, fitted_attributes, set_fitted, unpredicted_classes_message
+from .fitted import fit_transaction, fitted_attributes, set_fitted, unpredicted_classes_message, warn_about_fit
 from .parameters import PARAMETER_CONSTRAINTS, ccg_config, validate_parameters
 from .rule import RuleMixin
+from .steps import stepped
 
 
 #: the end of the warning of a fit that stopped "stalled"
@@ -242,6 +238,21 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         ``lambda`` (eq. 2: the weighted mean and standard deviation of ``Phi``), so that an integer weight is
         that many copies of the sample; a sample of weight 0 is not a training sample (it is left out, also of
         the maximum over the samples in ``R``).  The feature map is fitted without the weights."""
+        return self._fit(X, y, sample_weight, self.callback)
+
+    def steps(self, X, y, sample_weight=None):
+        """Fit as :meth:`fit` does, one iteration at a time: an iterator over the iterations, each an
+        :class:`~mrc_pyomo.methods.ccg.record.IterationState` (MRC-CCG's master, its solution, the rows and
+        features added and removed, the violations, the certified interval; a first-order phase's iterations are
+        its history records), so that a notebook shows one iteration per cell (``state = next(steps)``).  When
+        the iterator ends the estimator is fitted; stopping it early (``close()``, ``break``) ends the fit as a
+        callback would (``status_ == "callback"``).  ``callback``, if set, is called too
+        (:mod:`mrc_pyomo.estimator.steps`)."""
+        self._validate_params()
+        return stepped(lambda step: self._fit(X, y, sample_weight, step), self.callback)
+
+    def _fit(self, X, y, sample_weight, callback):
+        """The work of :meth:`fit`, each iteration shown to ``callback``."""
         with fit_transaction(self):
             # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
             # whether it is usable depends on the machine, not only on the name
@@ -253,24 +264,16 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
             regime = problem_regime(problem, self.regime, self.formulation)
             method = "lp" if self.method == "lp" or (regime == "full" and self.method != "fom") else self.method
             with progress_display(self.verbose, method, stages=self.continuation) as progress:
-                result = self._solve(problem, method, ccg_config(self, regime), progress)
+                result = self._solve(problem, method, ccg_config(self, regime), progress, callback)
                 attributes, rule = fitted_attributes(problem, result, regime, self.eps_1)
                 unpredicted = unpredicted_classes_message(problem.classes, rule, self.phi)
                 del problem   # not held once the attributes are made
                 progress.close(*(attributes[name] for name in ("status_", "lower_", "upper_", "n_iter_")))
             set_fitted(self, attributes)
-        if unpredicted is not None:
-            warnings.warn(unpredicted, UserWarning, stacklevel=3)
-        gap = self.upper_ - self.lower_
-        if gap > gap_tolerance(self.eps_1):
-            warnings.warn(
-                f"the fit stopped ({self.status_}) with a certified gap upper_ - lower_ = {gap:.3g} above "
-                f"eps_1 = {self.eps_1:g}: R* is in [{self.lower_:.6g}, {self.upper_:.6g}]; the rule returned "
-                f"is the best certified one found" + (STALLED_ADVICE if self.status_ == Status.STALLED else ""),
-                ConvergenceWarning, stacklevel=3)
+        warn_about_fit(self, unpredicted, STALLED_ADVICE)
         return self
 
-    def _solve(self, problem, method, config, progress):
+    def _solve(self, problem, method, config, progress, callback):
         """The :class:`~mrc_pyomo.methods.result.FitResult` of ``method`` on ``problem``, each iteration's record
         shown to ``progress``: MRC-CCG at ``lambda0`` (after a first-order phase where ``first_order`` says so,
         through the stages of :func:`~mrc_pyomo.methods.continuation.schedule` with ``continuation=True``), the
@@ -278,11 +281,11 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         if method == "subgradient":
             return subgradient.solve(problem, config, log=progress)
         if method == "fom":
-            return first_order.solve(problem, config, log=progress, callback=self.callback)
+            return first_order.solve(problem, config, log=progress, callback=callback)
         if method == "lp":
             return full_lp.solve(problem, config)
         stages = None
         if self.continuation:
             stages = continuation.schedule(self.lambda0, continuation.zero_rule_lambda0(problem))
-        return anytime.solve(problem, config, lambda0s=stages, log=progress, callback=self.callback,
+        return anytime.solve(problem, config, lambda0s=stages, log=progress, callback=callback,
                              phase=anytime.runs_phase(problem, config.regime, self.first_order))

@@ -8,10 +8,12 @@ its last master.  :func:`set_fitted` writes them all at once, after everything w
 inside :func:`fit_transaction`: one that raises (an error, ``KeyboardInterrupt``) leaves the estimator as it was.
 """
 
+import warnings
 from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
+from sklearn.exceptions import ConvergenceWarning
 
 from ..methods.result import Status
 from ..oracles.certificate import gap_tolerance
@@ -93,3 +95,18 @@ def fit_transaction(estimator):
             delattr(estimator, name)
         set_fitted(estimator, before)
         raise
+
+
+def warn_about_fit(estimator, unpredicted, stalled_advice=""):
+    """The warnings of a fitted estimator: ``unpredicted`` (:func:`unpredicted_classes_message`, a
+    ``UserWarning``) if not None, and a ``ConvergenceWarning`` that gives the certified gap if it is above
+    ``eps_1`` (``stalled_advice`` added for the status ``"stalled"``)."""
+    if unpredicted is not None:
+        warnings.warn(unpredicted, UserWarning, stacklevel=5)
+    gap = estimator.upper_ - estimator.lower_
+    if gap > gap_tolerance(estimator.eps_1):
+        warnings.warn(
+            f"the fit stopped ({estimator.status_}) with a certified gap upper_ - lower_ = {gap:.3g} above "
+            f"eps_1 = {estimator.eps_1:g}: R* is in [{estimator.lower_:.6g}, {estimator.upper_:.6g}]; the rule "
+            f"returned is the best certified one found" + (stalled_advice if estimator.status_ == Status.STALLED
+                                                            else ""), ConvergenceWarning, stacklevel=5)

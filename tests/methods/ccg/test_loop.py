@@ -259,3 +259,27 @@ def test_a_solver_whose_duals_are_inexact_is_reported_not_trusted():
     assert (clf.history_.solver_status.str.startswith("optimal")
             | clf.history_.solver_status.str.startswith("Optimal")).all()
     assert clf.lower_ - 1e-7 <= R_star_of(clf, X, y) <= clf.upper_ + 1e-7
+
+
+def test_a_fit_can_be_stepped_one_iteration_at_a_time():
+    """``steps`` yields each master's state while the loop waits (its master unchanged until the next step),
+    and leaves the estimator fitted as ``fit`` does; closed early, the fit ends as a callback's stop does."""
+    X, y = random_problem(100, 3, 3, seed=1)
+    fitted = MRCClassifier(n_max=10).fit(X, y)
+    clf = MRCClassifier(n_max=10)
+    seen = []
+    for state in clf.steps(X, y):
+        rows = state.master.n_rows
+        seen.append((state.iteration, state.lower, state.upper, len(state.rows_added[0])))
+        assert state.master.n_rows == rows and state.record["n_rows"] == rows   # nothing moves while we look
+    assert [s[0] for s in seen] == list(range(1, fitted.n_iter_ + 1))
+    assert clf.status_ == fitted.status_ == "converged" and clf.upper_ == fitted.upper_
+    assert [(s[1], s[2]) for s in seen] == list(zip(clf.history_.lower, clf.history_.upper))
+    early = MRCClassifier(n_max=10)
+    steps = early.steps(X, y)
+    next(steps), next(steps)
+    with pytest.warns(ConvergenceWarning, match="callback"):
+        steps.close()
+    assert early.status_ == "callback" and early.n_iter_ == 2
+    with pytest.raises(ValueError, match="at least two classes"):   # an error in the fit reaches the caller
+        next(MRCClassifier().steps(X, np.zeros(len(y))))
