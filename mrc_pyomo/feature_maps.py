@@ -29,7 +29,7 @@ from sklearn import config_context
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context, clone
 from sklearn.kernel_approximation import RBFSampler
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, has_fit_parameter, validate_data
 
 from .data import DataSource, as_source, is_dask_array
 
@@ -46,11 +46,15 @@ def first_row(X):
     return X[:1].compute() if is_dask_array(X) else X
 
 
-def _variance(X):
-    """The variance of all entries of ``X`` (an array, a Dask array or a data source): one pass over its
-    canonical blocks (:mod:`mrc_pyomo.data`, the same number in memory and on Dask), each block's count, mean and
-    centred sum of squares merged by Chan, Golub and LeVeque's update (no cancellation on data far from 0)."""
-    def moments(block, start):
+def _variance(X, weights=None):
+    """The variance of all entries of ``X`` (an array, a Dask array or a data source), each row's entries
+    weighted by its sample weight if ``weights`` are given (an integer weight counts as that many copies of the
+    row): one pass over its canonical blocks (:mod:`mrc_pyomo.data`, the same number in memory and on Dask),
+    each block's count, mean and centred sum of squares merged by Chan, Golub and LeVeque's update (no
+    cancellation on data far from 0)."""
+    def moments(block, start, *w):
+        if w:
+            return _weighted_moments(block, w[0])
         size = block.shape[0] * block.shape[1]
         mean = block.sum() / size if size else 0.0
         if sp.issparse(block):   # the zeros' share of the centred squares, without densifying
@@ -66,13 +70,30 @@ def _variance(X):
                 mean, squares, count = mean + delta * n / total, squares + s + delta * delta * count * n / total, total
         return squares / count if count else 0.0
 
-    return float(as_source(X).map_reduce(moments, merge))
+    extra = () if weights is None else (np.asarray(weights, dtype=float),)
+    return float(as_source(X).map_reduce(moments, merge, *extra))
+
+
+def _weighted_moments(block, w):
+    """``(count, mean, centred squares)`` of a block's entries, row ``i``'s weighted by ``w[i]``."""
+    n, d = block.shape
+    size = float(w.sum()) * d
+    mean = float(w @ np.asarray(block.sum(axis=1)).ravel()) / size if size else 0.0
+    if sp.issparse(block):   # per row: its stored entries' centred squares, and its zeros' share
+        block = sp.csr_matrix(block)
+        stored = np.diff(block.indptr)
+        per_row = np.bincount(np.repeat(np.arange(n), stored), (block.data - mean) ** 2, minlength=n)
+        per_row += (d - stored) * mean * mean
+    else:
+        per_row = ((block - mean) ** 2).sum(axis=1)
+    return size, mean, float(w @ per_row)
 
 
 class LinearFeatures(TransformerMixin, BaseEstimator):
     """The identity map ``Psi(x) = x``; scipy.sparse input stays sparse."""
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, sample_weight=None):
+        """Learn the number of columns of ``X`` (``sample_weight`` is not used: the map has no parameter)."""
         validate_data(self, first_row(X), accept_sparse="csr", dtype=np.float64)
         return self
 
@@ -115,13 +136,18 @@ class RandomFourierFeatures(TransformerMixin, BaseEstimator):
         return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, sample_weight=None):
         """Set ``gamma_`` and draw ``W`` and ``b`` (``sampler_``) for the ``d`` columns of ``X`` (a Dask array or a
-        data source: its variance by one pass, nothing else of it read)."""
+        data source: its variance by one pass, nothing else of it read); ``sample_weight``: the weights of the
+        rows in the variance of ``gamma="scale"`` (an integer weight is that many copies of the row)."""
         data = X if isinstance(X, DataSource) or is_dask_array(X) else None
         X = validate_data(self, first_row(X), accept_sparse="csr", dtype=np.float64)
         if isinstance(self.gamma, str):   # "scale", the only string the constraints accept
-            variance = _variance(X if data is None else data)
+            rows = X if data is None else data
+            if sample_weight is not None:
+                sample_weight = _check_sample_weight(sample_weight, np.empty((rows.shape[0], 0)), dtype=np.float64,
+                                                     ensure_non_negative=True)
+            variance = _variance(rows, sample_weight)
             self.gamma_ = 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
         else:
             self.gamma_ = float(self.gamma)
@@ -158,9 +184,11 @@ class FeatureMap(TransformerMixin, BaseEstimator):
         self.base = base
         self.fit_intercept = fit_intercept
 
-    def fit(self, X, y=None):
-        base = LinearFeatures() if self.base is None else self.base
-        self.base_ = clone(base).fit(X)
+    def fit(self, X, y=None, sample_weight=None):
+        """Fit a clone of ``base`` on ``X``, with ``sample_weight`` if given and its ``fit`` takes them."""
+        base = clone(LinearFeatures() if self.base is None else self.base)
+        weighted = sample_weight is not None and has_fit_parameter(base, "sample_weight")
+        self.base_ = base.fit(X, sample_weight=sample_weight) if weighted else base.fit(X)
         return self
 
     def transform(self, X):

@@ -237,7 +237,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         ``sample_weight`` (array of shape ``(n,)``, non-negative): the weights of the samples in ``tau`` and
         ``lambda`` (eq. 2: the weighted mean and standard deviation of ``Phi``), so that an integer weight is
         that many copies of the sample; a sample of weight 0 is not a training sample (it is left out, also of
-        the maximum over the samples in ``R``).  The feature map is fitted without the weights."""
+        the maximum over the samples in ``R``).  The feature map's fit takes them where it can (the ``gamma="scale"``
+        of random Fourier features; a transformer whose ``fit`` has ``sample_weight``)."""
         return self._fit(X, y, sample_weight, self.callback)
 
     def steps(self, X, y, sample_weight=None):

@@ -174,7 +174,8 @@ def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0
             weights=None):
     """The :class:`MRCProblem` of the training data ``X`` (validated: an array, a CSR matrix, a Dask array or a
     :class:`~mrc_pyomo.data.DataSource`) with labels ``y``; ``weights``: positive sample weights for ``tau`` and
-    ``lambda`` (:mod:`~mrc_pyomo.problem.estimates`; None: none).  The feature map is fitted on ``X`` without them.
+    ``lambda`` (:mod:`~mrc_pyomo.problem.estimates`; None: none), and of the feature map's fit where it takes
+    them (``gamma="scale"`` of random Fourier features, a user's transformer whose ``fit`` has ``sample_weight``).
 
     ``phi``, ``fit_intercept``, ``random_state``: the feature map (:func:`~mrc_pyomo.feature_maps.make_feature_map`,
     fitted here); ``centre``: centre the columns (dense data with an intercept only; None: when ``lambda0 == 0``,
@@ -187,7 +188,7 @@ def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0
         raise ValueError(f"an MRC needs at least two classes; got 1 class ({classes.tolist()[0]!r})")
     # the smallest integer type: a pass over data beyond memory ships each block's class indices
     y_idx = y_idx.astype(np.min_scalar_type(len(classes) - 1))
-    feature_map = make_feature_map(phi, fit_intercept, random_state).fit(X)
+    feature_map = make_feature_map(phi, fit_intercept, random_state).fit(X, sample_weight=weights)
     data = as_source(X).map_blocks(feature_map.transform)
     means = None
     if (lambda0 == 0 if centre is None else centre) and fit_intercept and not data.sparse:

@@ -15,10 +15,19 @@ from helpers import random_problem
 from mrc_pyomo import MRCClassifier
 
 
-@pytest.mark.parametrize("estimator", [MRCClassifier(), MRCClassifier(phi="fourier", regime="nm")],
+# scikit-learn's check fits 15 samples (shuffled) with weights and the same samples repeated, and compares the
+# predicted probabilities: with 430 random Fourier features the MRC's optimum is not unique (both fits reach the
+# same R* = 0.0061888077 and tau to 2e-16, at rules 0.89 apart); the weights' equivalence itself is tested in
+# tests/estimator/test_sample_weight.py, where it is checked on R*, tau and lambda
+NOT_UNIQUE = {f"check_sample_weight_equivalence_on_{kind}_data": "the optimum is not unique: same R*, other rule"
+              for kind in ("dense", "sparse")}
+
+
+@pytest.mark.parametrize("estimator,expected_failed", [(MRCClassifier(), {}),
+                                                       (MRCClassifier(phi="fourier", regime="nm"), NOT_UNIQUE)],
                          ids=["default", "fourier-nm"])
-def test_check_estimator(estimator):
-    check_estimator(estimator)
+def test_check_estimator(estimator, expected_failed):
+    check_estimator(estimator, expected_failed_checks=expected_failed)
 
 
 def test_inputs_are_not_modified():

@@ -16,22 +16,26 @@ def _weights(n, seed=0, low=0):
     return np.random.default_rng(seed).integers(low, 4, size=n)
 
 
-@pytest.mark.parametrize("K,sparse,method", [(2, False, "ccg"), (3, True, "ccg"), (4, False, "ccg"),
-                                             (3, False, "lp"), (3, False, "fom")])
-def test_integer_weights_are_repeated_rows_and_zero_weights_dropped_rows(K, sparse, method):
+@pytest.mark.parametrize("K,sparse,method,phi", [(2, False, "ccg", "linear"), (3, True, "ccg", "linear"),
+                                                 (4, False, "ccg", "linear"), (3, False, "lp", "linear"),
+                                                 (3, False, "fom", "linear"), (3, False, "ccg", "fourier"),
+                                                 (2, True, "ccg", "fourier")])
+def test_integer_weights_are_repeated_rows_and_zero_weights_dropped_rows(K, sparse, method, phi):
+    """Random Fourier features too: their ``gamma="scale"`` is the weighted variance."""
     X, y = random_problem(90, 4, K, sparse=sparse, seed=K)
     w = _weights(len(y), seed=K)
     assert (w == 0).any() and (w > 1).any()
     keep = np.repeat(np.arange(len(y)), w)   # every sample w_i times: those of weight 0 not at all
-    weighted = MRCClassifier(eps_1=1e-10, method=method).fit(X, y, sample_weight=w)
-    repeated = MRCClassifier(eps_1=1e-10, method=method).fit(X[keep], y[keep])
+    params = dict(eps_1=1e-10, method=method, phi=phi, random_state=0)
+    weighted = MRCClassifier(**params).fit(X, y, sample_weight=w)
+    repeated = MRCClassifier(**params).fit(X[keep], y[keep])
     assert weighted.status_ == repeated.status_ == "converged"
     assert weighted.upper_ == pytest.approx(repeated.upper_, abs=1e-9)
     assert weighted.lower_ == pytest.approx(repeated.lower_, abs=1e-9)
     assert np.allclose(weighted.tau_, repeated.tau_, atol=1e-12)
     assert np.allclose(weighted.lambda_, repeated.lambda_, atol=1e-12)
     # zero weights are dropped rows: the same R*, with the weights of the others
-    dropped = MRCClassifier(eps_1=1e-10, method=method).fit(X[w > 0], y[w > 0], sample_weight=w[w > 0])
+    dropped = MRCClassifier(**params).fit(X[w > 0], y[w > 0], sample_weight=w[w > 0])
     assert dropped.upper_ == pytest.approx(weighted.upper_, abs=1e-9)
 
 
