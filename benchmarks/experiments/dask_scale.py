@@ -3,6 +3,7 @@
     python -m benchmarks.experiments.dask_scale generate DIR [--gib 12] [--features 64] [--classes 4] [--chunk-rows R]
     python -m benchmarks.experiments.dask_scale fit DIR [--workers 2] [--memory-limit 1.5GiB] [--eps-1 1e-3]
     python -m benchmarks.experiments.dask_scale passes DIR [--workers 1 2 4]
+    python -m benchmarks.experiments.dask_scale compare DIR [--workers 2]
 
 Each ``fit`` and ``passes`` record is printed and appended to ``--records`` (default
 ``benchmarks/results/dask.jsonl``), which the full report shows (section "Data beyond memory").
@@ -13,7 +14,9 @@ would count in the processes' resident memory) through ``dask.array.from_array``
 ``MRCClassifier`` on a ``distributed.LocalCluster`` of ``--workers`` processes and prints one JSON record:
 data size, fit seconds, status, certified interval, masters, and the peak resident memory of the client and
 all workers together (sampled every 0.2 s by psutil).  ``passes`` times one oracle pass (``varphi`` of a
-random rule: every chunk read, mapped, scored) on clusters of 1, 2 and 4 worker processes.
+random rule: every chunk read, mapped, scored) on clusters of 1, 2 and 4 worker processes.  ``compare`` fits a
+data set that fits in memory twice, in memory (NumPy) and as a Dask array on a cluster of ``--workers``
+processes, and records both times: when Dask pays.
 """
 
 import argparse
@@ -164,6 +167,26 @@ def passes(directory, worker_counts, memory_limit, chunk_rows, records=RECORDS):
              records)
 
 
+def compare(directory, workers, memory_limit, chunk_rows, records=RECORDS):
+    from mrc_pyomo import MRCClassifier
+    X, y = dask_input(directory, chunk_rows)
+    start = time.perf_counter()
+    in_memory = MRCClassifier().fit(np.load(Path(directory) / "X.npy"), y)
+    memory_seconds = time.perf_counter() - start
+    local, client = cluster(workers, memory_limit)
+    try:
+        start = time.perf_counter()
+        on_dask = MRCClassifier().fit(X, y)
+        dask_seconds = time.perf_counter() - start
+    finally:
+        client.close()
+        local.close()
+    emit({"experiment": "dask_vs_memory", "samples": int(X.shape[0]), "features": int(X.shape[1]),
+          "gib": X.nbytes / 2**30, "workers": workers, "seconds_in_memory": memory_seconds,
+          "seconds_dask": dask_seconds, "ratio": dask_seconds / memory_seconds, "masters": int(on_dask.n_iter_),
+          "upper_difference": abs(on_dask.upper_ - in_memory.upper_)}, records)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -173,7 +196,7 @@ def main(argv=None):
     g.add_argument("--features", type=int, default=64)
     g.add_argument("--classes", type=int, default=4)
     g.add_argument("--chunk-rows", type=int, default=250_000)
-    for name in ("fit", "passes"):
+    for name in ("fit", "passes", "compare"):
         p = sub.add_parser(name)
         p.add_argument("directory")
         p.add_argument("--memory-limit", default="1.5GiB")
@@ -183,14 +206,17 @@ def main(argv=None):
     sub.choices["fit"].add_argument("--eps-1", type=float, default=1e-3)
     sub.choices["fit"].add_argument("--time-limit", type=float, default=None)
     sub.choices["passes"].add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
+    sub.choices["compare"].add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     if args.command == "generate":
         generate(args.directory, args.gib, args.features, args.classes, args.chunk_rows)
     elif args.command == "fit":
         fit(args.directory, args.workers, args.memory_limit, args.eps_1, args.chunk_rows, args.time_limit,
             args.records)
-    else:
+    elif args.command == "passes":
         passes(args.directory, args.workers, args.memory_limit, args.chunk_rows, args.records)
+    else:
+        compare(args.directory, args.workers, args.memory_limit, args.chunk_rows, args.records)
 
 
 if __name__ == "__main__":

@@ -71,7 +71,8 @@ class DaskSource(DataSource):
 
     def __init__(self, array, functions=(), cache_rows=CACHE_ROWS):
         if da is None:
-            raise ImportError('a Dask array needs the extra: pip install "mrc_pyomo[dask]"')
+            raise ImportError('a Dask array needs the extra dask: pip install -c constraints.txt ".[dask]" in the '
+                              'checkout of mrc_pyomo (or pip install "dask[array]" distributed)')
         if array.ndim != 2:
             raise ValueError(f"the data must be a 2-d array of samples by features, got {array.ndim} dimensions")
         check_known_rows(array)

@@ -1,4 +1,5 @@
-"""Plots of a fitted MRC's iterations (needs matplotlib: ``pip install "mrc_pyomo[plot]"``).
+"""Plots of a fitted MRC's iterations (needs matplotlib: the extra ``plot``, ``pip install -c constraints.txt
+".[plot]"`` in the repository's checkout).
 
 matplotlib is imported when :func:`plot_history` is called, never when ``mrc_pyomo`` is imported: it is an
 optional dependency.
@@ -32,14 +33,14 @@ def plot_history(fitted, axes=None):
     Iterations are integers on every axis.  Each legend sits above its panel, outside the axes, so it hides
     no data; the figure is laid out to hold them.  Returns the matplotlib figure.
 
-    Raises ``ImportError`` when matplotlib is not installed (``pip install "mrc_pyomo[plot]"``).
+    Raises ``ImportError`` when matplotlib is not installed (the extra ``plot``).
     """
     try:
         import matplotlib.pyplot as plt
         from matplotlib.ticker import MaxNLocator
     except ImportError as exc:
-        raise ImportError('plot_history needs matplotlib: pip install "mrc_pyomo[plot]" '
-                          '(or pip install matplotlib)') from exc
+        raise ImportError('plot_history needs matplotlib: pip install -c constraints.txt ".[plot]" in the '
+                          'checkout of mrc_pyomo (or pip install matplotlib)') from exc
     history = getattr(fitted, "history_", fitted)
     eps_1 = getattr(fitted, "eps_1", None)
     if len(history) == 0 and not hasattr(fitted, "upper_"):

@@ -109,4 +109,4 @@ def test_plot_history_is_public_and_matplotlib_optional(tmp_path):
         "    raise SystemExit('no ImportError')\n")
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert 'pip install "mrc_pyomo[plot]"' in result.stdout
+    assert 'pip install -c constraints.txt ".[plot]"' in result.stdout
