@@ -88,7 +88,7 @@ def fit_variant(X, y, loop=None, **params):
     if clf.continuation:
         stages = continuation.schedule(clf.lambda0, continuation.zero_rule_lambda0(problem))
     result = continuation.solve(problem, config, lambda0s=stages, callback=clf.callback)
-    return set_fitted(clf, fitted_attributes(problem, result, regime))
+    return set_fitted(clf, fitted_attributes(problem, result, regime, clf.eps_1)[0])
 
 
 class ProximalCentre:

@@ -133,7 +133,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         The sorted distinct labels; class ``k`` is ``classes_[k]`` (``K = n_classes``).
     n_features_in_ : int
         The number of columns of ``X`` seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         The column names of ``X`` when it was a data frame with string column names (scikit-learn's
         convention); absent otherwise.
     feature_map_ : transformer
