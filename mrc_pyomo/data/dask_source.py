@@ -1,5 +1,5 @@
 """Data beyond memory: a :class:`~mrc_pyomo.data.DataSource` on a ``dask.array.Array`` (docs/quickstart.rst;
-needs the extra ``dask``: ``pip install -e ".[dask]"`` in the checkout).
+needs the extra ``dask``: ``pip install -c constraints.txt ".[dask]"`` in the checkout).
 
 Every pass (:meth:`DaskSource.map_reduce`) is one Dask task per chunk of rows, running the library's pure NumPy
 block function on each canonical block of the chunk (:data:`~mrc_pyomo.data.source.BLOCK_ROWS` rows: the blocks

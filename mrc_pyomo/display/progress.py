@@ -4,7 +4,8 @@
 * ``verbose=1`` (or ``True``): one live line, drawn by tqdm (``tqdm.auto``: a text line rewritten in place on a
   terminal, as wide as the terminal, a widget in a Jupyter notebook when ``ipywidgets`` is installed), on
   ``sys.stderr``: the iteration, the certified interval ``[lower, upper]`` that holds ``R*`` and its gap, the
-  master's rows and features (left out when the terminal is too narrow for them), and the elapsed time.  When the fit ends the line states why it stopped.
+  master's rows and features (left out when the terminal is too narrow for them), and the elapsed time.  When
+  the fit ends the line states why it stopped.
 * ``verbose=2``: the iteration log on ``sys.stdout``, a header then one line per master (MRC-CCG), per ten
   iterations of a first-order phase (MRC-FOM, or the default fit's phase before MRC-CCG) or per hundred steps
   (MRC-SUB), then the result; a line ``--- lambda0 = ... ---`` where each stage of a path

@@ -29,11 +29,6 @@ from .rule import RuleMixin
 from .steps import stepped
 
 
-#: the end of the warning of a fit that stopped "stalled"
-STALLED_ADVICE = ("; every solve was optimal, but the solver's precision cannot narrow the gap further (ask for "
-                  "a larger eps_1, or a solver with more digits)")
-
-
 class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     """Minimax risk classifier with the 0-1 loss, learned by constraint and column generation.
 
@@ -271,7 +266,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
                 del problem   # not held once the attributes are made
                 progress.close(*(attributes[name] for name in ("status_", "lower_", "upper_", "n_iter_")))
             set_fitted(self, attributes)
-        warn_about_fit(self, unpredicted, STALLED_ADVICE)
+        warn_about_fit(self, unpredicted)
         return self
 
     def _solve(self, problem, method, config, progress, callback):

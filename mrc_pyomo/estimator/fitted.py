@@ -20,6 +20,9 @@ from ..oracles.certificate import gap_tolerance
 
 #: the attributes the validation of the training data sets (scikit-learn's ``validate_data``)
 INPUT_ATTRIBUTES = ("n_features_in_", "feature_names_in_")
+#: the end of the warning of a fit that stopped "stalled"
+STALLED_ADVICE = ("; every solve was optimal, but the solver's precision cannot narrow the gap further (ask for "
+                  "a larger eps_1, or a solver with more digits)")
 
 
 def certified_status(status, lower, upper, eps_1):
@@ -45,7 +48,8 @@ def fitted_attributes(problem, result, regime, eps_1):
         "classes_": problem.classes, "feature_map_": problem.feature_map, "column_scale_": problem.scale,
         "regime_": regime, "tau_": rule.tau, "lambda_": rule.lam, "mu_": rule.mu, "nu_": rule.nu,
         "upper_": rule.upper, "lower_": rule.lower, "objective_": float(result.objective),
-        "status_": certified_status(result.status, rule.lower, rule.upper, eps_1), "n_iter_": len(result.history), "history_": history,
+        "status_": certified_status(result.status, rule.lower, rule.upper, eps_1), "n_iter_": len(result.history),
+        "history_": history,
         "master_": None if result.master is None else result.master.compact(),
     }, rule
 
@@ -97,10 +101,10 @@ def fit_transaction(estimator):
         raise
 
 
-def warn_about_fit(estimator, unpredicted, stalled_advice=""):
+def warn_about_fit(estimator, unpredicted):
     """The warnings of a fitted estimator: ``unpredicted`` (:func:`unpredicted_classes_message`, a
     ``UserWarning``) if not None, and a ``ConvergenceWarning`` that gives the certified gap if it is above
-    ``eps_1`` (``stalled_advice`` added for the status ``"stalled"``)."""
+    ``eps_1`` (with :data:`STALLED_ADVICE` for the status ``"stalled"``)."""
     if unpredicted is not None:
         warnings.warn(unpredicted, UserWarning, stacklevel=5)
     gap = estimator.upper_ - estimator.lower_
@@ -108,5 +112,5 @@ def warn_about_fit(estimator, unpredicted, stalled_advice=""):
         warnings.warn(
             f"the fit stopped ({estimator.status_}) with a certified gap upper_ - lower_ = {gap:.3g} above "
             f"eps_1 = {estimator.eps_1:g}: R* is in [{estimator.lower_:.6g}, {estimator.upper_:.6g}]; the rule "
-            f"returned is the best certified one found" + (stalled_advice if estimator.status_ == Status.STALLED
+            f"returned is the best certified one found" + (STALLED_ADVICE if estimator.status_ == Status.STALLED
                                                             else ""), ConvergenceWarning, stacklevel=5)

@@ -101,7 +101,8 @@ def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
         # would pick without the full LP
         regime = choose_regime(problem.n_classes, problem.n_features, None, feature_density(problem))
     start = time.perf_counter()
-    with progress_display(template.verbose, "ccg", stages=True) as progress:   # the masters of all stages, as a fit shows them
+    # the masters of all stages, as a fit shows them, each stage's start marked
+    with progress_display(template.verbose, "ccg", stages=True) as progress:
         stages = solve_path(problem, lambda0s, ccg_config(template, regime), log=progress, callback=template.callback)
     ends = [r.history[-1]["seconds_elapsed"] if r.history else 0.0 for _, r in stages]
     seconds = np.diff([0.0] + ends)

@@ -4,7 +4,8 @@
 * :mod:`~mrc_pyomo.formulations.paper`: the paper's rows ``(i, C)`` (``"paper"``, the default);
 * :mod:`~mrc_pyomo.formulations.compact`: ``(sample, class)`` pairs with a column each (``"compact"``).
 
-Every formulation has the same optimum ``R*`` (docs/theory.rst, "The linear program") and is certified by the same Lagrangian bound.
+Every formulation has the same optimum ``R*`` (docs/theory.rst, "The linear program") and is certified by the
+same Lagrangian bound.
 """
 
 from .base import Formulation, LPBlock, item_keys

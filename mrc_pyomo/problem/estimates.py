@@ -3,9 +3,9 @@
 ``tau = (1/n) sum_i Phi(x_i, y_i)`` and ``lambda = lambda0 * s`` with ``s`` the component-wise population
 standard deviation (ddof = 0) of ``Phi(x_i, y_i)``.  With sample weights ``w_i > 0`` both are weighted:
 ``tau = sum_i w_i Phi(x_i, y_i) / sum_i w_i`` and ``s^2 = sum_i w_i (Phi(x_i, y_i) - tau)^2 / sum_i w_i``, so
-that an integer weight is the same as that many copies of the sample.  Since ``Phi(x, y) = e_y (kron) Psi(x)``, the entry
-``(y, j)`` of ``Phi(x_i, y_i)`` is ``[y_i = y] Psi_ij``; both are computed per class from ``Psi`` without
-forming ``Phi``, and stored with shape ``(K, D)``.
+that an integer weight is the same as that many copies of the sample.  Since ``Phi(x, y) = e_y (kron)
+Psi(x)``, the entry ``(y, j)`` of ``Phi(x_i, y_i)`` is ``[y_i = y] Psi_ij``; both are computed per class from
+``Psi`` without forming ``Phi``, and stored with shape ``(K, D)``.
 """
 
 import numpy as np

@@ -61,7 +61,8 @@ def test_a_path_shows_its_masters_at_verbose_2(capfd):
     # each stage begins with a line that names its lambda0; one header for all
     assert lines[0] == "--- lambda0 = 0.3 ---" and lines[1].split()[0] == "it."
     assert lines[2 + first] == "--- lambda0 = 0.03 ---"
-    assert [int(line.split()[0]) for line in lines[2:2 + first] + lines[3 + first:]] == list(range(1, first + second + 1))
+    numbers = [int(line.split()[0]) for line in lines[2:2 + first] + lines[3 + first:]]
+    assert numbers == list(range(1, first + second + 1))
 
 
 def test_path_of_a_small_full_lp_follows_the_density_rule():

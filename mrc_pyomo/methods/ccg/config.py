@@ -73,8 +73,8 @@ def choose_regime(n_classes, n_features, full_lp_rows=None, density=0.0):
 
     Column generation pays when a feature is nonzero on few samples (text): the master's columns stay few and
     sparse.  With dense features (random Fourier features, images) every feature outside ``J`` has a dual
-    violation on the rows of ``I`` and the certificate of the regime ``"nm"`` (docs/theory.rst, "The certified interval") stays
-    near 0 until ``J`` holds nearly all of them.  Measured on the harness's 26 classes with 400 random
+    violation on the rows of ``I`` and the certificate of the regime ``"nm"`` (docs/theory.rst, "The certified
+    interval") stays near 0 until ``J`` holds nearly all of them.  Measured on the harness's 26 classes with 400 random
     Fourier features (``K D = 26 x 417``, density 1; ``python -m benchmarks.harness.run_case many_classes_26_rff
     ccg --quick --time-limit 120 --regime nm``, then ``--regime n``): ``"nm"`` certified ``[0, 0.519]`` in
     11 masters, ``"n"`` ``[0.095, 0.538]`` in 15 (docs/theory.rst; docs/benchmarks.md for all samples).
