@@ -36,6 +36,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..data import as_source
+from ..master import MasterSolveError
 from ..oracles.certificate import gap_tolerance
 from ..oracles.incumbent import Incumbent
 from ..oracles.primal import class_scores, most_violated_subsets
@@ -199,7 +200,9 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, certify=
     Returns a :class:`~mrc_pyomo.methods.result.FitResult`: the best rule of both phases, its exact ``R`` as
     ``upper``, the loop's ``lower`` (0 without it) and status (``"converged"`` only when the certified gap is at
     most ``max(eps_1, GAP_FLOOR)``), the last master.  ``history`` (columns :data:`COLUMNS`): the phase's
-    records, then the loop's, numbered and timed on.  ``start`` is not used.
+    records, then the loop's, numbered and timed on.  ``start`` is not used.  A fit whose time limit is reached
+    in the phase, while the certificate's first master is built or in its first solve returns the phase's rule
+    with ``lower = 0`` and status ``"time_limit"``.
     """
     config = CCGConfig() if config is None else config
     began = time.perf_counter()
@@ -210,8 +213,16 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, certify=
     # the certificate: constraint generation from the master of the rows the first-order point makes active
     master = certificate_master(problem, forward(problem.data, best.mu), config)
     seconds = time.perf_counter() - began
-    remaining = None if config.time_limit is None else max(config.time_limit - seconds, 0.0)
-    result = ccg.solve(problem, replace(config, regime="n", time_limit=remaining),
-                       start=Start(master=master, candidates=(best.mu,), keep=KEEP_SEED),
-                       log=continued(log, history, seconds, problem.lambda0), callback=callback)
+    remaining = None if config.time_limit is None else config.time_limit - seconds
+    if remaining is not None and remaining <= 0:   # the time ran out while the master was built
+        return phase_result(best, history, Status.TIME_LIMIT, config)
+    try:
+        result = ccg.solve(problem, replace(config, regime="n", time_limit=remaining),
+                           start=Start(master=master, candidates=(best.mu,), keep=KEEP_SEED),
+                           log=continued(log, history, seconds, problem.lambda0), callback=callback)
+    except MasterSolveError:
+        if config.time_limit is None or time.perf_counter() - began < config.time_limit:
+            raise
+        # the time limit stopped the certificate's first master: the phase's rule, lower = 0
+        return phase_result(best, history, Status.TIME_LIMIT, config)
     return replace(result, history=history + result.history, columns=tuple(COLUMNS))

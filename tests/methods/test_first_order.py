@@ -85,6 +85,39 @@ def test_limits_callback_and_log(capsys):
     assert "first-order" in out and LOG_HEADER in out and "converged" in out
 
 
+def test_time_running_out_after_the_phase_returns_its_rule(monkeypatch):
+    """The time limit reached while the certificate's first master is built, or while it is solved (the solver
+    stops it: an error a fit without a time limit would raise), ends MRC-FOM with the phase's rule, uncertified,
+    status "time_limit"."""
+    X, y = random_problem(300, 4, 3, seed=2)
+    problem = prepare(X, y)
+    config = first_order.CCGConfig(time_limit=60.0)
+    best, _, _ = first_order.phase(problem, config)
+    late = {"seconds": 0.0}
+    real_master, real_solve = first_order.certificate_master, first_order.ccg.solve
+
+    def slow_master(*args):
+        late["seconds"] += 1e3   # the clock jumps past the limit while the master is built
+        return real_master(*args)
+
+    def stopped_solve(*args, **kwargs):
+        late["seconds"] += 1e3
+        raise first_order.MasterSolveError("HiGHS: Time limit reached")
+    clock = first_order.time.perf_counter
+    monkeypatch.setattr(first_order.time, "perf_counter", lambda: clock() + late["seconds"])
+    for patch in ({"certificate_master": slow_master}, {"certificate_master": real_master}):
+        monkeypatch.setattr(first_order, "certificate_master", next(iter(patch.values())))
+        monkeypatch.setattr(first_order.ccg, "solve", stopped_solve if patch["certificate_master"] is real_master
+                            else real_solve)
+        late["seconds"] = 0.0
+        result = first_order.solve(problem, config)
+        assert result.status == "time_limit" and result.lower == 0.0 and result.master is None
+        assert result.upper == pytest.approx(best.risk, abs=1e-12)
+    with pytest.raises(first_order.MasterSolveError):   # without a time limit the error is the solver's
+        late["seconds"] = 0.0
+        first_order.solve(problem, first_order.CCGConfig())
+
+
 def test_on_dask_the_in_memory_run():
     """The same code on a Dask array (chunks of 70 rows): the same iterations, the same rule to 1e-9."""
     dask = pytest.importorskip("dask")
