@@ -57,7 +57,7 @@ def write_report(path, out=None):
              "2-core machine at a time; the fit times include that contention."]
     lines += speed_table(speed, cases) + limit_ratio_table(records)
     lines += targets_section(records, all_records, mode == "quick")
-    lines += anytime_table(records) + waste_table(records)
+    lines += anytime_table(records, all_records) + waste_table(records)
     lines += earlier_targets_section(records, all_records, speed)
     lines += formulations_section(records)
     draw_figures(records, speed, cases, img, mode)
