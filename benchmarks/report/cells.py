@@ -80,6 +80,14 @@ def not_measured(latest, case, method, experiment="speed"):
     return f"not measured: the run of {run_name(case, method, experiment)} failed ({r['error']})"
 
 
+def when(*records):
+    """When and at which commit ``records`` ran, for a targets row: `` [2026-11-26 02:41, 8f48c0a]`` (the
+    commit stored in the record's ``versions``, "commit not recorded" in older records)."""
+    stamps = [f"{(r.get('timestamp') or 'no timestamp')[:16]}, "
+              f"{(r.get('versions') or {}).get('commit', 'commit not recorded')}" for r in records]
+    return " [" + "; ".join(dict.fromkeys(stamps)) + "]"
+
+
 def previous_note(*records):
     """A note that some of a row's records are the previous run's (with their timestamps); "" if none is."""
     old = [r.get("timestamp") for r in records if is_previous(r)]

@@ -4,7 +4,7 @@ whose run failed) says "not measured".  Some rows serve the section "Earlier tar
 (``benchmarks.report.earlier_targets``)."""
 
 from benchmarks.report.cells import (COLD_LABELS, anytime_cell, history, label, not_measured, previous_note, row,
-                                     run_name)
+                                     run_name, when)
 from benchmarks.report.records import anytime_records, certified, find, reference, usable
 
 
@@ -31,7 +31,7 @@ def limit_ratio_row(latest, case, bound=3.0):
                 f"{r['cold_time_limit']:.1f} s)")
     else:
         return row(target, f"not measured: the record of {run_name(case, 'ccg')} has no cold solves", None)
-    return row(target, text + status + previous_note(r), ratio <= bound and r["status"] == "converged")
+    return row(target, text + status + previous_note(r) + when(r), ratio <= bound and r["status"] == "converged")
 
 
 def within_row(latest, records, case, methods, seconds, target, gap=1e-3):
@@ -44,7 +44,7 @@ def within_row(latest, records, case, methods, seconds, target, gap=1e-3):
     g = certified(r)
     text = (f"{r['seconds']:.1f} s, {label(r)}, n = {r['n']}, {r['status']}, "
             + ("no certified lower bound in the record" if g is None else f"certified gap {g:.1e}"))
-    return row(target, text + history(records, r), g is not None and g <= gap and r["seconds"] <= seconds)
+    return row(target, text + history(records, r) + when(r), g is not None and g <= gap and r["seconds"] <= seconds)
 
 
 def mnist_row(latest, records, gap=1e-3, seconds=900.0):
@@ -60,7 +60,7 @@ def converged_within_row(latest, records, case, seconds, target):
     if not usable(r):
         return row(target, not_measured(latest, case, "ccg"), None)
     text = f"{r['seconds']:.1f} s, {r['status']} (n = {r['n']}, K = {r['K']})"
-    return row(target, text + history(records, r), r["status"] == "converged" and r["seconds"] <= seconds)
+    return row(target, text + history(records, r) + when(r), r["status"] == "converged" and r["seconds"] <= seconds)
 
 
 def anytime_target_row(latest, records, case, limit, precision):
@@ -73,7 +73,7 @@ def anytime_target_row(latest, records, case, limit, precision):
     ref = reference(latest, case, records)
     if ref is None:
         return row(target, f"R = {r['R']:.4f}; not measured: no reference run of {case}", None)
-    text = f"R = {r['R']:.4f} ({r['status']}); R - R* in {anytime_cell(r, ref)}"
+    text = f"R = {r['R']:.4f} ({r['status']}); R - R* in {anytime_cell(r, ref)}" + when(r)
     if r["R"] - ref["lower"] <= precision:
         return row(target, text, True)
     return row(target, text, False if r["R"] - ref["R"] > precision else None)
@@ -95,7 +95,7 @@ def path_row(latest, case="satellite_rff", factor=2.0):
             f"{'' if path['status'] == 'converged' else ' before the ' + path['status']}; stage seconds "
             + ", ".join(f"{s['lambda0']:.3g}: {s['seconds']:.1f}" for s in stages)
             + f") against {single['seconds']:.1f} s ({single['status']}): {ratio:.2f}x")
-    return row(target, text, ratio <= factor and done == grid)
+    return row(target, text + when(path, single), ratio <= factor and done == grid)
 
 
 def target_rows(latest, records):
@@ -130,7 +130,8 @@ def targets_section(latest, records, quick):
     quick_note = (" This is the quick run: its cases are subsampled, so these rows only preview the targets,"
                   " which are about the full cases." if quick else "")
     return ["", "## Targets", "",
-            "The targets of the issue \"A useful rule in seconds, the certificate in minutes\", each from the",
-            "newest record of its case, method and experiment in this file; \"not measured\" when the file has",
-            "no such record or its run failed." + quick_note, "",
+            "The targets of the issues \"A useful rule in seconds, the certificate in minutes\" and \"A good rule in",
+            "seconds from a first-order method\", each from the newest record of its case, method and experiment in",
+            "this file (its time and commit in brackets); \"not measured\" when the file has no such record or its",
+            "run failed." + quick_note, "",
             "| target | measured | met |", "| --- | --- | --- |"] + target_rows(latest, records)
