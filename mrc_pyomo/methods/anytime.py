@@ -19,7 +19,6 @@ seconds are a few percent of the fit; the cases below them (the loop certifies i
 import time
 from dataclasses import replace
 
-from ..master import MasterSolveError
 from . import continuation, first_order
 from .result import Status
 
@@ -52,18 +51,9 @@ def solve(problem, config, *, lambda0s=None, log=None, callback=None, phase=True
         return continuation.solve(problem, config, lambda0s=lambda0s, log=log, callback=callback)
     began = time.perf_counter()
     best, history, status = first_order.phase(problem, config, log=log, callback=callback)
-    seconds = time.perf_counter() - began
-    remaining = None if config.time_limit is None else config.time_limit - seconds
-    if status in (Status.CALLBACK, Status.TIME_LIMIT) or (remaining is not None and remaining <= 0):
-        return first_order.phase_result(best, history, status or Status.TIME_LIMIT, config)
-    try:
-        result = continuation.solve(problem, replace(config, time_limit=remaining), lambda0s=lambda0s,
-                                    log=first_order.continued(log, history, seconds, problem.lambda0),
-                                    callback=callback,
-                                    candidates=(best.mu,))
-    except MasterSolveError:
-        if config.time_limit is None or time.perf_counter() - began < config.time_limit:
-            raise
-        # the time limit stopped the loop's first master
-        return first_order.phase_result(best, history, Status.TIME_LIMIT, config)
-    return replace(result, history=history + result.history, columns=tuple(first_order.COLUMNS))
+    if status in (Status.CALLBACK, Status.TIME_LIMIT):
+        return first_order.phase_result(best, history, status, config)
+    return first_order.after_phase(
+        lambda remaining, log: continuation.solve(problem, replace(config, time_limit=remaining), lambda0s=lambda0s,
+                                                  log=log, callback=callback, candidates=(best.mu,)),
+        best, history, began, config, log, problem.lambda0)

@@ -191,6 +191,26 @@ def continued(log, history, seconds, lambda0):
     return shifted
 
 
+def after_phase(loop, best, history, began, config, log, lambda0):
+    """The :class:`~mrc_pyomo.methods.result.FitResult` of ``loop(remaining, log)``, a method run after a
+    first-order :func:`phase` of ``history`` (best rule ``best``) in a fit begun at ``began`` (``perf_counter``):
+    the time left of ``config.time_limit`` (None: none) and the log that goes on from the phase's
+    (:func:`continued`).  Its history follows the phase's.  A fit with no time left, or whose loop's first master
+    the time limit stopped (``MasterSolveError`` once the time is up; the error itself otherwise), returns the
+    phase's rule with ``lower = 0`` and status ``"time_limit"`` (:func:`phase_result`)."""
+    seconds = time.perf_counter() - began
+    remaining = None if config.time_limit is None else config.time_limit - seconds
+    if remaining is not None and remaining <= 0:
+        return phase_result(best, history, Status.TIME_LIMIT, config)
+    try:
+        result = loop(remaining, continued(log, history, seconds, lambda0))
+    except MasterSolveError:
+        if config.time_limit is None or time.perf_counter() - began < config.time_limit:
+            raise
+        return phase_result(best, history, Status.TIME_LIMIT, config)
+    return replace(result, history=history + result.history, columns=tuple(COLUMNS))
+
+
 def solve(problem, config=None, *, start=None, log=None, callback=None, certify=True):
     """Run MRC-FOM on ``problem``: the first-order :func:`phase` (its stall tolerance :data:`PHASE_TOLERANCE`,
     or :data:`STALL_TOLERANCE` without ``certify``); then, with ``certify`` and time left, MRC-CCG from the
@@ -212,17 +232,7 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, certify=
         return phase_result(best, history, status or Status.MAX_ITER, config)
     # the certificate: constraint generation from the master of the rows the first-order point makes active
     master = certificate_master(problem, forward(problem.data, best.mu), config)
-    seconds = time.perf_counter() - began
-    remaining = None if config.time_limit is None else config.time_limit - seconds
-    if remaining is not None and remaining <= 0:   # the time ran out while the master was built
-        return phase_result(best, history, Status.TIME_LIMIT, config)
-    try:
-        result = ccg.solve(problem, replace(config, regime="n", time_limit=remaining),
-                           start=Start(master=master, candidates=(best.mu,), keep=KEEP_SEED),
-                           log=continued(log, history, seconds, problem.lambda0), callback=callback)
-    except MasterSolveError:
-        if config.time_limit is None or time.perf_counter() - began < config.time_limit:
-            raise
-        # the time limit stopped the certificate's first master: the phase's rule, lower = 0
-        return phase_result(best, history, Status.TIME_LIMIT, config)
-    return replace(result, history=history + result.history, columns=tuple(COLUMNS))
+    return after_phase(lambda remaining, log: ccg.solve(
+        problem, replace(config, regime="n", time_limit=remaining),
+        start=Start(master=master, candidates=(best.mu,), keep=KEEP_SEED), log=log, callback=callback),
+        best, history, began, config, log, problem.lambda0)
