@@ -133,7 +133,7 @@ def rule_pass(data, mu, labels):
 
 def risk_upper_bound(mu, varphi_bound, tau, lam):
     """An upper bound on ``R(mu)`` in exact arithmetic (eq. 3) given an upper bound on ``varphi(mu)``
-    (:func:`varphi_bounds`): :func:`risk` raised by the rounding of ``tau.mu`` and ``lambda.|mu|`` (``K D``
+    (``bound`` of :func:`rule_pass`): :func:`risk` raised by the rounding of ``tau.mu`` and ``lambda.|mu|`` (``K D``
     products each) and of the three additions, rounded up."""
     tau_mu, penalty = float(np.sum(tau * mu)), float(np.sum(lam * np.abs(mu)))
     error = (gamma(mu.size) * (float(np.sum(np.abs(tau * mu))) + penalty)

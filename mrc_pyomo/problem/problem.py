@@ -160,13 +160,12 @@ class MRCProblem:
         """The :class:`~mrc_pyomo.oracles.primal.RulePass` of ``mu`` over ``feature_map.transform(X)``
         (``varphi``, a bound on its rounding, the predictions): by rows of :data:`USER_PASS_ROWS` for data in
         memory, by the source's own passes otherwise (the problem's data itself for a problem made of arrays)."""
-        labels = np.zeros(self.n_samples, dtype=np.int64) if self.y is None else self.y
         if self.X is None:
-            return rule_pass(self.data, mu, labels)
+            return rule_pass(self.data, mu, self.y)
         if isinstance(self.X, DataSource) or is_dask_array(self.X):
-            return rule_pass(as_source(self.X).map_blocks(self.feature_map.transform), mu, labels)
+            return rule_pass(as_source(self.X).map_blocks(self.feature_map.transform), mu, self.y)
         return RulePass.combine([rule_pass(self.feature_map.transform(self.X[start:start + USER_PASS_ROWS]), mu,
-                                           labels[start:start + USER_PASS_ROWS])
+                                           self.y[start:start + USER_PASS_ROWS])
                                  for start in range(0, self.X.shape[0], USER_PASS_ROWS)])
 
 
