@@ -20,7 +20,7 @@ import time
 from dataclasses import replace
 
 from . import continuation, first_order
-from .result import Status
+from .result import Status, finish
 
 #: the phase runs when the masters have at least this many columns per sign (``K D``) ...
 AUTO_COLUMNS = 4000
@@ -38,22 +38,29 @@ def runs_phase(problem, regime, first_order_setting="auto"):
 
 
 def solve(problem, config, *, lambda0s=None, log=None, callback=None, phase=True):
-    """The fit of ``problem`` by MRC-CCG (:func:`mrc_pyomo.methods.continuation.solve`, through ``lambda0s``),
-    after the first-order phase if ``phase`` (module docstring).
+    """:func:`steps` run to its end, each iteration shown to ``callback`` (if given), whose true return value
+    stops the fit (:func:`~mrc_pyomo.methods.result.finish`)."""
+    return finish(steps(problem, config, lambda0s=lambda0s, log=log, phase=phase), callback)
+
+
+def steps(problem, config, *, lambda0s=None, log=None, phase=True):
+    """The fit of ``problem`` by MRC-CCG (:func:`mrc_pyomo.methods.continuation.steps`, through ``lambda0s``),
+    after the first-order phase if ``phase`` (module docstring), as a generator of its iterations
+    (:mod:`mrc_pyomo.methods.result`).
 
     The phase and the loop share ``config.time_limit``; ``config.max_iter`` bounds each (first-order iterations,
-    then masters).  ``callback`` sees each of the phase's history records (a dict), then each of the loop's
-    :class:`~mrc_pyomo.methods.ccg.record.IterationState`; a true return stops the fit.  A fit stopped in the
+    then masters).  It yields each of the phase's history records (a dict), then each of the loop's
+    :class:`~mrc_pyomo.methods.ccg.record.IterationState`; a stop sent ends the fit.  A fit stopped in the
     phase (callback, time limit) or in the loop's first master by the time limit returns the phase's rule with
     ``lower = 0``.  ``history`` (columns :data:`mrc_pyomo.methods.first_order.COLUMNS`): the phase's records
     (``phase`` ``"first-order"``), then the loop's, numbered and timed on."""
     if not phase:
-        return continuation.solve(problem, config, lambda0s=lambda0s, log=log, callback=callback)
+        return (yield from continuation.steps(problem, config, lambda0s=lambda0s, log=log))
     began = time.perf_counter()
-    best, history, status = first_order.phase(problem, config, log=log, callback=callback)
+    best, history, status = yield from first_order.phase_steps(problem, config, log=log)
     if status in (Status.CALLBACK, Status.TIME_LIMIT):
         return first_order.phase_result(best, history, status, config)
-    return first_order.after_phase(
-        lambda remaining, log: continuation.solve(problem, replace(config, time_limit=remaining), lambda0s=lambda0s,
-                                                  log=log, callback=callback, candidates=(best.mu,)),
-        best, history, began, config, log, problem.lambda0)
+    return (yield from first_order.after_phase(
+        lambda remaining, log: continuation.steps(problem, replace(config, time_limit=remaining), lambda0s=lambda0s,
+                                                  log=log, candidates=(best.mu,)),
+        best, history, began, config, log, problem.lambda0))

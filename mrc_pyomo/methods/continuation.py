@@ -17,9 +17,9 @@ least as good there as any rule seen on the way, and a fit stopped by its time l
 returns the best of them, with a lower bound from the last master's duals (the Lagrangian bound of
 :mod:`mrc_pyomo.oracles.certificate` holds for any weights, whatever ``lambda`` they were computed at).
 
-:func:`solve_path` is the core of :func:`mrc_pyomo.mrc_path` (a sequence the user gives) and of every MRC-CCG fit
-of :class:`~mrc_pyomo.MRCClassifier` (:func:`solve`: the user's ``lambda0`` alone, or through the
-:func:`schedule` of ``continuation=True``).
+:func:`path_steps` (:func:`solve_path`) is the core of :func:`mrc_pyomo.mrc_path` (a sequence the user gives) and
+of every MRC-CCG fit of :class:`~mrc_pyomo.MRCClassifier` (:func:`steps`: the user's ``lambda0`` alone, or
+through the :func:`schedule` of ``continuation=True``).
 """
 
 import time
@@ -32,7 +32,7 @@ from ..oracles.certificate import lower_bound
 from ..oracles.incumbent import Incumbent
 from ..problem.scaling import column_means
 from . import ccg
-from .result import FitResult, Start, Status
+from .result import FitResult, Start, Status, finish
 
 #: each stage's lambda0 is this many times the next one's
 FACTOR = 3.0
@@ -65,8 +65,17 @@ def schedule(lambda0, zero_rule=np.inf, factor=FACTOR, max_stages=MAX_STAGES):
 
 
 def solve_path(problem, lambda0s, config=None, *, log=None, callback=None, stage_eps=None, candidates=()):
+    """:func:`path_steps` run to its end, every master of every stage shown to ``callback`` (if given), whose true
+    return value stops the path (:func:`~mrc_pyomo.methods.result.finish`): the list of ``(lambda0, FitResult)``
+    of the stages run."""
+    return finish(path_steps(problem, lambda0s, config, log=log, stage_eps=stage_eps, candidates=candidates),
+                  callback)
+
+
+def path_steps(problem, lambda0s, config=None, *, log=None, stage_eps=None, candidates=()):
     """Fit the MRC LP of ``problem`` at each ``lambda0`` of the decreasing sequence ``lambda0s`` (module
-    docstring), each stage by MRC-CCG (:func:`mrc_pyomo.methods.ccg.solve`) warm-started from the one before.
+    docstring), each stage by MRC-CCG (:func:`mrc_pyomo.methods.ccg.steps`) warm-started from the one before: a
+    generator of every stage's masters (:mod:`mrc_pyomo.methods.result`; a stop sent ends the path).
 
     ``config``: the :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` of every stage; its ``time_limit`` bounds all
     stages together and its ``max_iter`` the masters of all stages.  ``stage_eps``: the certified gap at which the
@@ -102,8 +111,8 @@ def solve_path(problem, lambda0s, config=None, *, log=None, callback=None, stage
         stage_candidates = tuple(candidates) + tuple(r.mu for _, r in results)
         solve_times = tuple(record["seconds_solve"] for _, r in results for record in r.history)
         try:
-            result = ccg.solve(stage_problem, stage, log=stage_log, callback=callback,
-                               start=Start(master=warm, candidates=stage_candidates, solve_times=solve_times))
+            result = yield from ccg.steps(stage_problem, stage, log=stage_log, start=Start(
+                master=warm, candidates=stage_candidates, solve_times=solve_times))
         except MasterSolveError:
             if warm is None:
                 raise
@@ -111,8 +120,7 @@ def solve_path(problem, lambda0s, config=None, *, log=None, callback=None, stage
                 break   # the time limit stopped the stage's first master: the stages so far are the result
             # the warm master fails at this lambda (unbounded in a direction the earlier penalty ruled out):
             # this stage starts from the first master instead
-            result = ccg.solve(stage_problem, stage, log=stage_log, callback=callback,
-                               start=Start(candidates=stage_candidates))
+            result = yield from ccg.steps(stage_problem, stage, log=stage_log, start=Start(candidates=stage_candidates))
         results.append((lambda0, result))
         master, offset = result.master, offset + len(result.history)
         if result.status == Status.CALLBACK:
@@ -121,17 +129,23 @@ def solve_path(problem, lambda0s, config=None, *, log=None, callback=None, stage
 
 
 def solve(problem, config=None, *, lambda0s=None, log=None, callback=None, candidates=()):
+    """:func:`steps` run to its end, every master shown to ``callback`` (if given), whose true return value stops
+    the fit (:func:`~mrc_pyomo.methods.result.finish`)."""
+    return finish(steps(problem, config, lambda0s=lambda0s, log=log, candidates=candidates), callback)
+
+
+def steps(problem, config=None, *, lambda0s=None, log=None, candidates=()):
     """The fit of ``problem`` at its ``lambda0`` through the larger values of ``lambda0s`` (None: none; the
-    last must be ``problem.lambda0``), by :func:`solve_path`, the stages before the last stopping at
-    :data:`STAGE_EPS`: a :class:`~mrc_pyomo.methods.result.FitResult` at ``problem.lambda0`` whose history holds
-    every stage's records.  If the last stage was not reached, its rule is the best of the stages' rules at that
-    ``lambda0``, its lower bound that of the last master's duals there."""
+    last must be ``problem.lambda0``), by :func:`path_steps`, the stages before the last stopping at
+    :data:`STAGE_EPS`: a generator of the masters (:mod:`mrc_pyomo.methods.result`) that returns a
+    :class:`~mrc_pyomo.methods.result.FitResult` at ``problem.lambda0`` whose history holds every stage's
+    records.  If the last stage was not reached, its rule is the best of the stages' rules at that ``lambda0``,
+    its lower bound that of the last master's duals there."""
     config = ccg.CCGConfig() if config is None else config
     lambda0s = [problem.lambda0] if lambda0s is None else list(lambda0s)
     if lambda0s[-1] != problem.lambda0:
         raise ValueError(f"the last stage ({lambda0s[-1]}) must be the problem's lambda0 ({problem.lambda0})")
-    stages = solve_path(problem, lambda0s, config, log=log, callback=callback, stage_eps=STAGE_EPS,
-                        candidates=candidates)
+    stages = yield from path_steps(problem, lambda0s, config, log=log, stage_eps=STAGE_EPS, candidates=candidates)
     history = [record for _, result in stages for record in result.history]
     reached, result = stages[-1]
     if reached == lambda0s[-1]:

@@ -42,7 +42,7 @@ from ..oracles.incumbent import Incumbent
 from ..oracles.primal import class_scores, most_violated_subsets
 from . import ccg
 from .ccg.config import CCGConfig
-from .result import FitResult, Start, Status
+from .result import FitResult, Start, Status, finish
 
 HISTORY_COLUMNS = ["iteration", "phase", "beta", "L", "R_mu", "lower", "upper", "seconds_elapsed"]
 #: the columns of the history of a fit: those of MRC-CCG's records, then the first-order phase's own
@@ -103,10 +103,16 @@ def certificate_master(problem, V, config):
 
 
 def phase(problem, config, *, tolerance=PHASE_TOLERANCE, log=None, callback=None):
+    """:func:`phase_steps` run to its end, each iteration's record shown to ``callback`` (if given), whose true
+    return value stops the phase (:func:`~mrc_pyomo.methods.result.finish`): ``(best, history, status)``."""
+    return finish(phase_steps(problem, config, tolerance=tolerance, log=log), callback)
+
+
+def phase_steps(problem, config, *, tolerance=PHASE_TOLERANCE, log=None):
     """The first-order phase on ``problem``: FISTA on ``F_beta`` (module docstring) from ``mu = 0`` until
-    ``config.max_iter`` iterations, ``config.time_limit`` seconds, a true return of ``callback`` (called with
-    each history record) or a stall: the best ``R`` improved by less than ``tolerance`` (relative) over the
-    last :data:`BETA_EVERY` iterations.
+    ``config.max_iter`` iterations, ``config.time_limit`` seconds, a stop sent to the generator (which yields
+    each iteration's history record, :mod:`mrc_pyomo.methods.result`) or a stall: the best ``R`` improved by less
+    than ``tolerance`` (relative) over the last :data:`BETA_EVERY` iterations.
 
     Returns ``(best, history, status)``: the best rule as an :class:`~mrc_pyomo.oracles.incumbent.Incumbent`
     (its ``R`` from one exact pass), one record per iteration (:data:`HISTORY_COLUMNS` and ``lambda0``:
@@ -155,7 +161,7 @@ def phase(problem, config, *, tolerance=PHASE_TOLERANCE, log=None, callback=None
                         "R_mu": value, "lower": 0.0, "upper": best.risk, "seconds_elapsed": elapsed()})
         if log is not None:
             log(history[-1])
-        if callback is not None and callback(history[-1]):
+        if (yield history[-1]):
             status = Status.CALLBACK
             break
         if config.time_limit is not None and elapsed() >= config.time_limit:
@@ -192,8 +198,9 @@ def continued(log, history, seconds, lambda0):
 
 
 def after_phase(loop, best, history, began, config, log, lambda0):
-    """The :class:`~mrc_pyomo.methods.result.FitResult` of ``loop(remaining, log)``, a method run after a
-    first-order :func:`phase` of ``history`` (best rule ``best``) in a fit begun at ``began`` (``perf_counter``):
+    """The :class:`~mrc_pyomo.methods.result.FitResult` of ``loop(remaining, log)``, the steps of a method
+    (a generator whose iterations this one passes on) run after a first-order :func:`phase` of ``history``
+    (best rule ``best``) in a fit begun at ``began`` (``perf_counter``):
     the time left of ``config.time_limit`` (None: none) and the log that goes on from the phase's
     (:func:`continued`).  Its history follows the phase's.  A fit with no time left, or whose loop's first master
     the time limit stopped (``MasterSolveError`` once the time is up; the error itself otherwise), returns the
@@ -203,7 +210,7 @@ def after_phase(loop, best, history, began, config, log, lambda0):
     if remaining is not None and remaining <= 0:
         return phase_result(best, history, Status.TIME_LIMIT, config)
     try:
-        result = loop(remaining, continued(log, history, seconds, lambda0))
+        result = yield from loop(remaining, continued(log, history, seconds, lambda0))
     except MasterSolveError:
         if config.time_limit is None or time.perf_counter() - began < config.time_limit:
             raise
@@ -212,10 +219,18 @@ def after_phase(loop, best, history, began, config, log, lambda0):
 
 
 def solve(problem, config=None, *, start=None, log=None, callback=None, certify=True):
-    """Run MRC-FOM on ``problem``: the first-order :func:`phase` (its stall tolerance :data:`PHASE_TOLERANCE`,
+    """Run MRC-FOM on ``problem``: :func:`steps` to its end, each iteration (the phase's records, then the loop's
+    states) shown to ``callback`` (if given), whose true return value stops the fit
+    (:func:`~mrc_pyomo.methods.result.finish`)."""
+    return finish(steps(problem, config, start=start, log=log, certify=certify), callback)
+
+
+def steps(problem, config=None, *, start=None, log=None, certify=True):
+    """MRC-FOM on ``problem``, a generator of its iterations (:mod:`mrc_pyomo.methods.result`): the first-order
+    :func:`phase` (its stall tolerance :data:`PHASE_TOLERANCE`,
     or :data:`STALL_TOLERANCE` without ``certify``); then, with ``certify`` and time left, MRC-CCG from the
     master of its active rows (:func:`certificate_master`, module docstring) with the time left,
-    ``config.max_iter`` masters at most and ``callback``.
+    ``config.max_iter`` masters at most.
 
     Returns a :class:`~mrc_pyomo.methods.result.FitResult`: the best rule of both phases, its exact ``R`` as
     ``upper``, the loop's ``lower`` (0 without it) and status (``"converged"`` only when the certified gap is at
@@ -226,13 +241,13 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, certify=
     """
     config = CCGConfig() if config is None else config
     began = time.perf_counter()
-    best, history, status = phase(problem, config, tolerance=PHASE_TOLERANCE if certify else STALL_TOLERANCE,
-                                  log=log, callback=callback)
+    best, history, status = yield from phase_steps(problem, config, log=log,
+                                                   tolerance=PHASE_TOLERANCE if certify else STALL_TOLERANCE)
     if not certify or status in (Status.CALLBACK, Status.TIME_LIMIT):
         return phase_result(best, history, status or Status.MAX_ITER, config)
     # the certificate: constraint generation from the master of the rows the first-order point makes active
     master = certificate_master(problem, forward(problem.data, best.mu), config)
-    return after_phase(lambda remaining, log: ccg.solve(
+    return (yield from after_phase(lambda remaining, log: ccg.steps(
         problem, replace(config, regime="n", time_limit=remaining),
-        start=Start(master=master, candidates=(best.mu,), keep=KEEP_SEED), log=log, callback=callback),
-        best, history, began, config, log, problem.lambda0)
+        start=Start(master=master, candidates=(best.mu,), keep=KEEP_SEED), log=log),
+        best, history, began, config, log, problem.lambda0))

@@ -1,9 +1,16 @@
-"""What every method returns (:class:`FitResult`), why it stopped (:class:`Status`), and where it may start
-(:class:`Start`).
+"""What every method returns (:class:`FitResult`), why it stopped (:class:`Status`), where it may start
+(:class:`Start`), and how its iterations are watched (:func:`finish`).
 
 Each method of :mod:`mrc_pyomo.methods` is a function ``solve(problem, config, start=None, ...)`` of a prepared
 :class:`~mrc_pyomo.problem.MRCProblem`, returning one :class:`FitResult` whose ``mu`` is a rule of that problem
 (its rescaled columns, reduced features at 0) with the certified interval ``[lower, upper]``, ``upper = R(mu)``.
+
+A method that iterates is written as a generator, ``steps(problem, config, ...)``: it yields what each iteration
+leaves to watch (MRC-CCG's :class:`~mrc_pyomo.methods.ccg.record.IterationState`, a first-order iteration's
+record), is sent back whether to stop there (``True``: stop; ``None`` or ``False``: go on), and returns its
+:class:`FitResult`.  Its ``solve`` is :func:`finish` of its ``steps`` with a callback.  So a fit is watched one
+iteration at a time in the caller's own thread (:meth:`mrc_pyomo.MRCClassifier.steps`), and a method that runs
+another (a path's stages, a first-order phase before the loop) passes its iterations on with ``yield from``.
 """
 
 from dataclasses import dataclass, field
@@ -72,3 +79,21 @@ class FitResult:
     def gap(self):
         """The certified gap ``upper - lower``."""
         return self.upper - self.lower
+
+
+def finish(steps, callback=None):
+    """The :class:`FitResult` of a method's ``steps`` (a generator, module docstring) run to its end, each
+    iteration shown to ``callback`` (if given), whose true return value stops the method there."""
+    try:
+        state = next(steps)
+        while True:
+            state = steps.send(bool(callback(state)) if callback is not None else False)
+    except StopIteration as end:
+        return end.value
+
+
+def single_step(solve):
+    """The steps of a method with no iterations to watch (the full LP: one solve): a generator that yields nothing
+    and returns ``solve()``."""
+    yield from ()
+    return solve()

@@ -27,7 +27,7 @@ from ..oracles.primal import class_scores, most_violated_subsets, risk
 from ..oracles.rounding import gamma
 from ..oracles.rows import right_hand_sides
 from .ccg.config import CCGConfig
-from .result import FitResult, Status
+from .result import FitResult, Status, finish
 
 HISTORY_COLUMNS = ["iteration", "R_mu", "lower", "upper", "seconds_elapsed"]
 
@@ -39,14 +39,21 @@ def _risk_and_subgradient_row(Psi, mu, tau, lam):
 
 
 def solve(problem, config=None, *, start=None, log=None, callback=None):
-    """Run MRC-SUB on ``problem`` (its data in memory: thousands of passes) for ``config.max_iter`` iterations,
-    until ``config.time_limit`` seconds, or until the certified gap is at most ``max(config.eps_1, GAP_FLOOR)``
-    (``config``: a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`).  ``start`` and ``callback`` are not used.
+    """Run MRC-SUB on ``problem``: :func:`steps` to its end, each iteration's record shown to ``callback`` (if
+    given), whose true return value stops it (:func:`~mrc_pyomo.methods.result.finish`)."""
+    return finish(steps(problem, config, start=start, log=log), callback)
+
+
+def steps(problem, config=None, *, start=None, log=None):
+    """MRC-SUB on ``problem`` (its data in memory: thousands of passes) for ``config.max_iter`` iterations,
+    until ``config.time_limit`` seconds, until the certified gap is at most ``max(config.eps_1, GAP_FLOOR)``
+    (``config``: a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`), or until a stop is sent: a generator that
+    yields each iteration's record (:mod:`mrc_pyomo.methods.result`).  ``start`` is not used.
 
     Returns a :class:`~mrc_pyomo.methods.result.FitResult` (no master; ``objective = upper = R(mu)``) whose status
-    is ``"converged"`` (gap reached), ``"max_iter"`` or ``"time_limit"``, and whose ``history`` has one record
-    per iteration (keys :data:`HISTORY_COLUMNS`): the exact ``R`` at the extrapolated point and the certified
-    interval so far; ``log``, if given, is called with each record as it is made.
+    is ``"converged"`` (gap reached), ``"max_iter"``, ``"time_limit"`` or ``"callback"``, and whose ``history`` has
+    one record per iteration (keys :data:`HISTORY_COLUMNS`): the exact ``R`` at the extrapolated point and the
+    certified interval so far; ``log``, if given, is called with each record as it is made.
     """
     config = CCGConfig() if config is None else config
     if not isinstance(problem.data, InMemorySource):
@@ -64,7 +71,7 @@ def solve(problem, config=None, *, start=None, log=None, callback=None):
     rows_g, rows_minus_b, rows_count = np.zeros_like(tau), 0.0, 0
     # each column's largest |Psi_ij|: the average of the rows met is off by at most gamma(count + K + 2) times it
     peaks = np.asarray(abs(Psi).max(axis=0).todense() if sp.issparse(Psi) else np.abs(Psi).max(axis=0)).ravel()
-    history = []
+    history, stopped = [], Status.MAX_ITER
     for k in range(1, max_iter + 1):
         y = w + theta * (1.0 / theta_prev - 1.0) * (w - w_prev)
         value, i, subset = _risk_and_subgradient_row(Psi, y, tau, lam)
@@ -86,15 +93,18 @@ def solve(problem, config=None, *, start=None, log=None, callback=None):
         history.append({"iteration": k, "R_mu": value, "lower": lower, "upper": best, "seconds_elapsed": elapsed})
         if log is not None:
             log(history[-1])
-        if (time_limit is not None and elapsed >= time_limit) or best - lower <= gap:
+        if (yield history[-1]):
+            stopped = Status.CALLBACK
+            break
+        if time_limit is not None and elapsed >= time_limit:
+            stopped = Status.TIME_LIMIT
+            break
+        if best - lower <= gap:
             break
     value, _, _ = _risk_and_subgradient_row(Psi, w, tau, lam)
     if value < best:
         best, best_mu = value, w
         history[-1]["upper"] = best  # the last step's point is part of the last iteration
-    if best - lower <= gap:
-        status = Status.CONVERGED
-    else:
-        status = Status.MAX_ITER if len(history) == max_iter else Status.TIME_LIMIT
+    status = Status.CONVERGED if best - lower <= gap else stopped
     return FitResult(master=None, mu=best_mu, objective=best, lower=lower, upper=best, status=status,
                      history=history, columns=tuple(HISTORY_COLUMNS))

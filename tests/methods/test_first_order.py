@@ -94,21 +94,22 @@ def test_time_running_out_after_the_phase_returns_its_rule(monkeypatch):
     config = first_order.CCGConfig(time_limit=60.0)
     best, _, _ = first_order.phase(problem, config)
     late = {"seconds": 0.0}
-    real_master, real_solve = first_order.certificate_master, first_order.ccg.solve
+    real_master, real_steps = first_order.certificate_master, first_order.ccg.steps
 
     def slow_master(*args):
         late["seconds"] += 1e3   # the clock jumps past the limit while the master is built
         return real_master(*args)
 
-    def stopped_solve(*args, **kwargs):
+    def stopped_steps(*args, **kwargs):   # the loop's steps, stopped in its first master's solve
         late["seconds"] += 1e3
         raise first_order.MasterSolveError("HiGHS: Time limit reached")
+        yield
     clock = first_order.time.perf_counter
     monkeypatch.setattr(first_order.time, "perf_counter", lambda: clock() + late["seconds"])
     for patch in ({"certificate_master": slow_master}, {"certificate_master": real_master}):
         monkeypatch.setattr(first_order, "certificate_master", next(iter(patch.values())))
-        monkeypatch.setattr(first_order.ccg, "solve", stopped_solve if patch["certificate_master"] is real_master
-                            else real_solve)
+        monkeypatch.setattr(first_order.ccg, "steps", stopped_steps if patch["certificate_master"] is real_master
+                            else real_steps)
         late["seconds"] = 0.0
         result = first_order.solve(problem, config)
         assert result.status == "time_limit" and result.lower == 0.0 and result.master is None

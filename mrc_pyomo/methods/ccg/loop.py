@@ -54,7 +54,7 @@ from ...master import MasterSolveError, RestrictedMaster
 from ...oracles.certificate import gap_tolerance
 from ...oracles.incumbent import Incumbent, improve_on_segments
 from ...problem.initialization import class_centroids, initial_features, initial_rows
-from ..result import FitResult, Start, Status
+from ..result import FitResult, Start, Status, finish
 from .check import check_solution
 from .config import INIT_FEATURE_ROUNDS, CCGConfig, simplex_budget
 from .record import HISTORY_COLUMNS, IterationState, failure_record, iteration_record
@@ -178,8 +178,18 @@ class RowHistory:
 
 
 def solve(problem, config=None, *, start=None, log=None, callback=None):
-    """Run MRC-CCG (Algorithm 1) on the prepared ``problem`` (a :class:`~mrc_pyomo.problem.MRCProblem`) with the
-    settings ``config`` (a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`; None: the defaults).
+    """Run MRC-CCG (Algorithm 1) on the prepared ``problem``: :func:`steps` to its
+    :class:`~mrc_pyomo.methods.result.FitResult`, each master's :class:`IterationState` shown to ``callback`` (if
+    given), whose true return value stops the loop (:func:`~mrc_pyomo.methods.result.finish`)."""
+    return finish(steps(problem, config, start=start, log=log), callback)
+
+
+def steps(problem, config=None, *, start=None, log=None):
+    """MRC-CCG (Algorithm 1) on the prepared ``problem`` (a :class:`~mrc_pyomo.problem.MRCProblem`) with the
+    settings ``config`` (a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`; None: the defaults), one master at a
+    time: a generator that yields an :class:`IterationState` after each master is solved and checked, is sent
+    whether to stop there (a true value: status ``"callback"``), and returns the
+    :class:`~mrc_pyomo.methods.result.FitResult` (:mod:`mrc_pyomo.methods.result`).
 
     The loop only sequences its steps: :func:`solve_master`, :func:`check_solution`, :func:`iteration_record`
     and :func:`update_master`.  Returns a :class:`~mrc_pyomo.methods.result.FitResult` whose ``history`` has one
@@ -193,8 +203,7 @@ def solve(problem, config=None, *, start=None, log=None, callback=None):
     solver), ``seconds_solve`` the solver's own time, ``R_master`` its value ``R^k`` (as the solver reports
     it), ``R_mu`` the exact ``R(mu^k)``, ``lower`` / ``upper`` the certified interval after its check, the
     violations and ``seconds_oracle`` those of the check, ``solver_status`` what the solver said.  ``log``,
-    if given, is called with each record; ``callback``, if given, with an :class:`IterationState`, and a
-    true return value stops the loop.
+    if given, is called with each record.
 
     With a reduction (``problem.reduction``) the loop solves the reduced LP (no fixed feature, no row with a
     blocked label; ``R*`` unchanged): ``mu`` has zeros on the fixed features and ``upper`` is ``R'(mu)``, which
@@ -260,7 +269,7 @@ def solve(problem, config=None, *, start=None, log=None, callback=None):
         history.append(record)
         if log is not None:
             log(record)
-        if callback is not None and callback(IterationState(k, master, solution, check, record, *added, data, blocked)):
+        if (yield IterationState(k, master, solution, check, record, *added, data, blocked)):
             status = Status.CALLBACK
             break
         if check.gap <= gap_tolerance(config.eps_1):
