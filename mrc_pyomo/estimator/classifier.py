@@ -22,11 +22,12 @@ from ..display.progress import progress_display
 from ..master import check_solver
 from ..methods import anytime, continuation, first_order, full_lp, subgradient
 from ..methods.ccg.config import problem_regime
+from ..methods.result import finish, single_step
 from ..problem import prepare
-from .fitted import fit_transaction, fitted_attributes, set_fitted, unpredicted_classes_message, warn_about_fit
-from .parameters import PARAMETER_CONSTRAINTS, ccg_config, validate_parameters
+from .fitted import Fitted, commit, fit_warnings, fitted_attributes, input_attributes, unfitted_copy
+from .parameters import PARAMETER_CONSTRAINTS, ccg_config, method_and_regime, validate_parameters
 from .rule import RuleMixin
-from .steps import stepped
+from .steps import Steps, check_not_fitting, running_fit
 
 
 class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
@@ -94,16 +95,18 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         Threshold on the dual (feature) violations of the regime ``"nm"``.
     n_max, m_max : int, default=400
         Rows and features added per iteration at most.
-    max_iter : int, default=1000
+    max_iter : int or None, default=None
         Iterations of the generation loop at most (subgradient steps for ``method="subgradient"``, first-order
-        iterations for ``method="fom"``).
+        iterations for ``method="fom"``); None: the method's default, 1,000, and 10,000 steps for MRC-SUB (MRCpy's,
+        as in the paper's comparisons: its rule after 1,000 steps is still the trivial one on digits).
     regime : {"auto", "n", "nm"}, default="auto"
-        ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"`` uses
-        ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``: the
-        master with every row and feature, as ``method="lp"``; sparse text with few classes), else ``"nm"``
-        for sparse features and ``"n"`` for dense ones (random Fourier features, images: the certificate of
-        ``"nm"`` cannot close while dense features lie outside ``J``);
-        :func:`mrc_pyomo.methods.ccg.config.choose_regime` states the rule and its measurements.
+        MRC-CCG's regime (``method="ccg"``; MRC-FOM's certificate always runs in ``"n"``, and ``regime_`` says where a
+        fit ran): ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"`` uses
+        ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``: the master with
+        every row and feature, as ``method="lp"``; sparse text with few classes), else ``"nm"`` for sparse features and
+        ``"n"`` for dense ones (random Fourier features, images: the certificate of ``"nm"`` cannot close while dense
+        features lie outside ``J``); :func:`mrc_pyomo.methods.ccg.config.choose_regime` states the rule and its
+        measurements.
     time_limit : float, optional
         Seconds after which the loop stops (checked after each iteration).
     solver_options : dict, optional
@@ -161,7 +164,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         for MRC-SUB (no LP) and for a full LP its time limit stopped.
     regime_ : str
         Where the fit ran: ``"n"`` (all features, rows generated), ``"nm"`` (rows and features generated) or
-        ``"full"`` (the full LP; see ``regime``).
+        ``"full"`` (the whole problem at once: the full LP, ``method="lp"`` or chosen by ``regime="auto"``, and
+        MRC-SUB); MRC-FOM's certificate runs in ``"n"``.
     upper_, lower_ : float
         The certified interval ``lower_ <= R* <= upper_ = R(mu_)``.
     status_ : str
@@ -189,7 +193,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     _parameter_constraints = PARAMETER_CONSTRAINTS
 
     def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="highs",
-                 eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
+                 eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=None, regime="auto", time_limit=None,
                  solver_options=None, random_state=None, verbose=False, callback=None, continuation=False,
                  formulation="paper", first_order="auto"):
         self.phi = phi
@@ -217,6 +221,12 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
+    def set_params(self, **params):
+        """Set parameters (scikit-learn's ``set_params``); refused (``RuntimeError``) while a fit of the estimator
+        runs or is paused (:meth:`steps`): the fit would end with the attributes of other parameters."""
+        check_not_fitting(self, "setting its parameters")
+        return super().set_params(**params)
+
     def _validate_params(self):
         """Check the parameters (:func:`mrc_pyomo.estimator.parameters.validate_parameters`)."""
         validate_parameters(self)
@@ -226,62 +236,64 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Learn the MRC from ``X`` (dense, scipy.sparse or a Dask array, shape ``(n, d)``) and labels ``y``:
         validate, prepare the problem (:func:`mrc_pyomo.problem.prepare`), solve it by the method, set the fitted
-        attributes (:mod:`mrc_pyomo.estimator.fitted`) in one step.  A fit that raises (an error, a callback's
-        exception, ``KeyboardInterrupt``) leaves the estimator as it was before it.
+        attributes (:mod:`mrc_pyomo.estimator.fitted`) in one step.  Nothing is written into the estimator before
+        the fit ends: a fit that raises (an error, a callback's exception, ``KeyboardInterrupt``) leaves it as it
+        was.  A second fit of an estimator whose fit is running or paused (:meth:`steps`) is refused
+        (``RuntimeError``).
 
         ``sample_weight`` (array of shape ``(n,)``, non-negative): the weights of the samples in ``tau`` and
         ``lambda`` (eq. 2: the weighted mean and standard deviation of ``Phi``), so that an integer weight is
         that many copies of the sample; a sample of weight 0 is not a training sample (it is left out, also of
         the maximum over the samples in ``R``).  The feature map's fit takes them where it can (the ``gamma="scale"``
         of random Fourier features; a transformer whose ``fit`` has ``sample_weight``)."""
-        return self._fit(X, y, sample_weight, self.callback)
+        with running_fit(self):
+            fitted = finish(self._fit_steps(X, y, sample_weight), self.callback)
+        return commit(self, fitted)
 
     def steps(self, X, y, sample_weight=None):
-        """Fit as :meth:`fit` does, one iteration at a time: an iterator over the iterations, each an
-        :class:`~mrc_pyomo.methods.ccg.record.IterationState` (MRC-CCG's master, its solution, the rows and
-        features added and removed, the violations, the certified interval; a first-order phase's iterations are
-        its history records), so that a notebook shows one iteration per cell (``state = next(steps)``).  When
-        the iterator ends the estimator is fitted; stopping it early (``close()``, ``break``) ends the fit as a
-        callback would (``status_ == "callback"``).  ``callback``, if set, is called too
-        (:mod:`mrc_pyomo.estimator.steps`)."""
+        """Fit as :meth:`fit` does, one iteration at a time: an iterator (:class:`~mrc_pyomo.estimator.steps.Steps`)
+        over the iterations, each an :class:`~mrc_pyomo.methods.ccg.record.IterationState` (a first-order phase's
+        are its history records), so that a notebook shows one per cell (``state = next(steps)``).  The fit runs
+        in the caller's thread, only inside ``next()``, and sets the fitted attributes when it ends; ``close()``,
+        ``break`` out of a ``for`` loop over it or dropping it ends it as a callback's stop does (``status_ ==
+        "callback"``).  While it is paused the estimator is as it was and another fit of it is refused; at the
+        end of the program it is dropped.  ``callback``, if set, is called too (:mod:`mrc_pyomo.estimator.steps`)."""
         self._validate_params()
-        return stepped(lambda step: self._fit(X, y, sample_weight, step), self.callback)
+        return Steps(self, lambda: self._fit_steps(X, y, sample_weight), self.callback)
 
-    def _fit(self, X, y, sample_weight, callback):
-        """The work of :meth:`fit`, each iteration shown to ``callback``."""
-        with fit_transaction(self):
-            # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
-            # whether it is usable depends on the machine, not only on the name
-            check_solver(self.solver)
-            X, y = validate_training_data(self, X, y)
-            X, y, weights = validate_sample_weight(X, y, sample_weight)
-            problem = prepare(X, y, self.phi, self.fit_intercept, self.random_state, self.lambda0,
-                              reduce=self.method != "subgradient", weights=weights)
-            regime = problem_regime(problem, self.regime, self.formulation)
-            method = "lp" if self.method == "lp" or (regime == "full" and self.method != "fom") else self.method
-            with progress_display(self.verbose, method, stages=self.continuation) as progress:
-                result = self._solve(problem, method, ccg_config(self, regime), progress, callback)
-                attributes, rule = fitted_attributes(problem, result, regime, self.eps_1)
-                unpredicted = unpredicted_classes_message(problem.classes, rule, self.phi)
-                del problem   # not held once the attributes are made
-                progress.close(*(attributes[name] for name in ("status_", "lower_", "upper_", "n_iter_")))
-            set_fitted(self, attributes)
-        warn_about_fit(self, unpredicted)
-        return self
+    def _fit_steps(self, X, y, sample_weight):
+        """The work of :meth:`fit` as a generator of its iterations (:mod:`mrc_pyomo.methods.result`) that returns
+        the finished fit, a :class:`~mrc_pyomo.estimator.fitted.Fitted` not yet written into the estimator."""
+        # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
+        # whether it is usable depends on the machine, not only on the name
+        check_solver(self.solver)
+        shadow = unfitted_copy(self)   # the validation's attributes (n_features_in_) are set on it, not on self
+        X, y = validate_training_data(shadow, X, y)
+        X, y, weights = validate_sample_weight(X, y, sample_weight)
+        problem = prepare(X, y, self.phi, self.fit_intercept, self.random_state, self.lambda0,
+                          reduce=self.method != "subgradient", weights=weights)
+        method, regime = method_and_regime(self.method, problem_regime(problem, self.regime, self.formulation))
+        with progress_display(self.verbose, method, stages=self.continuation) as progress:
+            result = yield from self._solve_steps(problem, method, ccg_config(self, regime), progress)
+            attributes, rule = fitted_attributes(problem, result, regime, self.eps_1)
+            messages = fit_warnings(problem, attributes, rule, self)
+            del problem   # not held once the attributes are made
+            progress.close(*(attributes[name] for name in ("status_", "lower_", "upper_", "n_iter_")))
+        return Fitted({**input_attributes(shadow), **attributes}, messages)
 
-    def _solve(self, problem, method, config, progress, callback):
-        """The :class:`~mrc_pyomo.methods.result.FitResult` of ``method`` on ``problem``, each iteration's record
-        shown to ``progress``: MRC-CCG at ``lambda0`` (after a first-order phase where ``first_order`` says so,
-        through the stages of :func:`~mrc_pyomo.methods.continuation.schedule` with ``continuation=True``), the
-        full LP, MRC-SUB or MRC-FOM."""
+    def _solve_steps(self, problem, method, config, progress):
+        """The steps (:mod:`mrc_pyomo.methods.result`) of ``method`` on ``problem``, each iteration's record shown
+        to ``progress``: MRC-CCG at ``lambda0`` (after a first-order phase where ``first_order`` says so, through
+        the stages of :func:`~mrc_pyomo.methods.continuation.schedule` with ``continuation=True``), the full LP,
+        MRC-SUB or MRC-FOM.  Returns the :class:`~mrc_pyomo.methods.result.FitResult`."""
         if method == "subgradient":
-            return subgradient.solve(problem, config, log=progress)
+            return (yield from subgradient.steps(problem, config, log=progress))
         if method == "fom":
-            return first_order.solve(problem, config, log=progress, callback=callback)
+            return (yield from first_order.steps(problem, config, log=progress))
         if method == "lp":
-            return full_lp.solve(problem, config)
+            return (yield from single_step(lambda: full_lp.solve(problem, config)))
         stages = None
         if self.continuation:
             stages = continuation.schedule(self.lambda0, continuation.zero_rule_lambda0(problem))
-        return anytime.solve(problem, config, lambda0s=stages, log=progress, callback=callback,
-                             phase=anytime.runs_phase(problem, config.regime, self.first_order))
+        return (yield from anytime.steps(problem, config, lambda0s=stages, log=progress,
+                                         phase=anytime.runs_phase(problem, config.regime, self.first_order)))

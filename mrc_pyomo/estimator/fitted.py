@@ -4,25 +4,38 @@ and written into an estimator in one step.
 Every fit, and every stage of a path (:func:`mrc_pyomo.mrc_path`), makes its attributes here: the rule in the
 user's units with ``upper_ = R(mu_)`` by one exact pass over the training samples and ``lower_`` from the
 method's duals (both safe in floating point, :meth:`~mrc_pyomo.problem.MRCProblem.rule`), its status, its history and
-its last master.  :func:`set_fitted` writes them all at once, after everything was computed, and a fit runs
-inside :func:`fit_transaction`: one that raises (an error, ``KeyboardInterrupt``) leaves the estimator as it was.
+its last master; and its warnings (:func:`fit_warnings`), which name what kept the fit from a good rule.
+
+A fit of :class:`~mrc_pyomo.MRCClassifier` writes nothing into its estimator while it runs: it validates the data
+against an :func:`unfitted_copy`, and :func:`commit` replaces the fitted attributes as a whole once everything was
+computed.  So a fit that raises (an error, ``KeyboardInterrupt``) or that is abandoned (a stepped fit left paused,
+:mod:`mrc_pyomo.estimator.steps`) leaves the estimator as it was, and two fits never mix.  :func:`fit_transaction`
+gives the same guarantee to a fit that writes as it goes (:class:`~mrc_pyomo.MRCClassifierCV`).
 """
 
+import inspect
+import os
 import warnings
 from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 
+from ..methods.continuation import zero_rule_lambda0
 from ..methods.result import Status
 from ..oracles.certificate import gap_tolerance
+from .parameters import max_iterations
 
 #: the attributes the validation of the training data sets (scikit-learn's ``validate_data``)
 INPUT_ATTRIBUTES = ("n_features_in_", "feature_names_in_")
 #: the end of the warning of a fit that stopped "stalled"
 STALLED_ADVICE = ("; every solve was optimal, but the solver's precision cannot narrow the gap further (ask for "
                   "a larger eps_1, or a solver with more digits)")
+#: what lets a fit stopped by a limit go on
+STOP_ADVICE = {Status.MAX_ITER: "a larger max_iter", Status.TIME_LIMIT: "a larger time_limit"}
 
 
 def certified_status(status, lower, upper, eps_1):
@@ -54,19 +67,37 @@ def fitted_attributes(problem, result, regime, eps_1):
     }, rule
 
 
-def unpredicted_classes_message(classes, rule, phi):
+def unpredicted_classes_message(problem, rule, status, estimator):
     """The warning for a rule that never predicts some classes of its training data (None if it predicts them
-    all): the classes, the training accuracy, and what to try."""
+    all): the classes, the training accuracy, and what kept the rule from them.  A fit that stopped before it
+    converged (``status`` another than ``"converged"``) is named with its stop and gap: its rule is not yet the
+    minimax rule, so neither the feature map nor the regularisation is to blame yet.  A converged fit whose
+    ``lambda0`` is at or above :func:`~mrc_pyomo.methods.continuation.zero_rule_lambda0` has the constant rule
+    ``mu = 0`` among its minimisers: the regularisation is to blame.  Otherwise the feature map may be too poor
+    (a linear rule cannot separate the classes), or ``lambda0`` too large."""
+    classes = problem.classes
     missing = [classes[k] for k in np.flatnonzero(rule.predicted == 0)]
     if not missing:
         return None
     names = ", ".join(repr(c.item() if isinstance(c, np.generic) else c) for c in missing)
+    these = "these classes" if len(missing) > 1 else "this class"
+    head = (f"the rule never predicts class{'es' if len(missing) > 1 else ''} {names} on its training data "
+            f"(training accuracy {rule.accuracy:.3f})")
+    if status != Status.CONVERGED:
+        return (f"{head}: the fit stopped ({status}) with a certified gap upper_ - lower_ = "
+                f"{rule.upper - rule.lower:.3g}, so its rule is not yet the minimax rule; let it go on "
+                f"({STOP_ADVICE.get(status, 'see the ConvergenceWarning')}) before judging the feature map or "
+                f"lambda0")
+    zero_rule = zero_rule_lambda0(problem)
+    if estimator.lambda0 >= zero_rule:
+        return (f"{head}: lambda0 = {estimator.lambda0:g} is so large that the constant rule mu = 0 is a minimax "
+                f"rule (it is from lambda0 = {zero_rule:.3g} on), which predicts one class everywhere; use a "
+                f"smaller lambda0 (MRCClassifierCV chooses one)")
+    phi = estimator.phi
     advice = ('try phi="fourier" (random Fourier features), whose rules are not linear in x'
-              if isinstance(phi, str) and phi == "linear" else "try a richer feature map or a smaller lambda0")
-    return (f"the rule never predicts class{'es' if len(missing) > 1 else ''} {names} on its training data "
-            f"(training accuracy {rule.accuracy:.3f}): the feature map may be too poor to tell "
-            f"{'these classes' if len(missing) > 1 else 'this class'} apart; {advice} (the guide's page "
-            f"\"Choosing a feature map\")")
+              if isinstance(phi, str) and phi == "linear" else "try a richer feature map")
+    return (f"{head}: the feature map may be too poor to tell {these} apart; {advice}, or a smaller lambda0 than "
+            f"{estimator.lambda0:g} (the guide's page \"Choosing a feature map\")")
 
 
 def input_attributes(estimator):
@@ -101,16 +132,76 @@ def fit_transaction(estimator):
         raise
 
 
-def warn_about_fit(estimator, unpredicted):
-    """The warnings of a fitted estimator: ``unpredicted`` (:func:`unpredicted_classes_message`, a
-    ``UserWarning``) if not None, and a ``ConvergenceWarning`` that gives the certified gap if it is above
-    ``eps_1`` (with :data:`STALLED_ADVICE` for the status ``"stalled"``)."""
-    if unpredicted is not None:
-        warnings.warn(unpredicted, UserWarning, stacklevel=5)
-    gap = estimator.upper_ - estimator.lower_
-    if gap > gap_tolerance(estimator.eps_1):
-        warnings.warn(
-            f"the fit stopped ({estimator.status_}) with a certified gap upper_ - lower_ = {gap:.3g} above "
-            f"eps_1 = {estimator.eps_1:g}: R* is in [{estimator.lower_:.6g}, {estimator.upper_:.6g}]; the rule "
-            f"returned is the best certified one found" + (STALLED_ADVICE if estimator.status_ == Status.STALLED
-                                                            else ""), ConvergenceWarning, stacklevel=5)
+def convergence_message(status, lower, upper, estimator):
+    """The ``ConvergenceWarning`` of a fit whose certified gap ``upper - lower`` is above ``estimator.eps_1``
+    (None otherwise): the stop, the gap, the interval, and what lets the fit go on."""
+    gap = upper - lower
+    if gap <= gap_tolerance(estimator.eps_1):
+        return None
+    cause = {Status.MAX_ITER: f"; max_iter = {max_iterations(estimator)} was reached: a larger max_iter lets it go on",
+             Status.TIME_LIMIT: f"; time_limit = {estimator.time_limit:g} s was reached: a larger time_limit lets it "
+                                f"go on" if estimator.time_limit is not None else "",
+             Status.STALLED: STALLED_ADVICE,
+             Status.SOLVER_ERROR: "; the solver failed (the last record of history_ says why)"}.get(status, "")
+    return (f"the fit stopped ({status}) with a certified gap upper_ - lower_ = {gap:.3g} above eps_1 = "
+            f"{estimator.eps_1:g}: R* is in [{lower:.6g}, {upper:.6g}]; the rule returned is the best certified "
+            f"one found{cause}")
+
+
+def fit_warnings(problem, attributes, rule, estimator):
+    """The warnings of a finished fit of ``estimator`` on ``problem`` (its ``attributes`` and ``rule``, of
+    :func:`fitted_attributes`), as ``(message, category)`` pairs: the classes its rule never predicts
+    (:func:`unpredicted_classes_message`, a ``UserWarning``) and an open certified gap
+    (:func:`convergence_message`, a ``ConvergenceWarning``)."""
+    status, lower, upper = attributes["status_"], attributes["lower_"], attributes["upper_"]
+    messages = ((unpredicted_classes_message(problem, rule, status, estimator), UserWarning),
+                (convergence_message(status, lower, upper, estimator), ConvergenceWarning))
+    return tuple((message, category) for message, category in messages if message is not None)
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A finished fit, not yet written into its estimator: its fitted ``attributes`` (names ending in ``_``) and
+    its ``warnings`` (``(message, category)`` pairs, :func:`fit_warnings`)."""
+
+    attributes: dict
+    warnings: tuple = ()
+
+
+def unfitted_copy(estimator):
+    """A shallow copy of ``estimator`` without its fitted attributes: what a fit validates its data against
+    (scikit-learn's ``validate_data`` sets ``n_features_in_`` and ``feature_names_in_`` on it), so that nothing is
+    written into ``estimator`` itself before :func:`commit`."""
+    copy = object.__new__(type(estimator))
+    copy.__dict__.update({name: value for name, value in vars(estimator).items() if name not in fitted_names(estimator)})
+    return copy
+
+
+def commit(estimator, fitted):
+    """Write the finished fit ``fitted`` (a :class:`Fitted`) into ``estimator`` in one step: its fitted attributes
+    are replaced as a whole (none of an earlier fit is left, the parameters are kept), by a single assignment that
+    an interruption cannot split; then its warnings are raised, pointing at the caller's line outside this package.
+    Returns ``estimator``."""
+    fitted_before = set(fitted_names(estimator))
+    state = {name: value for name, value in vars(estimator).items() if name not in fitted_before}
+    state.update(fitted.attributes)
+    estimator.__dict__ = state
+    level = caller_stacklevel()
+    for message, category in fitted.warnings:
+        warnings.warn(message, category, stacklevel=level)
+    return estimator
+
+
+#: the folders whose frames a warning of a fit skips, to point at the user's line: this package's, and
+#: scikit-learn's ``base.py`` (its ``_fit_context`` wraps ``fit``)
+_SKIPPED_FILES = (str(Path(__file__).resolve().parents[1]) + os.sep, os.path.join("sklearn", "base.py"))
+
+
+def caller_stacklevel():
+    """The ``stacklevel`` for ``warnings.warn`` called by the caller of this function that points at the first
+    frame outside this package (and outside scikit-learn's wrapper of ``fit``): the user's line that fitted."""
+    frame, level = inspect.currentframe().f_back.f_back, 2
+    while frame is not None and (frame.f_code.co_filename.startswith(_SKIPPED_FILES[0])
+                                 or frame.f_code.co_filename.endswith(_SKIPPED_FILES[1])):
+        frame, level = frame.f_back, level + 1
+    return level

@@ -1,63 +1,233 @@
-"""A fit one iteration at a time, for watching the loop: :func:`stepped` turns a fit that calls a callback after
-each iteration into an iterator over those iterations (:meth:`MRCClassifier.steps
-<mrc_pyomo.MRCClassifier.steps>`).
+"""A fit one iteration at a time, for watching the loop (:meth:`MRCClassifier.steps
+<mrc_pyomo.MRCClassifier.steps>`), and the rule that an estimator runs one fit at a time (:func:`running_fit`).
 
-The fit runs in a thread of its own, which waits inside the callback until the next iteration is asked for: while
-the caller holds an iteration's :class:`~mrc_pyomo.methods.ccg.record.IterationState` (its master, solution,
-rows and features added and removed, violations, certified interval), nothing changes it.  Stopping early
-(``close()``, ``break`` out of a ``for`` loop, or dropping the iterator) makes the callback ask the loop to
-stop; the fit then ends as a fit stopped by its callback does (``status_ == "callback"``, the best certified
-rule so far).  An error in the fit is raised by the iterator (by ``close()`` if it came while the fit stopped).
+A fit is a generator of its iterations (:mod:`mrc_pyomo.methods.result`), and :class:`Steps` runs it in the
+caller's own thread, only inside ``next()``: between two iterations nothing runs, so the state the caller holds
+(the master, its solution, the rows and features added) does not change, no thread is left behind, and a warning
+points at the caller's line.  The fit writes nothing into its estimator until it ends
+(:func:`mrc_pyomo.estimator.fitted.commit`), so a paused fit leaves the estimator as it was: unfitted, or fitted
+by its last fit (which ``predict`` keeps using).
+
+How a stepped fit ends:
+
+* the iteration runs out: the fit ended by itself; its attributes are set and its warnings raised;
+* ``close()``, a ``break`` out of a ``for`` loop over the steps (the loop's iterator is dropped), or dropping the
+  :class:`Steps` object: every later iteration is told to stop, so the fit ends as a callback's stop does
+  (``status_ == "callback"``, the best certified rule so far), in the caller's thread;
+* an error in the fit or in the callback: raised by ``next()``; the estimator is left as it was;
+* the end of the program with the fit paused: the fit is dropped unfinished at exit (:mod:`atexit`), which takes
+  no time, and the estimator is left as it was.
+
+While a fit of an estimator runs or is paused, another fit of the same estimator (``fit``, or another
+``steps`` iterator's first ``next()``) is refused with a ``RuntimeError`` that says why (:func:`running_fit`):
+two fits never mix their attributes.
 """
 
-import queue
+import atexit
+import sys
 import threading
+import weakref
+from contextlib import contextmanager
+
+from .fitted import commit
+
+#: the estimators with a fit running or paused (by ``id``: a fit holds its estimator, so the id is not reused
+#: while it is here), each with what runs it: "fit", or a weak reference to a :class:`Steps` (which must stay
+#: free to be dropped, and so closed)
+_FITTING = {}
+_LOCK = threading.Lock()
+#: the :class:`Steps` whose fit is paused, dropped unfinished at the end of the program
+_PAUSED = weakref.WeakSet()
 
 
-def stepped(fit, callback=None):
-    """Iterate over the iterations of ``fit(step)``, a function that fits and calls ``step(state)`` after each
-    iteration (the loop stops when it returns a true value); ``callback``: the user's own, also called (the loop
-    stops if it says so).  Yields each ``state``; returns when the fit has ended."""
-    states, answers = queue.Queue(maxsize=1), queue.Queue(maxsize=1)
+def claim(estimator, owner):
+    """Mark ``estimator`` as being fitted by ``owner`` ("fit" or a :class:`Steps`); ``RuntimeError`` if it is
+    already (:func:`refuse`)."""
+    with _LOCK:
+        holder = _holder(estimator)
+        if holder is None:
+            _FITTING[id(estimator)] = weakref.ref(owner) if isinstance(owner, Steps) else owner
+            return
+    refuse(estimator, holder, "fitting the estimator again")
 
-    def step(state):
-        stop = bool(callback(state)) if callback is not None else False
-        states.put(("state", state))
-        return answers.get() or stop
 
-    def run():
-        try:
-            fit(step)
-        except BaseException as error:   # raised again by the iterator, in the caller's thread
-            states.put(("error", error))
-        else:
-            states.put(("done", None))
+def check_not_fitting(estimator, what):
+    """``RuntimeError`` if ``estimator`` is being fitted (:func:`refuse`), ``what`` being what it was asked for."""
+    with _LOCK:
+        holder = _holder(estimator)
+    if holder is not None:
+        refuse(estimator, holder, what)
 
-    thread = threading.Thread(target=run, name="mrc_pyomo fit steps", daemon=True)
-    thread.start()
-    ended = False
+
+def _holder(estimator):
+    """What fits ``estimator`` now (the caller holds the lock): "fit", a :class:`Steps`, or None."""
+    holder = _FITTING.get(id(estimator))
+    return holder() if isinstance(holder, weakref.ref) else holder
+
+
+def refuse(estimator, holder, what):
+    """Raise the ``RuntimeError`` that refuses ``what`` while ``holder`` fits ``estimator``: a stepped fit paused
+    (an iterator of its ``steps``), or a fit running (in another thread, or in the estimator's own callback)."""
+    name = type(estimator).__name__
+    if isinstance(holder, Steps):
+        raise RuntimeError(f"this {name} has a stepped fit paused after iteration {holder.iteration} (an iterator of "
+                           f"its steps(...)): end it with its close(), or let its iteration run out, before {what} "
+                           f"(or use a clone: sklearn.base.clone)")
+    raise RuntimeError(f"this {name} is being fitted (by another thread, or by its own callback): wait for the fit "
+                       f"to end before {what}, or use a clone (sklearn.base.clone)")
+
+
+def release(estimator):
+    """Mark ``estimator`` as no longer being fitted."""
+    with _LOCK:
+        _FITTING.pop(id(estimator), None)
+
+
+@contextmanager
+def running_fit(estimator):
+    """A context in which ``estimator`` is being fitted (:func:`claim`, then :func:`release` however it ends)."""
+    claim(estimator, "fit")
     try:
-        while True:
-            kind, value = states.get()
-            if kind != "state":
-                ended = True
-                if kind == "error":
-                    raise value
-                return
-            stop = True
-            try:
-                yield value
-                stop = False
-            finally:
-                answers.put(stop)
+        yield estimator
     finally:
-        error = None
-        while not ended:   # stopped early: every later iteration is told to stop, and the fit ends
-            kind, value = states.get()
-            if kind == "state":
-                answers.put(True)
+        release(estimator)
+
+
+class Steps:
+    """An iterator over the iterations of a fit of ``estimator`` (module docstring): ``make_fit()`` makes the fit,
+    a generator of its iterations that returns a :class:`~mrc_pyomo.estimator.fitted.Fitted`; ``callback``, if
+    given, is called with each iteration and its true return value stops the fit at the next ``next()``.
+
+    ``next(steps)`` runs the fit to its next iteration (the first one starts it); ``close()`` ends it as a
+    callback's stop does, ``abandon()`` drops it unfinished; ``iteration`` counts the iterations seen.  ``iter(steps)`` is the iterator of a ``for``
+    loop, which owns the fit: when the loop drops it (the loop ended, ``break``, an exception), the fit is closed.
+    """
+
+    def __init__(self, estimator, make_fit, callback=None):
+        self.estimator = estimator
+        self.iteration = 0
+        self._make_fit, self._callback = make_fit, callback
+        self._fit, self._stop, self._ended = None, False, False
+        self._running = threading.Lock()   # one next() or close() at a time
+
+    def __copy__(self):
+        raise TypeError("the steps of a fit cannot be copied: they are one fit in progress")
+
+    __deepcopy__ = __reduce_ex__ = lambda self, *args: self.__copy__()
+
+    def __repr__(self):
+        where = ("not started" if self._fit is None and not self._ended else "ended" if self._ended
+                 else f"paused after iteration {self.iteration}")
+        return f"<steps of a fit of {type(self.estimator).__name__}: {where}>"
+
+    def __iter__(self):
+        return _Loop(self)
+
+    def __next__(self):
+        with self._turn():
+            return self._next()
+
+    def _next(self):
+        if self._ended:
+            raise StopIteration
+        if self._fit is None:
+            claim(self.estimator, self)
+            _PAUSED.add(self)
+            self._fit = self._make_fit()
+        try:
+            state = self._fit.send(self._stop if self.iteration else None)
+            self._stop = bool(self._callback(state)) if self._callback is not None else False
+        except StopIteration as end:
+            self._commit(end.value)
+            raise StopIteration from None
+        except BaseException:
+            self.abandon()
+            raise
+        self.iteration += 1
+        return state
+
+    def close(self):
+        """End the fit as a callback's stop does (``status_ == "callback"``, the best certified rule so far) and
+        set the estimator's attributes; nothing if the fit has ended or never started."""
+        with self._turn():
+            self._close()
+
+    def _close(self):
+        if self._ended or self._fit is None:
+            self._ended = True
+            return
+        try:
+            while True:
+                self._fit.send(True)
+        except StopIteration as end:
+            self._commit(end.value)
+        except BaseException:
+            self.abandon()
+            raise
+
+    @contextmanager
+    def _turn(self):
+        """The context of one ``next()`` or ``close()``: ``RuntimeError`` if one is running already (in another
+        thread, or in the callback, which runs inside ``next()``)."""
+        if not self._running.acquire(blocking=False):
+            raise RuntimeError("the fit is running its next iteration already (in another thread, or this is its "
+                               "callback): a fit runs one step at a time")
+        try:
+            yield
+        finally:
+            self._running.release()
+
+    def _commit(self, fitted):
+        """The fit ended with ``fitted``: write it into the estimator (:func:`~mrc_pyomo.estimator.fitted.commit`)."""
+        self._ended = True
+        _PAUSED.discard(self)
+        try:
+            commit(self.estimator, fitted)
+        finally:
+            release(self.estimator)
+
+    def abandon(self):
+        """Drop the fit unfinished (its generator closed: nothing of it is written): the estimator is left as it
+        was before the fit, as at the end of the program."""
+        if self._ended:
+            return
+        self._ended = True
+        _PAUSED.discard(self)
+        try:
+            if self._fit is not None:
+                self._fit.close()
+        finally:
+            release(self.estimator)
+
+    def __del__(self):
+        if self._fit is not None and not self._ended:
+            if sys.is_finalizing():
+                self.abandon()
             else:
-                ended, error = True, value
-        thread.join()
-        if error is not None:   # the fit failed while it stopped: say so rather than leave it unfitted silently
-            raise error
+                self.close()
+
+
+class _Loop:
+    """The iterator of a ``for`` loop over a :class:`Steps`: it owns the fit, and closes it when it is dropped (the
+    loop ended, ``break``, an exception out of the loop)."""
+
+    def __init__(self, steps):
+        self._steps = steps
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._steps)
+
+    def __del__(self):
+        if not sys.is_finalizing():
+            self._steps.close()
+
+
+@atexit.register
+def _drop_paused_fits():
+    """At the end of the program, drop every paused fit unfinished: nothing would read its result, and finishing
+    it could take long."""
+    for steps in list(_PAUSED):
+        steps.abandon()

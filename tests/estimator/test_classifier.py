@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import check_estimator
 
 from helpers import random_problem
@@ -72,3 +73,15 @@ def test_a_rule_that_never_predicts_a_training_class_says_so():
         warnings.simplefilter("error")
         fourier = MRCClassifier(phi="fourier", random_state=0).fit(X, labels)
     assert set(fourier.predict(X)) == set(labels)
+
+
+def test_regime_says_where_the_fit_ran():
+    """``regime_`` is the regime the fit ran in, not the one asked for: MRC-FOM certifies in ``"n"`` (it said
+    ``"nm"`` when asked for it), the full LP and MRC-SUB take the whole problem (``"full"``)."""
+    X, y = random_problem(60, 3, 3, seed=5)
+    fom = MRCClassifier(method="fom", regime="nm", max_iter=50).fit(X, y)
+    assert fom.regime_ == "n" and len(fom.master_.features) == fom.mu_.size   # every feature: the regime "n"
+    assert MRCClassifier(method="lp", regime="n").fit(X, y).regime_ == "full"
+    with pytest.warns(ConvergenceWarning):
+        assert MRCClassifier(method="subgradient", max_iter=20).fit(X, y).regime_ == "full"
+    assert MRCClassifier(regime="nm").fit(X, y).regime_ == "nm"

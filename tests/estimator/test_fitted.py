@@ -1,9 +1,12 @@
 """The fitted attributes (:mod:`mrc_pyomo.estimator.fitted`) follow SPEC.md, and are written as one transaction."""
 
+import re
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.exceptions import NotFittedError
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 from helpers import random_problem
 from mrc_pyomo import MRCClassifier, MRCClassifierCV, Status
@@ -105,3 +108,47 @@ def test_the_status_follows_the_certificate_not_the_solver():
 
     clf = MRCClassifier(eps_1=1.0, callback=stop_at_once).fit(X, y)
     assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= 1.0
+
+
+def iris_labels():
+    from sklearn.datasets import load_iris
+    X, y = load_iris(return_X_y=True)
+    return X, np.array(["setosa", "versicolor", "virginica"])[y]
+
+
+@pytest.mark.parametrize("params, cause", [
+    ({"max_iter": 2}, r"stopped \(max_iter\) with a certified gap .*a larger max_iter"),
+    ({"time_limit": 0.0, "method": "subgradient"}, r"stopped \(time_limit\) with a certified gap .*a larger time_limit"),
+    ({"lambda0": 100.0}, r"lambda0 = 100 is so large that the constant rule mu = 0 is a minimax rule"),
+])
+def test_a_class_never_predicted_is_blamed_on_what_stopped_the_rule(params, cause):
+    """A rule that misses a class because the fit stopped early or the regularisation makes it constant is told
+    so, not that its feature map is too poor (the advice of a converged fit, as on iris with the linear map)."""
+    X, labels = iris_labels()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = MRCClassifier(**params).fit(X, labels)
+    missing = [str(w.message) for w in caught if "never predicts" in str(w.message)]
+    assert len(missing) == 1 and re.search(cause, missing[0]), missing
+    assert "fourier" not in missing[0] and "too poor" not in missing[0]
+    gap = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    if "lambda0" in params:
+        assert clf.status_ == "converged" and not gap
+    else:
+        stop = next(name for name in params if name != "method")
+        assert clf.status_ == stop and len(gap) == 1 and f"{stop} = " in gap[0] and f"a larger {stop}" in gap[0]
+
+
+def test_subgradient_takes_mrcpy_s_steps_by_default_and_names_its_stop():
+    """MRC-SUB runs 10,000 steps unless told (MRCpy's default, the paper's baseline; its 1,000 steps left the
+    trivial rule on digits); stopped by max_iter with a class never predicted, it says so, not "try phi"."""
+    from sklearn.datasets import load_digits
+
+    from mrc_pyomo.estimator.parameters import ccg_config
+    assert ccg_config(MRCClassifier(method="subgradient"), "full").max_iter == 10_000
+    assert ccg_config(MRCClassifier(), "n").max_iter == ccg_config(MRCClassifier(method="fom"), "n").max_iter == 1000
+    X, y = load_digits(return_X_y=True)
+    with pytest.warns(UserWarning, match=r"stopped \(max_iter\).*not yet the minimax rule") as caught:
+        with pytest.warns(ConvergenceWarning, match="max_iter = 300 was reached"):
+            MRCClassifier(method="subgradient", max_iter=300).fit(X, y)
+    assert not any("fourier" in str(w.message) for w in caught)
