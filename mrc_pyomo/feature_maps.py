@@ -82,7 +82,8 @@ def _weighted_moments(block, w):
     if sp.issparse(block):   # per row: its stored entries' centred squares, and its zeros' share
         block = sp.csr_matrix(block)
         stored = np.diff(block.indptr)
-        per_row = np.bincount(np.repeat(np.arange(n), stored), (block.data - mean) ** 2, minlength=n)
+        # float sums for every row, also of a block without stored entries (bincount of nothing gives integers)
+        per_row = np.bincount(np.repeat(np.arange(n), stored), (block.data - mean) ** 2, minlength=n).astype(float)
         per_row += (d - stored) * mean * mean
     else:
         per_row = ((block - mean) ** 2).sum(axis=1)

@@ -189,3 +189,19 @@ def test_a_row_is_mapped_to_the_same_bits_whatever_rows_it_is_mapped_with(sparse
         assert np.array_equal(part.toarray() if sparse else part, Z[ids])
     if not sparse:
         assert np.array_equal(feature_map.transform(np.asfortranarray(X)), Z)
+
+
+@pytest.mark.parametrize("rows", [[], [3]])
+def test_weighted_scale_of_sparse_data_with_empty_rows(rows):
+    """``gamma="scale"`` with sample weights on sparse data whose rows store no entry (all of them, or all but one):
+    the weighted variance is that of the dense data (it crashed: ``np.bincount`` of no entries gives integers)."""
+    dense = np.zeros((20, 3))
+    dense[rows, 1] = 2.0
+    weights = np.arange(1.0, 21.0)
+    expected = RandomFourierFeatures(n_components=5, random_state=0).fit(dense, sample_weight=weights).gamma_
+    fmap = RandomFourierFeatures(n_components=5, random_state=0).fit(sp.csr_matrix(dense), sample_weight=weights)
+    assert fmap.gamma_ == pytest.approx(expected, rel=1e-12)
+    y = np.arange(20) % 2
+    clf = MRCClassifier(phi="fourier", random_state=0).fit(sp.csr_matrix(dense), y, sample_weight=weights)
+    assert clf.upper_ == pytest.approx(MRCClassifier(phi="fourier", random_state=0).fit(dense, y, sample_weight=weights)
+                                       .upper_, abs=1e-9)
