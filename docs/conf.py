@@ -9,7 +9,7 @@ from generate import generate  # noqa: E402  (the tutorial's output and the benc
 
 project = "mrc_pyomo"
 author = "the mrc_pyomo developers"
-release = "0.1.0"
+release = "0.2.0.dev0"
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.mathjax", "sphinx.ext.viewcode"]
 napoleon_numpy_docstring = True
 napoleon_google_docstring = False

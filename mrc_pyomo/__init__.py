@@ -12,4 +12,4 @@ from .problem import MRCProblem, prepare
 __all__ = ["MRCClassifier", "FeatureMap", "LinearFeatures", "RandomFourierFeatures", "MasterSolveError",
            "RestrictedMaster", "plot_history", "mrc_path", "MRCClassifierCV", "RegularizationPath", "FitResult",
            "Status", "MRCProblem", "prepare"]
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"

@@ -1,7 +1,7 @@
 """``mrc-pyomo``: fit and apply minimax risk classifiers from the command line.
 
-    mrc-pyomo fit data.csv --label class --standardize --save model.pkl --history history.csv
-    mrc-pyomo predict model.pkl new.csv --output predictions.csv
+    mrc-pyomo fit data.csv --label class --standardize --save model.npz --history history.csv
+    mrc-pyomo predict model.npz new.csv --output predictions.csv
 
 Data: a CSV file with a header (the label column named by --label, default "label"; or labels in a
 separate file with --labels, one a line; the separator set by --sep, default ","; '\\t' or tab for a tab)
@@ -251,12 +251,12 @@ def build_parser():
     fit.add_argument("--eps-2", type=float, default=1e-5, help="dual (feature) violation threshold")
     fit.add_argument("--n-max", type=int, default=400, help="rows added per iteration at most")
     fit.add_argument("--m-max", type=int, default=400, help="features added per iteration at most")
-    fit.add_argument("--max-iter", type=int, default=1000)
+    fit.add_argument("--max-iter", type=int, help="iterations at most (default: the method's, 1000; 10000 for MRC-SUB)")
     fit.add_argument("--time-limit", type=float, help="seconds")
     fit.add_argument("--regime", choices=["auto", "n", "nm"], default="auto")
     fit.add_argument("--random-state", type=int)
-    fit.add_argument("--save", metavar="MODEL", help="save the fitted model (arrays and parameters, no code) for "
-                     "'predict'")
+    fit.add_argument("--save", metavar="MODEL", help="save the fitted model for 'predict' (model.npz: a NumPy "
+                     "archive of its arrays and parameters, no code)")
     fit.add_argument("--history", metavar="CSV", help="write the iteration history as CSV")
     fit.add_argument("--export-master", metavar="PATH", help="write the last master as .lp or .mps")
     fit.add_argument("--quiet", action="store_true", help="no progress display or iteration log")
@@ -265,7 +265,7 @@ def build_parser():
     predict = sub.add_parser("predict", help="predict with a saved model",
                              description="Write one prediction per sample (CSV) to --output or stdout.  A model "
                                          "fitted with --standardize standardises the data itself.")
-    predict.add_argument("model", help="file written by 'mrc-pyomo fit --save'")
+    predict.add_argument("model", help="file written by 'mrc-pyomo fit --save' (model.npz), checked before use")
     predict.add_argument("--trust-pickle", action="store_true",
                          help="read a model that is a pickle (saved by mrc_pyomo 0.1.0): it runs its author's code")
     predict.add_argument("data", help="CSV or svmlight file with the model's features")

@@ -1,5 +1,6 @@
 """A model file that is data, not a program: the fitted state of a model as arrays and a JSON manifest in a NumPy
-``.npz`` archive, read with ``allow_pickle=False``, so that loading a file runs no code of the file's author.
+``.npz`` archive (``model.npz``), read with ``allow_pickle=False``, so that loading a file runs no code of the
+file's author.
 
 A pickle runs whatever its author put in it when it is loaded.  This format holds only what ``predict`` needs and
 what describes the fit: the classifier's parameters and fitted attributes (``classes_``, ``mu_``, ``tau_``,
@@ -8,9 +9,21 @@ or the random Fourier features' draws ``W`` and ``b``), and an optional ``Standa
 (``mrc-pyomo fit --standardize``).  It does not hold ``master_`` (a Pyomo model): a model read back has
 ``master_ = None``.  Anything else (a feature map of the user's own, another pipeline step, labels that are not
 numbers or strings) is refused by :func:`write_model` with the reason.
+
+A file read back is read as data first (:func:`read_archive`: a zip archive of uncompressed ``.npy`` members,
+each header checked against the bytes that follow it, so that no file makes NumPy allocate more than it holds),
+then checked against itself (:mod:`mrc_pyomo.cli.model_checks`: the manifest's entries and the arrays' types,
+shapes and values), so that a file that would predict wrongly, or fail inside NumPy at the first ``predict``, is
+refused with its cause in one line.  The manifest names the version of the library that wrote the file
+(``library_version``, in files written since 0.2.0; an older file without it is read as well).
 """
 
+import io
 import json
+import math
+import struct
+import zipfile
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -18,24 +31,13 @@ from sklearn.kernel_approximation import RBFSampler
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+from .. import __version__
 from ..estimator.classifier import MRCClassifier
 from ..estimator.fitted import set_fitted
 from ..feature_maps import FeatureMap, LinearFeatures, RandomFourierFeatures
 from ..methods.result import Status
-
-#: the first entry of every model file, and its version
-FORMAT = "mrc_pyomo model"
-VERSION = 1
-#: the classifier's parameters a file keeps (the others, such as ``callback`` and ``phi`` objects, are not data)
-PARAMETERS = ("lambda0", "fit_intercept", "method", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter",
-              "regime", "time_limit", "random_state", "continuation", "formulation")
-SCALARS = ("nu_", "upper_", "lower_", "objective_", "n_iter_", "n_features_in_", "regime_")
-ARRAYS = ("mu_", "tau_", "lambda_", "column_scale_")
-SCALER = ("mean_", "scale_", "var_")
-
-
-class ModelFormatError(ValueError):
-    """A model that this format cannot hold, or a file that is not a model of this format."""
+from .model_checks import (ARRAYS, FORMAT, PARAMETERS, SCALARS, SCALER, VERSION, ModelFormatError, check_model,
+                           json_type, shown)
 
 
 def _labels(values, name):
@@ -77,7 +79,7 @@ def write_model(model, file):
     parameters = {p: getattr(clf, p) for p in PARAMETERS}
     if not isinstance(parameters["random_state"], (int, np.integer, type(None))):
         parameters["random_state"] = None   # a RandomState object is not data; the draws are kept below
-    manifest = {"format": FORMAT, "version": VERSION, "parameters": parameters,
+    manifest = {"format": FORMAT, "version": VERSION, "library_version": __version__, "parameters": parameters,
                 "fitted": {name: getattr(clf, name) for name in SCALARS}, "status_": str(clf.status_),
                 "classes_as_objects": classes_as_objects, "feature_map": _feature_map(clf.feature_map_, arrays)}
     if not isinstance(manifest["parameters"]["formulation"], str):
@@ -101,17 +103,78 @@ def write_model(model, file):
     np.savez(file, manifest=np.frombuffer(text.encode(), dtype=np.uint8), **arrays)
 
 
+def read_archive(file):
+    """``(manifest, arrays)`` of the zip archive ``file`` (a path or an open binary file): the manifest as a dict,
+    the other members as NumPy arrays by name, each read as data (no pickle) after its header was checked against
+    its bytes; :class:`ModelFormatError` for anything else."""
+    try:
+        with zipfile.ZipFile(file) as archive:
+            twice = sorted(name for name, count in Counter(archive.namelist()).items() if count > 1)
+            if twice:
+                raise ModelFormatError(f"the archive holds {shown(twice[0])} twice")
+            arrays = {info.filename[:-4]: _member(archive, info) for info in archive.infolist()}
+    except ModelFormatError:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError, RuntimeError, struct.error,
+            NotImplementedError, MemoryError) as error:
+        raise ModelFormatError(f"not a readable zip archive of arrays ({type(error).__name__}: {error})") from None
+    if "manifest" not in arrays:
+        raise ModelFormatError("the archive has no manifest (not a model file of this format)")
+    return _manifest(arrays.pop("manifest")), arrays
+
+
+def _member(archive, info):
+    """The array of the archive's member ``info``: an uncompressed ``.npy`` file (a compressed member may expand to
+    any size) whose header's shape and type take exactly the bytes that follow it, so that no header makes NumPy
+    allocate more than the file holds."""
+    name = info.filename
+    if not name.endswith(".npy"):
+        raise ModelFormatError(f"the archive's member {shown(name)} is not an array (.npy)")
+    if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
+        raise ModelFormatError(f"the archive's member {shown(name)} is compressed (write_model stores arrays as "
+                               "they are, and a compressed member may expand to any size)")
+    raw = io.BytesIO(archive.read(info))   # no more than the file holds: a stored member is read as it is
+    try:
+        version = np.lib.format.read_magic(raw)
+        if version not in ((1, 0), (2, 0)):
+            raise ValueError(f"format version {version} of .npy files is not read")
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, _, dtype = read_header(raw)
+        if dtype.hasobject:
+            raise ValueError("it holds Python objects, which only a pickle holds (this format never reads one)")
+        data = len(raw.getbuffer()) - raw.tell()
+        if math.prod(shape) * dtype.itemsize != data:
+            raise ValueError(f"its header declares shape {shape} of {dtype}, but it has {data} bytes of data")
+        raw.seek(0)
+        return np.lib.format.read_array(raw, allow_pickle=False)
+    except (ValueError, TypeError, OverflowError) as error:
+        raise ModelFormatError(f"the array {shown(name[:-4])} cannot be read: {error}") from None
+
+
+def _manifest(values):
+    """The manifest of its array of UTF-8 bytes: a JSON object naming this format and version."""
+    if values.ndim != 1 or values.dtype != np.uint8:
+        raise ModelFormatError(f"the manifest is an array of shape {values.shape} of {values.dtype}, not of bytes")
+    try:
+        manifest = json.loads(values.tobytes().decode())
+    except (ValueError, RecursionError) as error:   # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise ModelFormatError(f"the manifest is not UTF-8 JSON ({type(error).__name__}: {error})") from None
+    if not isinstance(manifest, dict):
+        raise ModelFormatError(f"the manifest is {json_type(manifest)}, not a JSON object")
+    if manifest.get("format") != FORMAT:
+        raise ModelFormatError(f"not a model file of this format (format {shown(manifest.get('format'))})")
+    if type(manifest.get("version")) is not int or manifest["version"] != VERSION:
+        raise ModelFormatError(f"not a model file of this format (version {shown(manifest.get('version'))}, this "
+                               f"library reads version {VERSION})")
+    return manifest
+
+
 def read_model(file):
     """The model of a file written by :func:`write_model`, read without running any code of the file (NumPy's
-    ``allow_pickle=False``); :class:`ModelFormatError` if it is not one."""
-    try:
-        with np.load(file, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files}
-        manifest = json.loads(arrays.pop("manifest").tobytes().decode())
-    except (ValueError, KeyError, OSError, UnicodeDecodeError) as error:
-        raise ModelFormatError(f"not a model file of this format ({error})") from None
-    if manifest.get("format") != FORMAT or manifest.get("version") != VERSION:
-        raise ModelFormatError(f"not a model file of this format (version {manifest.get('version')!r})")
+    ``allow_pickle=False``) and checked against itself (:func:`~mrc_pyomo.cli.model_checks.check_model`);
+    :class:`ModelFormatError` naming the cause in one line if it is not a valid one."""
+    manifest, arrays = read_archive(file)
+    check_model(manifest, arrays)
     clf = MRCClassifier(**manifest["parameters"])
     spec = manifest["feature_map"]
     if spec["kind"] == "linear":

@@ -1,13 +1,14 @@
 """Models saved by ``mrc-pyomo fit --save`` (:func:`save_model`) and read by ``mrc-pyomo predict``
 (:func:`load_model`).
 
-A model file is data, not a program: the arrays and parameters of :mod:`mrc_pyomo.cli.model_format`, read
-without running any code of the file.  A pickle runs its author's code when it is loaded, so
-:func:`load_model` reads one only when told to trust it (``trust_pickle=True``, ``mrc-pyomo predict
---trust-pickle``): the models saved by version 0.1.0 of the library are pickles.  That version kept its modules
-at the top of the package (``mrc_pyomo.classifier``, ``mrc_pyomo.primal_oracle``, ...); they have moved into its
-subpackages (``mrc_pyomo.estimator.classifier``, ...), and :class:`ModelUnpickler` maps the old module names to
-the new, as pandas' ``read_pickle`` does for its own moves (a bare ``pickle.load`` of such a file fails).
+A model file (``model.npz``) is data, not a program: the arrays and parameters of
+:mod:`mrc_pyomo.cli.model_format` in a NumPy archive, read without running any code of the file and checked
+against itself.  A pickle runs its author's code when it is loaded, so :func:`load_model` reads one only when
+told to trust it (``trust_pickle=True``, ``mrc-pyomo predict --trust-pickle``): the models saved by version 0.1.0
+of the library are pickles.  That version kept its modules at the top of the package (``mrc_pyomo.classifier``,
+``mrc_pyomo.primal_oracle``, ...); they have moved into its subpackages (``mrc_pyomo.estimator.classifier``,
+...), and :class:`ModelUnpickler` maps the old module names to the new, as pandas' ``read_pickle`` does for its
+own moves (a bare ``pickle.load`` of such a file fails).
 """
 
 import os
@@ -73,8 +74,9 @@ def save_model(model, path):
 
 def load_model(path, trust_pickle=False):
     """The model saved by 'fit --save': a fitted MRCClassifier, or a Pipeline ending in one (--standardize);
-    :class:`~mrc_pyomo.cli.data.CommandError` naming the cause otherwise.  A pickle (a model of version 0.1.0) is
-    read only with ``trust_pickle=True``: loading it runs whatever code its author put in it."""
+    :class:`~mrc_pyomo.cli.data.CommandError` naming the cause in one line otherwise (for a model file, the first
+    check of :mod:`~mrc_pyomo.cli.model_checks` it fails).  A pickle (a model of version 0.1.0) is read only with
+    ``trust_pickle=True``: loading it runs whatever code its author put in it."""
     from sklearn.exceptions import NotFittedError
     from sklearn.pipeline import Pipeline
     from sklearn.utils.validation import check_is_fitted
@@ -93,8 +95,11 @@ def load_model(path, trust_pickle=False):
                                "0.1.0 are pickles), read it with --trust-pickle")
         try:
             model = read_model(f) if is_data else ModelUnpickler(f).load()
+        except ModelFormatError as exc:
+            raise CommandError(f"{path} is not a valid model file: {exc}") from None
         except Exception as exc:
-            raise CommandError(f"{path} is not a model saved by 'mrc-pyomo fit --save': {exc}") from exc
+            cause = " ".join(str(exc).splitlines())
+            raise CommandError(f"{path} is not a model saved by 'mrc-pyomo fit --save': {cause}") from exc
     last = model.steps[-1][1] if isinstance(model, Pipeline) and model.steps else model
     if not isinstance(last, MRCClassifier):
         what = f"a Pipeline ending in a {type(last).__name__}" if last is not model else f"a {type(model).__name__}"
