@@ -21,10 +21,12 @@ import numpy as np
 from sklearn.datasets import load_wine
 from sklearn.exceptions import ConvergenceWarning
 
+from benchmarks.data import require
 from benchmarks.harness.cases import tabular
 from mrc_pyomo import MRCClassifier
 
 CASES = {"wine": lambda: load_wine(return_X_y=True), "satellite": lambda: tabular("satellite", False, 0, False)[:2]}
+DATA_SETS = {"satellite": ["satellite"]}   # the data sets of benchmarks.data each case reads (wine: scikit-learn's)
 SOLVERS = ["highs", "appsi_highs", "gurobi_persistent", "appsi_gurobi", "cplex_persistent", "glpk", "cbc"]
 
 
@@ -46,6 +48,7 @@ def main(argv=None):
     parser.add_argument("--solvers", nargs="+", default=SOLVERS)
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args(argv)
+    require([name for case in args.cases for name in DATA_SETS.get(case, [])])   # before any fit
     warnings.simplefilter("ignore", ConvergenceWarning)
     print("case       solver             backend            R (upper)    gap       it.   fit s  oracle  update"
           "   build handover   solve  x built-in")

@@ -5,8 +5,9 @@
     python -m benchmarks.experiments.dask_scale passes DIR [--workers 1 2 4]
     python -m benchmarks.experiments.dask_scale compare DIR [--workers 2]
 
-Each ``fit`` and ``passes`` record is printed and appended to ``--records`` (default
-``benchmarks/results/dask.jsonl``), which the full report shows (section "Data beyond memory").
+Each record of ``fit``, ``passes`` and ``compare`` is printed and appended to ``--records`` (default
+``benchmarks/runs/dask.jsonl``, ignored by git; with ``--record`` the tracked ``benchmarks/results/dask.jsonl``,
+which the full report shows in its section "Data beyond memory").
 ``generate`` writes synthetic classes chunk by chunk (never the whole array in memory): ``x = m_y + noise``
 with class means ``m_y`` drawn once, float64, to ``DIR/X.npy`` and the labels (int8) to ``DIR/y.npy``.
 The fit reads ``X.npy`` with plain file reads per chunk (:class:`NpyRows`, not a memory map, whose pages
@@ -28,14 +29,16 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.harness.environment import versions
+from benchmarks.harness.record_files import records_path
 
-RECORDS = Path(__file__).resolve().parents[1] / "results" / "dask.jsonl"
+RECORDS = records_path("dask.jsonl")   # the default: benchmarks/runs/, untracked
 
 
 def emit(record, records):
     """Print ``record`` (with the versions of this environment) and append it to the file ``records``."""
     line = json.dumps({**record, "versions": versions()})
     print(line, flush=True)
+    Path(records).parent.mkdir(parents=True, exist_ok=True)
     with open(records, "a") as f:
         f.write(line + "\n")
 
@@ -201,13 +204,17 @@ def main(argv=None):
         p.add_argument("directory")
         p.add_argument("--memory-limit", default="1.5GiB")
         p.add_argument("--chunk-rows", type=int, default=250_000)
-        p.add_argument("--records", type=Path, default=RECORDS)
+        p.add_argument("--records", type=Path, help="the records file (default: benchmarks/runs/dask.jsonl)")
+        p.add_argument("--record", action="store_true",
+                       help="append to the tracked benchmarks/results/dask.jsonl (default: benchmarks/runs/)")
     sub.choices["fit"].add_argument("--workers", type=int, default=2)
     sub.choices["fit"].add_argument("--eps-1", type=float, default=1e-3)
     sub.choices["fit"].add_argument("--time-limit", type=float, default=None)
     sub.choices["passes"].add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     sub.choices["compare"].add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
+    if args.command != "generate":
+        args.records = args.records or records_path("dask.jsonl", args.record)
     if args.command == "generate":
         generate(args.directory, args.gib, args.features, args.classes, args.chunk_rows)
     elif args.command == "fit":

@@ -18,7 +18,8 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 
 import mrc_pyomo.problem.problem as problem_module
-from benchmarks.harness.cases import CASES
+from benchmarks.data import require
+from benchmarks.harness.cases import CASES, data_sets
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.methods import first_order
 
@@ -32,6 +33,7 @@ def main(argv=None):
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--unscaled", action="store_true", help="the phase on Psi, not on its scaled columns")
     args = parser.parse_args(argv)
+    require(data_sets([args.case]))   # before any fit
     X, y, params = CASES[args.case](False)
     X_train, _, y_train, _ = train_test_split(X, y, test_size=0.2, random_state=0, stratify=y)
     first_order.BETA_START, first_order.BETA_EVERY, first_order.BETA_FLOOR = args.start, args.every, args.floor

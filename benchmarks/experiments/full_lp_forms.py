@@ -1,13 +1,16 @@
 """Time HiGHS on the full MRC LP in its primal and explicit dual forms, and certify every answer.
 
-    python -m benchmarks.experiments.full_lp_forms CASE [CONFIG ...]
+    python -m benchmarks.experiments.full_lp_forms CASE [CONFIG ...] [--record]
 
-One case per process; one JSON line per config appended to ``benchmarks/results/full_lp_forms.jsonl``.
+One case per process; one JSON line per config appended to ``benchmarks/runs/full_lp_forms.jsonl`` (ignored by
+git), or with ``--record`` to the tracked ``benchmarks/results/full_lp_forms.jsonl``.  A case's data set that is
+missing stops it before anything runs (:func:`benchmarks.data.require`).
 
 Cases: pulsar500, pulsar1000, pulsar2000 (400 RFF), satelliteN, optdigitsN, small (n=60, d=4, K=3).
 Configs: primal_default, primal_ipm, primal_ipm_nox, dual_simplex, dual_psimplex, dual_ipm, dual_ipm_nox.
 """
 
+import argparse
 import json
 import os
 import sys
@@ -20,8 +23,10 @@ import scipy.sparse as sp
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
+from benchmarks.data import require  # noqa: E402
 from benchmarks.harness.cases import tabular  # noqa: E402
 from benchmarks.harness.environment import versions  # noqa: E402
+from benchmarks.harness.record_files import records_path  # noqa: E402
 from mrc_pyomo.feature_maps import make_feature_map  # noqa: E402
 from mrc_pyomo.master import RestrictedMaster  # noqa: E402
 from mrc_pyomo.master.highs import quiet_highs  # noqa: E402
@@ -41,6 +46,15 @@ def load(name, n):
     """``n`` samples of a benchmark data set (seed 0), standardised, as :mod:`benchmarks.harness.cases` loads them."""
     X, y, _ = tabular(name, quick=True, n_quick=n, fourier=False)
     return X, y
+
+
+def data_set(case):
+    """The data sets of :mod:`benchmarks.data` that ``case`` reads (none for the random problems)."""
+    if case.startswith(("small", "rand:")):
+        return []
+    if ":" in case:
+        return [case.split(":")[0]]
+    return [name for name in ("pulsar", "satellite", "optdigits") if case.startswith(name)]
 
 
 def case_data(case):
@@ -138,7 +152,9 @@ CONFIGS = {
 }
 
 
-def run(case, configs):
+def run(case, configs, records):
+    """Solve the full LP of ``case`` with each of ``configs`` (names of :data:`CONFIGS`), appending a record per
+    config to the file ``records``."""
     t0 = time.perf_counter()
     Psi, tau, lam, K = case_data(case)
     rows, nnz = MRCProblem.from_arrays(Psi, None, tau, lam).full_lp_size()   # the paper's, no reduction
@@ -190,10 +206,25 @@ def run(case, configs):
                        alpha_min=float(alpha.min()), alpha_sum=float(alpha.sum()))
         rec["versions"] = versions()
         print(json.dumps(rec), flush=True)
-        with open(ROOT / "benchmarks" / "results" / "full_lp_forms.jsonl", "a") as f:
+        with open(records, "a") as f:
             f.write(json.dumps(rec) + "\n")
         del h
 
 
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("case")
+    parser.add_argument("configs", nargs="*", metavar="CONFIG", help=f"of {', '.join(CONFIGS)} (default: all)")
+    parser.add_argument("--record", action="store_true",
+                        help="append to the tracked benchmarks/results/full_lp_forms.jsonl (default: benchmarks/runs/)")
+    args = parser.parse_args(argv)
+    if set(args.configs) - set(CONFIGS):
+        parser.error(f"unknown CONFIG {sorted(set(args.configs) - set(CONFIGS))}")
+    require(data_set(args.case))   # before any solve
+    records = records_path("full_lp_forms.jsonl", args.record)
+    records.parent.mkdir(exist_ok=True)
+    run(args.case, args.configs or list(CONFIGS), records)
+
+
 if __name__ == "__main__":
-    run(sys.argv[1], sys.argv[2:] or list(CONFIGS))
+    main()

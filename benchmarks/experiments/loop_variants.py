@@ -27,7 +27,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
-from benchmarks.data import read
+from benchmarks.data import read, require
 from benchmarks.harness.cases import many_classes, tabular
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.data.validation import validate_training_data
@@ -66,6 +66,9 @@ CASES = {
     "optdigits_rff": lambda: tabular("optdigits", False, 0, fourier=True),
     "digits_rff": _digits_rff,
 }
+# the data sets of benchmarks.data each case reads (the others: generated, or scikit-learn's)
+DATA_SETS = {"mnist8000": ["mnist"], "mnist": ["mnist"], "satellite": ["satellite"], "satellite_rff": ["satellite"],
+             "optdigits_rff": ["optdigits"]}
 
 
 def fit_variant(X, y, loop=None, **params):
@@ -151,6 +154,7 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--variants", nargs="+", default=["default", "in_out=0.8", "stall=none"])
     args = parser.parse_args(argv)
+    require([name for case in args.cases for name in DATA_SETS.get(case, [])])   # before any fit
     warnings.simplefilter("ignore", ConvergenceWarning)
     for case in args.cases:
         X, y, params = CASES[case]()

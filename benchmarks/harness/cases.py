@@ -1,7 +1,9 @@
-"""Benchmark cases: real data from ../shared/data and a synthetic many-class problem.
+"""Benchmark cases: real data from ../shared/data (or $MRC_DATA_DIR) and a synthetic many-class problem.
 
 Each case is a function ``(quick) -> (X, y, params)``: the data (before the 80/20 split) and the
-MRCClassifier parameters shared by the methods (feature map, lambda0, random_state).
+MRCClassifier parameters shared by the methods (feature map, lambda0, random_state).  :data:`DATA_SETS` says
+which data sets of :mod:`benchmarks.data` each case reads, so that a command checks them all before it starts
+(:func:`data_sets`, :func:`benchmarks.data.require`).
 """
 
 import numpy as np
@@ -132,3 +134,16 @@ CASES = {
     "many_classes_50": many_classes_50, "many_classes_26_rff": many_classes_26_rff,
     "satellite_unregularised": satellite_unregularised,
 }
+
+# the data sets of benchmarks.data that each case reads; the cases not named here read none (they are generated,
+# or come with scikit-learn)
+DATA_SETS = {
+    "pulsar_rff": ["pulsar"], "dry_bean_rff": ["dry_bean"], "satellite": ["satellite"], "optdigits": ["optdigits"],
+    "satellite_rff": ["satellite"], "optdigits_rff": ["optdigits"], "mnist": ["mnist"], "mnist_8000": ["mnist"],
+    "tweets": ["tweets"], "satellite_unregularised": ["satellite"],
+}
+
+
+def data_sets(cases):
+    """The data sets that ``cases`` read (:data:`DATA_SETS`), each once, in the order of the cases."""
+    return list(dict.fromkeys(name for case in cases for name in DATA_SETS.get(case, [])))

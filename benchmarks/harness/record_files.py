@@ -1,10 +1,24 @@
-"""The records files of ``benchmarks/results/``: one JSON object per line, each appended whole (:func:`append`),
-read back in the file's order (:func:`read`); :func:`run_key` is what makes two records the same run across
-files.  The harness writes them, the report (:mod:`benchmarks.report`) and :mod:`benchmarks.harness.compare`
-read them."""
+"""The records files of the benchmarks: one JSON object per line, each appended whole (:func:`append`), read back
+in the file's order (:func:`read`); :func:`run_key` is what makes two records the same run across files.  The
+harness and the experiments write them, the report (:mod:`benchmarks.report`) and
+:mod:`benchmarks.harness.compare` read them.
+
+Where they go (:func:`records_path`): ``benchmarks/runs/`` by default, which git ignores, so that a run never
+dirties the working tree; the tracked ``benchmarks/results/`` (the records kept with the code, listed in its
+README.md) only when asked, with ``--record``."""
 
 import json
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]   # the repository
+RESULTS = ROOT / "benchmarks" / "results"    # tracked: written only when asked (--record)
+RUNS = ROOT / "benchmarks" / "runs"          # ignored by git (.gitignore): the default
+
+
+def records_path(name, record=False):
+    """The records file ``name`` of a command: in ``benchmarks/results/`` (tracked) if ``record`` (its flag
+    ``--record``), else in ``benchmarks/runs/`` (ignored by git).  Only the path: the caller makes the folder."""
+    return (RESULTS if record else RUNS) / name
 
 
 def append(path, record):

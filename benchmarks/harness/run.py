@@ -2,6 +2,7 @@
 
     python -m benchmarks.harness.run            # full run (hours: mnist and the full LPs dominate)
     python -m benchmarks.harness.run --quick    # subsampled cases, 60 s per fit at most (about 10 minutes)
+    python -m benchmarks.harness.run --quick --record   # the same, into the tracked records and docs/
 
     # two parts of the plan side by side, into the same file (every record is appended as one whole line;
     # each part writes the report of the whole file when it ends, so the last to end has every record):
@@ -19,10 +20,17 @@ user gets who stops there, from the default fit, MRC-CCG without its first-order
 ``--reference``: MRC-CCG at eps_1 = 1e-4 without a time limit on ANYTIME_CASES, whose ``lower`` is the R* the
 anytime rules are measured against; hours on mnist), "scaling_n" and "scaling_K" (MRC-CCG against the number
 of samples and of classes), and, only with ``--formulations`` (and then alone), "formulations" (each case of
-FORMULATION_CASES in the paper's and in the compact formulation, one right after the other).  Records go to
-``benchmarks/results/{quick,full}.jsonl`` (one JSON per run, :mod:`benchmarks.harness.record_files`); at the
-end ``python -m benchmarks.report.report`` (:func:`write_report`) turns them into ``docs/benchmarks.md`` and the
-plots in ``docs/img/``.
+FORMULATION_CASES in the paper's and in the compact formulation, one right after the other).
+
+Before any run the harness checks that every data set its plan reads is there (:func:`benchmarks.data.require`;
+which case reads which: :data:`benchmarks.harness.cases.DATA_SETS`): without one it stops at once, exit status
+2, naming the missing files and where to get them (README.md, section "Benchmarks"), having written nothing.
+Records go to ``benchmarks/runs/{quick,full}.jsonl`` (one JSON per run, :mod:`benchmarks.harness.record_files`;
+git ignores the folder) and at the end ``python -m benchmarks.report.report`` (:func:`write_report`) turns them
+into a report beside them (``benchmarks/runs/benchmarks[_quick].md``, plots in ``benchmarks/runs/img/``).  Only
+with ``--record`` do they go to the tracked ``benchmarks/results/{quick,full}.jsonl``, and the report to
+``docs/benchmarks.md`` (``docs/benchmarks_quick.md``) and ``docs/img/``: a run never dirties the working tree
+unless asked to.
 """
 
 import argparse
@@ -30,15 +38,13 @@ import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
+from benchmarks.data import require
+from benchmarks.harness.cases import data_sets
 from benchmarks.harness.plan import (ANYTIME_CASES, ANYTIME_LIMITS, ANYTIME_METHODS, CLASSES, FORMULATION_CASES,
                                      FRACTIONS, PATH_CASES, QUICK_COLD_TIME_LIMIT, QUICK_LP, QUICK_METHODS,
                                      REFERENCE_LIMIT, SPEED_CASES)
-from benchmarks.harness.record_files import append
-
-ROOT = Path(__file__).resolve().parents[2]   # the repository: every process of the harness runs there
-RESULTS = ROOT / "benchmarks" / "results"
+from benchmarks.harness.record_files import ROOT, append, records_path   # ROOT: where every process runs
 
 
 def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None, cold_time_limit=None):
@@ -73,11 +79,63 @@ def run(case, method, quick, time_limit, extra=(), subgradient_iterations=None, 
 
 def write_report(path):
     """Write the report of the records in ``path``: ``python -m benchmarks.report.report PATH`` in a process of its
-    own, as each case runs, so that the harness imports nothing of the report (which reads the harness's plan)."""
+    own, as each case runs, so that the harness imports nothing of the report (which reads the harness's plan).
+    The report goes beside the records, or to ``docs/`` for the tracked records (:func:`records_file`)."""
     subprocess.run([sys.executable, "-m", "benchmarks.report.report", str(path)], cwd=ROOT, check=True)
 
 
-def main():
+def records_file(quick, record):
+    """The harness's records file, ``quick.jsonl`` or ``full.jsonl``: in the tracked ``benchmarks/results/`` with
+    ``--record`` (``record``), else in ``benchmarks/runs/``, which git ignores."""
+    return records_path("quick.jsonl" if quick else "full.jsonl", record)
+
+
+def planned(args, time_limit):
+    """Every run that the options ``args`` ask for, in the order the harness runs them: tuples ``(case, method,
+    experiment, extra arguments of run_case, time limit)``.  Known before any run starts, so that the data sets
+    they read are checked first."""
+
+    def chosen(case):
+        """Whether the plan runs ``case``'s speed, anytime, reference and path runs."""
+        return not args.only_scaling and (not args.cases or case in args.cases)
+
+    if args.formulations:
+        return [(case, name, "formulations", (), time_limit)
+                for case, methods in FORMULATION_CASES.items() if chosen(case)
+                for method in methods if not args.methods or method in args.methods
+                for name in (method, f"{method}_compact")]
+
+    runs = []
+    for case, methods in SPEED_CASES.items():
+        if not chosen(case):
+            continue
+        if args.quick:
+            methods = QUICK_METHODS.get(case, methods)
+        for method in methods + (["lp"] if args.quick and case in QUICK_LP and "lp" not in methods else []):
+            if args.quick and method == "lp" and case not in QUICK_LP:
+                continue
+            if args.methods and method not in args.methods:
+                continue
+            runs.append((case, method, "speed", (), time_limit))
+
+    anytime = [case for case in ANYTIME_CASES if chosen(case)]
+    if args.reference:
+        runs += [(case, "ccg_precise", "reference", (), args.reference_time_limit) for case in anytime]
+    if not args.skip_anytime:
+        runs += [(case, method, "anytime", (), limit) for case in anytime
+                 for limit in [t for t in ANYTIME_LIMITS if not args.quick or t <= time_limit]
+                 for method in ANYTIME_METHODS]
+        runs += [(case, "path", "path", (), time_limit) for case in filter(chosen, PATH_CASES)]
+
+    if not args.skip_scaling:
+        runs += [("pulsar_rff", "ccg", "scaling_n", ("--fraction", str(f)), time_limit)
+                 for f in (FRACTIONS[1::2] + [1.0] if args.quick else FRACTIONS)]
+        runs += [("many_classes", "ccg", "scaling_K", ("--classes", str(K)), time_limit)
+                 for K in (CLASSES[:3] if args.quick else CLASSES)]
+    return runs
+
+
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--cases", nargs="*", choices=list(SPEED_CASES), metavar="CASE",
@@ -100,67 +158,22 @@ def main():
     parser.add_argument("--formulations", action="store_true",
                         help="only the experiment 'formulations': MRC-CCG (and the full LP where planned) in the "
                              "paper's and the compact formulation, one after the other, on FORMULATION_CASES")
-    args = parser.parse_args()
+    parser.add_argument("--record", action="store_true",
+                        help="records to the tracked benchmarks/results/{quick,full}.jsonl and the report to docs/ "
+                             "(default: both to benchmarks/runs/, which git ignores)")
+    args = parser.parse_args(argv)
     time_limit = args.time_limit or (60.0 if args.quick else 3600.0)
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / ("quick.jsonl" if args.quick else "full.jsonl")
-
-    def measure(case, method, experiment, extra=(), limit=time_limit, **fields):
-        """Run one (case, method), append its record (with ``fields``) to the file and return it."""
+    runs = planned(args, time_limit)
+    require(data_sets(case for case, *_ in runs))   # a missing data set: exit 2 now, nothing run or written
+    path = records_file(args.quick, args.record)
+    path.parent.mkdir(exist_ok=True)
+    for case, method, experiment, extra, limit in runs:
         record = run(case, method, args.quick, limit, extra, args.subgradient_iterations, args.cold_time_limit)
-        record.update(fields, experiment=experiment, timestamp=time.strftime("%Y-%m-%d %H:%M:%S"))
+        record.update(experiment=experiment, timestamp=time.strftime("%Y-%m-%d %H:%M:%S"))
         append(path, record)
         summary = {k: record.get(k) for k in ("experiment", "case", "method", "n", "K", "seconds", "R",
                                               "limit_ratio", "error")}
         print(json.dumps(summary), flush=True)
-        return record
-
-    def chosen(case):
-        """Whether the plan runs ``case``'s speed, anytime, reference and path runs."""
-        return not args.only_scaling and (not args.cases or case in args.cases)
-
-    if args.formulations:
-        for case, methods in FORMULATION_CASES.items():
-            if chosen(case):
-                for method in [m for m in methods if not args.methods or m in args.methods]:
-                    measure(case, method, "formulations")
-                    measure(case, f"{method}_compact", "formulations")
-        write_report(path)
-        return
-
-    speed = []
-    for case, methods in SPEED_CASES.items():
-        if not chosen(case):
-            continue
-        if args.quick:
-            methods = QUICK_METHODS.get(case, methods)
-        for method in methods + (["lp"] if args.quick and case in QUICK_LP and "lp" not in methods else []):
-            if args.quick and method == "lp" and case not in QUICK_LP:
-                continue
-            if args.methods and method not in args.methods:
-                continue
-            speed.append((case, method))
-    for case, method in speed:
-        measure(case, method, "speed")
-
-    anytime = [case for case in ANYTIME_CASES if chosen(case)]
-    if args.reference:
-        for case in anytime:
-            measure(case, "ccg_precise", "reference", limit=args.reference_time_limit)
-    if not args.skip_anytime:
-        for case in anytime:
-            for limit in [t for t in ANYTIME_LIMITS if not args.quick or t <= time_limit]:
-                for method in ANYTIME_METHODS:
-                    measure(case, method, "anytime", limit=limit)
-        for case in filter(chosen, PATH_CASES):
-            measure(case, "path", "path")
-
-    if not args.skip_scaling:
-        for f in (FRACTIONS[1::2] + [1.0] if args.quick else FRACTIONS):
-            measure("pulsar_rff", "ccg", "scaling_n", ("--fraction", str(f)))
-        for K in (CLASSES[:3] if args.quick else CLASSES):
-            measure("many_classes", "ccg", "scaling_K", ("--classes", str(K)))
-
     write_report(path)
 
 

@@ -11,6 +11,9 @@ the table of all stages as ``stages``).
 After an MRC-CCG fit the record also holds the *limit ratio* (:func:`cold_solves`): the fit time over the
 time of one cold solve of the fit's final restricted master with the best of a few HiGHS methods.  It is
 what the column generation costs against an oracle that knew the final rows and features from the start.
+
+It writes no file.  A case whose data set is missing (:data:`benchmarks.harness.cases.DATA_SETS`) stops it
+before any fit, exit status 2, with the way to get the data (:func:`benchmarks.data.require`).
 """
 
 import argparse
@@ -23,7 +26,8 @@ import time
 import numpy as np
 from sklearn.model_selection import train_test_split
 
-from benchmarks.harness.cases import CASES, many_classes
+from benchmarks.data import require
+from benchmarks.harness.cases import CASES, data_sets, many_classes
 from benchmarks.harness.environment import versions
 from mrc_pyomo import MRCClassifier, mrc_path
 from mrc_pyomo.cli.main import FIRST_ORDER
@@ -134,6 +138,7 @@ def main(argv=None):
     parser.add_argument("--cold-time-limit", type=float,
                         help="cap on each cold solve of the final master (MRC-CCG; default: the fit time)")
     args = parser.parse_args(argv)
+    require(data_sets([args.case]))   # run alone, a missing data set stops it here (the harness checked before)
 
     if args.case == "many_classes" and args.classes:
         X, y, params = many_classes(args.quick, n_classes=args.classes)

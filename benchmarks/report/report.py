@@ -3,7 +3,10 @@
     python -m benchmarks.report.report [RECORDS [OUT]]
 
 RECORDS defaults to ``benchmarks/results/full.jsonl``; OUT to ``docs/benchmarks.md`` (``docs/benchmarks_quick.md``
-for ``quick.jsonl``), with the plots in ``img/`` next to it.  The section "Targets" checks the targets of the
+for ``quick.jsonl``) for the tracked records of ``benchmarks/results/``, and to ``benchmarks.md``
+(``benchmarks_quick.md``) beside any other records file, such as the harness's untracked ``benchmarks/runs/``
+(:func:`default_out`): a report of a run that was not recorded never overwrites the tracked one.  The plots go
+to ``img/`` next to OUT.  The section "Targets" checks the targets of the
 issue "A useful rule in seconds" (:func:`benchmarks.report.targets.target_rows`), the section "Earlier targets"
 those of the issue "Stable generation" (:func:`benchmarks.report.earlier_targets.earlier_target_rows`).
 
@@ -17,7 +20,7 @@ reads the harness's plan and records files and imports nothing else of it.
 import sys
 from pathlib import Path
 
-from benchmarks.harness.record_files import read
+from benchmarks.harness.record_files import RESULTS, read
 from benchmarks.report.dask import dask_section
 from benchmarks.report.earlier_targets import earlier_targets_section
 from benchmarks.report.figures import draw_figures, plots_section
@@ -30,21 +33,40 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 
+def recorded(path):
+    """Whether ``path`` is a tracked records file of ``benchmarks/results/`` (what ``--record`` writes)."""
+    return Path(path).resolve().parent == RESULTS.resolve()
+
+
+def default_out(path):
+    """Where the report of the records ``path`` goes unless told: ``docs/benchmarks.md`` (``benchmarks_quick.md``
+    for ``quick.jsonl``) for the tracked records of ``benchmarks/results/``, else the same name beside ``path``."""
+    name = "benchmarks_quick.md" if Path(path).stem == "quick" else "benchmarks.md"
+    return DOCS / name if recorded(path) else Path(path).parent / name
+
+
+def shown(path):
+    """``path`` as the report names it: relative to the repository where it is in it."""
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def write_report(path, out=None):
-    """Write the report of the records in ``path`` to ``out`` (default: ``docs/benchmarks.md``, or
-    ``docs/benchmarks_quick.md`` for ``quick.jsonl``) and its plots to ``img/`` next to it; return ``out``."""
+    """Write the report of the records in ``path`` to ``out`` (default: :func:`default_out`) and its plots to
+    ``img/`` next to it; return ``out``."""
     all_records = read(path)
     records = newest(all_records)
     mode = "quick" if Path(path).stem == "quick" else "full"
-    out = Path(out) if out is not None else DOCS / ("benchmarks.md" if mode == "full" else "benchmarks_quick.md")
+    out = Path(out) if out is not None else default_out(path)
     img = out.parent / "img"
     img.mkdir(parents=True, exist_ok=True)
     speed = [r for r in records if r.get("experiment") == "speed"]
     cases = list(dict.fromkeys(r["case"] for r in speed))
 
+    flags = (" --quick" if mode == "quick" else "") + (" --record" if recorded(path) else "")
     lines = [f"# Benchmarks ({mode} run)", "",
-             f"Produced by `python -m benchmarks.harness.run{' --quick' if mode == 'quick' else ''}` "
-             f"(records in `benchmarks/results/{Path(path).name}`, report by `benchmarks/report/report.py`).", "",
+             f"Produced by `python -m benchmarks.harness.run{flags}` "
+             f"(records in `{shown(path)}`, report by `benchmarks/report/report.py`).", "",
              f"Machine and versions: {run_environment(records)}.", "",
              "Each case and method ran in its own process on 80% of the samples (stratified, seed 0); the test",
              "error is on the other 20%. R is the certified worst-case error `upper_` = R(mu) over the training",

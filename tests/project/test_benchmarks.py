@@ -4,6 +4,7 @@ import importlib.metadata
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -285,17 +286,21 @@ def test_run_plan_halves(tmp_path, monkeypatch):
         calls.append((case, method, time_limit, tuple(extra)))
         return {"case": case, "method": method, "seconds": 20.0, "status": "converged"}
 
+    checked = []   # the data sets checked before the runs: those of the planned cases only
     monkeypatch.setattr(run, "run", fake_run)
-    monkeypatch.setattr(run, "RESULTS", tmp_path)
+    monkeypatch.setattr(run, "require", checked.append)
+    monkeypatch.setattr(run, "records_path", lambda name, record: tmp_path / name)
     monkeypatch.setattr(run, "write_report", lambda path: None)
     monkeypatch.setattr(sys, "argv", ["run", "--cases", "digits_rff", "tweets", "--skip-scaling"])
     run.main()
+    assert checked == [["tweets"]]
     assert calls == [("digits_rff", "ccg", 3600.0, ()), ("digits_rff", "ccg_precise", 3600.0, ()),
                      ("tweets", "ccg", 3600.0, ()), ("tweets", "ccg_precise", 3600.0, ()),
                      ("tweets", "lp", 3600.0, ())]
     calls.clear()
     monkeypatch.setattr(sys, "argv", ["run", "--only-scaling"])
     run.main()
+    assert checked[-1] == ["pulsar"]
     assert [c[0] for c in calls] == ["pulsar_rff"] * len(run.FRACTIONS) + ["many_classes"] * len(run.CLASSES)
     # an anytime case: its speed runs, its reference (asked for), a fit per time limit; the path case's path
     calls.clear()
@@ -374,7 +379,8 @@ def test_formulations_experiment_and_section(tmp_path, monkeypatch):
 
     real_run = run.run
     monkeypatch.setattr(run, "run", fake_run)
-    monkeypatch.setattr(run, "RESULTS", tmp_path)
+    monkeypatch.setattr(run, "require", lambda names: None)   # no data needed: nothing is fitted
+    monkeypatch.setattr(run, "records_path", lambda name, record: tmp_path / name)
     monkeypatch.setattr(run, "write_report", lambda path: None)
     monkeypatch.setattr(sys, "argv", ["run", "--formulations", "--cases", "pulsar_rff", "satellite"])
     run.main()
@@ -462,3 +468,76 @@ def test_report_figures_colour_each_method_alike_and_caption_once(tmp_path, monk
     assert markdown_to_rst(section).count(caption) == 1
     monkeypatch.undo()
     plt.close(fig)
+
+
+
+def git_status():
+    """``git status --porcelain`` of the repository: what a run of the harness must leave as it found it."""
+    return subprocess.run(["git", "status", "--porcelain"], capture_output=True, text=True, cwd=ROOT,
+                          check=True).stdout
+
+
+def test_harness_without_data_stops_at_once_and_writes_nothing(tmp_path):
+    """A fresh clone has no benchmark data: the harness stops before any fit (status 2, within seconds, where it
+    used to fail every case for minutes, appending error records to benchmarks/results/quick.jsonl) with the
+    missing files, the folder searched, MRC_DATA_DIR and where the data come from, and writes no file."""
+    empty = tmp_path / "no-data"
+    empty.mkdir()
+    cwd, env = harness_process(tmp_path)
+    env["MRC_DATA_DIR"] = str(empty)
+    before = git_status()
+    untracked = [ROOT / "benchmarks" / "runs" / name for name in ("quick.jsonl", "benchmarks_quick.md")]
+    stats = [path.stat().st_mtime_ns if path.exists() else None for path in untracked]
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "benchmarks.harness.run", "--quick"], capture_output=True,
+                         text=True, cwd=cwd, env=env, timeout=20)
+    seconds = time.perf_counter() - start
+    assert out.returncode == 2, out.stderr[-2000:]
+    assert seconds < 10
+    for name in ("pulsar", "dry_bean", "satellite", "optdigits", "mnist", "tweets"):
+        assert f"{name}.csv.gz" in out.stderr
+    assert str(empty) in out.stderr and "MRC_DATA_DIR" in out.stderr and 'README.md, section "Benchmarks"' in out.stderr
+    assert out.stdout == "" and git_status() == before
+    assert [path.stat().st_mtime_ns if path.exists() else None for path in untracked] == stats
+
+
+def test_require_names_only_the_missing_data(tmp_path, monkeypatch, capsys):
+    """benchmarks.data.require: silent when every data set is there, else exit status 2 naming only the missing
+    files; the cases that read no data set need none."""
+    from benchmarks.data import require
+    from benchmarks.harness.cases import CASES, DATA_SETS, data_sets
+    monkeypatch.setenv("MRC_DATA_DIR", str(tmp_path))
+    (tmp_path / "pulsar.csv.gz").write_bytes(b"")
+    require(["pulsar"])
+    require(data_sets(["pulsar_rff", "digits_rff", "many_classes"]))
+    with pytest.raises(SystemExit) as stop:
+        require(data_sets(["pulsar_rff", "mnist", "mnist_8000", "tweets"]))
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "mnist.csv.gz" in err and "tweets.csv.gz" in err and "pulsar.csv.gz" not in err
+    assert err.count("mnist.csv.gz") == 1 and str(tmp_path) in err
+    assert set(DATA_SETS) <= set(CASES)
+
+
+def git_ignored(path):
+    """Whether git ignores ``path`` (a file need not exist for ``git check-ignore``)."""
+    return subprocess.run(["git", "check-ignore", "-q", str(path)], cwd=ROOT).returncode == 0
+
+
+def test_runs_write_untracked_files_unless_recorded():
+    """Without --record the harness's records and report, and the experiments' records, go where git ignores
+    them, so that a run cannot dirty the working tree; with it, to the tracked records and docs/."""
+    from benchmarks.experiments import dask_scale
+    from benchmarks.harness.record_files import records_path
+    from benchmarks.harness.run import records_file
+    from benchmarks.report.report import DOCS, default_out
+    for quick in (True, False):
+        path = records_file(quick, record=False)
+        assert git_ignored(path) and git_ignored(default_out(path)) and default_out(path).parent == path.parent
+        recorded = records_file(quick, record=True)
+        assert recorded.relative_to(ROOT).as_posix() == f"benchmarks/results/{'quick' if quick else 'full'}.jsonl"
+        assert not git_ignored(recorded) and default_out(recorded).parent == DOCS
+    assert git_ignored(dask_scale.RECORDS) and git_ignored(records_path("full_lp_forms.jsonl"))
+    tracked = subprocess.run(["git", "ls-files", "--error-unmatch", "benchmarks/results/quick.jsonl",
+                              "benchmarks/results/dask.jsonl", "benchmarks/results/full_lp_forms.jsonl"], cwd=ROOT)
+    assert tracked.returncode == 0 and records_path("dask.jsonl", record=True) == ROOT / "benchmarks/results/dask.jsonl"
