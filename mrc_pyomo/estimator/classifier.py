@@ -55,9 +55,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         ``n_iter_`` counts the masters of all stages.  Use it where the loop at ``lambda0`` churns without a
         useful rule (images): mnist, 8,000 images, 300 s: ``upper_`` 0.416 (lower 0.343) against 0.898
         (lower 0.382) without.  It is off by default because the benchmark's other cases, which the loop
-        certifies directly, take 1.4x to 3.5x longer through the stages (quick run, median 1.92x;
-        ``benchmarks/results/quick_pair_be4e433_712283c_{before,after}.jsonl``), and digits + 400 random Fourier
-        features converges alone in 280 s but is still open at 300 s through the stages.
+        certifies directly, take 1.4x to 3.5x longer through the stages (quick run, median 1.92x).
     fit_intercept : bool, default=True
         Prepend the constant feature 1 to ``Psi``.
     method : {"ccg", "lp", "subgradient", "fom"}, default="ccg"
@@ -258,12 +256,15 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         ``break`` out of a ``for`` loop over it or dropping it ends it as a callback's stop does (``status_ ==
         "callback"``).  While it is paused the estimator is as it was and another fit of it is refused; at the
         end of the program it is dropped.  ``callback``, if set, is called too (:mod:`mrc_pyomo.estimator.steps`)."""
-        self._validate_params()
-        return Steps(self, lambda: self._fit_steps(X, y, sample_weight), self.callback)
+        self._validate_params()   # now, and again when the fit starts (the parameters may change in between)
+        return Steps(self, lambda: self._fit_steps(X, y, sample_weight, validate=True), self.callback)
 
-    def _fit_steps(self, X, y, sample_weight):
+    def _fit_steps(self, X, y, sample_weight, validate=False):
         """The work of :meth:`fit` as a generator of its iterations (:mod:`mrc_pyomo.methods.result`) that returns
-        the finished fit, a :class:`~mrc_pyomo.estimator.fitted.Fitted` not yet written into the estimator."""
+        the finished fit, a :class:`~mrc_pyomo.estimator.fitted.Fitted` not yet written into the estimator; the
+        parameters are checked first if ``validate``."""
+        if validate:
+            self._validate_params()
         # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
         # whether it is usable depends on the machine, not only on the name
         check_solver(self.solver)

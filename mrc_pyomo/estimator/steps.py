@@ -38,6 +38,8 @@ _FITTING = {}
 _LOCK = threading.Lock()
 #: the :class:`Steps` whose fit is paused, dropped unfinished at the end of the program
 _PAUSED = weakref.WeakSet()
+#: seconds the end of the program waits for an iteration that runs in another thread
+EXIT_WAIT = 5.0
 
 
 def claim(estimator, owner):
@@ -99,8 +101,9 @@ class Steps:
     given, is called with each iteration and its true return value stops the fit at the next ``next()``.
 
     ``next(steps)`` runs the fit to its next iteration (the first one starts it); ``close()`` ends it as a
-    callback's stop does, ``abandon()`` drops it unfinished; ``iteration`` counts the iterations seen.  ``iter(steps)`` is the iterator of a ``for``
-    loop, which owns the fit: when the loop drops it (the loop ended, ``break``, an exception), the fit is closed.
+    callback's stop does, ``abandon()`` drops it unfinished; ``iteration`` counts the iterations seen.
+    ``iter(steps)`` is the iterator of a ``for`` loop, which owns the fit: when the loop drops it (the loop ended,
+    ``break``, an exception), the fit is closed.
     """
 
     def __init__(self, estimator, make_fit, callback=None):
@@ -117,6 +120,7 @@ class Steps:
 
     def __repr__(self):
         where = ("not started" if self._fit is None and not self._ended else "ended" if self._ended
+                 else f"running iteration {self.iteration + 1}" if self._running.locked()
                  else f"paused after iteration {self.iteration}")
         return f"<steps of a fit of {type(self.estimator).__name__}: {where}>"
 
@@ -141,7 +145,7 @@ class Steps:
             self._commit(end.value)
             raise StopIteration from None
         except BaseException:
-            self.abandon()
+            self._drop()
             raise
         self.iteration += 1
         return state
@@ -162,14 +166,15 @@ class Steps:
         except StopIteration as end:
             self._commit(end.value)
         except BaseException:
-            self.abandon()
+            self._drop()
             raise
 
     @contextmanager
-    def _turn(self):
-        """The context of one ``next()`` or ``close()``: ``RuntimeError`` if one is running already (in another
-        thread, or in the callback, which runs inside ``next()``)."""
-        if not self._running.acquire(blocking=False):
+    def _turn(self, timeout=None):
+        """The context of one ``next()``, ``close()`` or ``abandon()``: ``RuntimeError`` if one is running already
+        (in another thread, or in the callback, which runs inside ``next()``) and has not ended after ``timeout``
+        seconds (None: at once)."""
+        if not (self._running.acquire(blocking=False) if timeout is None else self._running.acquire(timeout=timeout)):
             raise RuntimeError("the fit is running its next iteration already (in another thread, or this is its "
                                "callback): a fit runs one step at a time")
         try:
@@ -186,9 +191,14 @@ class Steps:
         finally:
             release(self.estimator)
 
-    def abandon(self):
+    def abandon(self, timeout=None):
         """Drop the fit unfinished (its generator closed: nothing of it is written): the estimator is left as it
-        was before the fit, as at the end of the program."""
+        was before the fit, as at the end of the program.  ``timeout``: seconds to wait for an iteration running
+        in another thread to end (None: ``RuntimeError`` if one is running)."""
+        with self._turn(timeout):
+            self._drop()
+
+    def _drop(self):
         if self._ended:
             return
         self._ended = True
@@ -202,7 +212,7 @@ class Steps:
     def __del__(self):
         if self._fit is not None and not self._ended:
             if sys.is_finalizing():
-                self.abandon()
+                self._drop()
             else:
                 self.close()
 
@@ -228,6 +238,11 @@ class _Loop:
 @atexit.register
 def _drop_paused_fits():
     """At the end of the program, drop every paused fit unfinished: nothing would read its result, and finishing
-    it could take long."""
+    it could take long.  A fit running its next iteration in another (daemon) thread is dropped once that
+    iteration ends (a solver killed inside a solve can abort the process), if it does within
+    :data:`EXIT_WAIT` seconds."""
     for steps in list(_PAUSED):
-        steps.abandon()
+        try:
+            steps.abandon(timeout=EXIT_WAIT)
+        except RuntimeError:
+            pass

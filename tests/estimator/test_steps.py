@@ -194,3 +194,52 @@ def test_a_paused_fit_refuses_what_would_mix_it_up():
     with pytest.raises(RuntimeError, match="one step at a time"):
         next(inner_steps)
     assert not hasattr(inner, "mu_")
+
+
+def test_parameters_set_before_the_fit_starts_are_checked_when_it_starts():
+    """``steps()`` checks the parameters, and the fit checks them again at its first ``next()``: a ``set_params``
+    in between (allowed: no fit runs yet) cannot slip an invalid value into the fit (it ran MRC-CCG for
+    method="foo", and raised from HiGHS for lambda0=-1)."""
+    from sklearn.utils._param_validation import InvalidParameterError
+    X, y = problem()
+    for bad in ({"method": "foo"}, {"lambda0": -1.0}, {"max_iter": -3}):
+        clf = MRCClassifier()
+        steps = clf.steps(X, y)
+        clf.set_params(**bad)
+        with pytest.raises(InvalidParameterError, match=next(iter(bad))):
+            next(steps)
+        assert not hasattr(clf, "n_features_in_") and "ended" in repr(steps)
+
+
+def test_a_state_kept_after_its_step_refuses_a_later_master():
+    """The loop changes one master object from step to step: a kept state's ``master`` and ``model`` raise
+    instead of showing a later master (they all showed the last one), and its own values stay valid."""
+    X, y = problem()
+    clf = MRCClassifier(n_max=5)
+    states = []
+    for state in clf.steps(X, y):
+        assert state.model is state.master.model   # while the loop waits at it
+        states.append(state)
+    assert len(states) > 2
+    with pytest.raises(RuntimeError, match="master of iteration 1 has changed"):
+        states[0].model
+    assert [s.record["R_master"] for s in states] == list(clf.history_.R_master)
+    assert states[-1].master is clf.master_   # the last master is the fitted one
+
+
+def test_a_fit_running_in_a_daemon_thread_at_exit_ends_with_it_quietly():
+    """A daemon thread still inside ``next()`` when the program ends: no error at exit (the exit's clean-up tried
+    to close a generator that was running)."""
+    out, lag = run_script("""
+        import threading, time
+        import numpy as np
+        from mrc_pyomo import MRCClassifier
+        rng = np.random.default_rng(0)
+        X, y = rng.normal(size=(3000, 20)), rng.integers(0, 8, 3000)
+        it = MRCClassifier(n_max=2, eps_1=0.0, lambda0=1e-4, phi="fourier", random_state=0).steps(X, y)
+        threading.Thread(target=lambda: list(it), daemon=True).start()
+        time.sleep(1.0)
+        print(repr(it), flush=True)
+    """)
+    assert out.returncode == 0 and "running iteration" in out.stdout, (out.stdout, out.stderr)
+    assert "Exception ignored" not in out.stderr and "Error" not in out.stderr, out.stderr

@@ -42,12 +42,15 @@ class IterationState:
 
     ``rows_added`` / ``rows_removed`` (pairs ``(samples, subsets)``) and ``features_added`` are the changes
     that made this master; ``next_rows``, ``next_features`` and ``next_removed`` (a mask over the master's
-    rows) what the oracles chose for the next one.  ``model`` is the Pyomo model of the master (built on
-    first access on the default path) with this solution loaded.
+    rows) what the oracles chose for the next one.  ``master`` and ``model`` (the Pyomo model of the master,
+    built on first access on the default path, with this solution loaded) are those of this iteration only
+    while the loop waits at it: the loop changes the same master for the next one, so a state kept after its
+    step refuses them (``RuntimeError``) rather than show a later master; what it keeps of its own
+    (``record``, ``mu``, ``nu``, ``alpha``, the changes, the violations) stays valid.
     """
 
     iteration: int
-    master: RestrictedMaster
+    live_master: RestrictedMaster
     solution: object
     check: Check
     record: dict
@@ -56,6 +59,16 @@ class IterationState:
     features_added: np.ndarray
     data: object = None
     blocked: np.ndarray = None
+
+    @property
+    def master(self):
+        """The restricted master of this iteration, while the loop waits at it (class docstring)."""
+        if self.live_master.solution is not self.solution:
+            raise RuntimeError(f"the master of iteration {self.iteration} has changed since: the loop went on with "
+                               f"the same master object, so this state no longer shows its iteration's master; "
+                               f"keep what you need while the loop waits at the state (state.master.write(path), "
+                               f"state.record, state.mu)")
+        return self.live_master
 
     @property
     def model(self):
