@@ -32,14 +32,16 @@ def validate_sample_weight(X, y, sample_weight):
     """``(X, y, weights)`` for the validated training data ``(X, y)`` and the user's ``sample_weight``:
     scikit-learn's checks (one finite non-negative number per sample, not all zero), then the samples of weight
     0 left out of ``X`` and ``y`` (they are not training samples: they enter neither ``tau`` and ``lambda`` nor
-    the maximum over the samples in ``R``), and ``weights`` those of the samples kept, or None when they are all
-    equal (the estimates are then those of no weights, bit for bit).  Nothing given is modified."""
+    the maximum over the samples in ``R``), and ``weights`` those of the samples kept, divided by the largest
+    (only their ratios matter; huge weights would overflow the weighted sums), or None when they are all equal
+    (the estimates are then those of no weights, bit for bit).  Nothing given is modified."""
     if sample_weight is None:
         return X, y, None
     if is_dask_array(sample_weight):
         sample_weight = sample_weight.compute()
     weights = _check_sample_weight(sample_weight, np.empty((X.shape[0], 0)), dtype=np.float64,
                                    ensure_non_negative=True)
+    weights = weights / weights.max()   # only their ratios matter: no overflow in the weighted sums (1e306)
     keep = weights > 0
     if not keep.all():
         if isinstance(X, DataSource):

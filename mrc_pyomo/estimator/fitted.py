@@ -34,6 +34,8 @@ INPUT_ATTRIBUTES = ("n_features_in_", "feature_names_in_")
 #: the end of the warning of a fit that stopped "stalled"
 STALLED_ADVICE = ("; every solve was optimal, but the solver's precision cannot narrow the gap further (ask for "
                   "a larger eps_1, or a solver with more digits)")
+#: the share of the sample weight below which classes a rule never predicts are blamed on their weight
+LIGHT_CLASSES = 1e-2
 #: what lets a fit stopped by a limit go on
 STOP_ADVICE = {Status.MAX_ITER: "a larger max_iter", Status.TIME_LIMIT: "a larger time_limit"}
 
@@ -73,8 +75,9 @@ def unpredicted_classes_message(problem, rule, status, estimator):
     converged (``status`` another than ``"converged"``) is named with its stop and gap: its rule is not yet the
     minimax rule, so neither the feature map nor the regularisation is to blame yet.  A converged fit whose
     ``lambda0`` is at or above :func:`~mrc_pyomo.methods.continuation.zero_rule_lambda0` has the constant rule
-    ``mu = 0`` among its minimisers: the regularisation is to blame.  Otherwise the feature map may be too poor
-    (a linear rule cannot separate the classes), or ``lambda0`` too large."""
+    ``mu = 0`` among its minimisers: the regularisation is to blame; one whose missing classes carry less than
+    :data:`LIGHT_CLASSES` of the sample weight, their weight.  Otherwise the feature map may be too poor (a
+    linear rule cannot separate the classes), or ``lambda0`` too large."""
     classes = problem.classes
     missing = [classes[k] for k in np.flatnonzero(rule.predicted == 0)]
     if not missing:
@@ -88,6 +91,11 @@ def unpredicted_classes_message(problem, rule, status, estimator):
                 f"{rule.upper - rule.lower:.3g}, so its rule is not yet the minimax rule; let it go on "
                 f"({STOP_ADVICE.get(status, 'see the ConvergenceWarning')}) before judging the feature map or "
                 f"lambda0")
+    if problem.weights is not None:
+        share = problem.weights[np.isin(problem.y, np.flatnonzero(rule.predicted == 0))].sum() / problem.weights.sum()
+        if share < LIGHT_CLASSES:
+            return (f"{head}: {these} carr{'y' if len(missing) > 1 else 'ies'} {share:.2g} of the sample weight, "
+                    f"so the minimax rule may rightly give up on {'them' if len(missing) > 1 else 'it'}")
     zero_rule = zero_rule_lambda0(problem)
     if estimator.lambda0 >= zero_rule:
         return (f"{head}: lambda0 = {estimator.lambda0:g} is so large that the constant rule mu = 0 is a minimax "

@@ -95,3 +95,30 @@ def test_weights_through_a_path_a_pipeline_and_cross_validation():
     cv = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=3).fit(X, y, sample_weight=w)
     assert cv.best_estimator_.upper_ == pytest.approx(
         MRCClassifier(lambda0=cv.lambda0_).fit(X, y, sample_weight=w).upper_, abs=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e306, 1e-300])
+def test_only_the_ratios_of_the_weights_matter(scale):
+    """Weights scaled by a constant give the same fit: huge ones overflowed the weighted sums (upper_ NaN,
+    "stalled"), tiny ones lost digits."""
+    X, y = random_problem(90, 4, 3, seed=7)
+    w = _weights(len(y), seed=7, low=1).astype(float)
+    fit = MRCClassifier(eps_1=1e-9).fit(X, y, sample_weight=w)
+    scaled = MRCClassifier(eps_1=1e-9).fit(X, y, sample_weight=w * scale)
+    assert scaled.status_ == fit.status_ == "converged"
+    assert scaled.upper_ == pytest.approx(fit.upper_, abs=1e-12) and np.allclose(scaled.mu_, fit.mu_, atol=1e-9)
+
+
+def test_weights_spread_over_twelve_orders_of_magnitude_still_fit():
+    """One sample a trillion times heavier than the others: the first master, bounded by its centroid rows,
+    was called unbounded by HiGHS's presolve (MasterSolveError); it is solved again from scratch at tighter
+    tolerances, as a later master would be, and the fit is certified."""
+    from sklearn.datasets import load_iris
+    X, y = load_iris(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    w = np.ones(len(y))
+    w[0] = 1e12
+    with pytest.warns(UserWarning, match=r"never predicts classes 1, 2 .*: these classes carry 1e-10 of the "
+                                         r"sample weight"):
+        clf = MRCClassifier().fit(X, y, sample_weight=w)
+    assert clf.status_ == "converged" and 0 <= clf.lower_ <= clf.upper_ < 1e-6

@@ -90,7 +90,8 @@ def initial_master(problem, config):
 
 def solve_master(master, history, first, remaining, config, solve_times=()):
     """The **solve** step: solve the master warm, with the stall budget of :func:`simplex_budget` (``config``'s
-    ``stall_factor`` and ``stall_floor``); if the warm start fails on a later master, once more from scratch.
+    ``stall_factor`` and ``stall_floor``); if it fails with time left, once more from scratch (no basis, tighter
+    tolerances), the first master too (HiGHS called it unbounded for weights spread over 12 orders of magnitude).
     ``remaining``: a function giving the seconds left (None: no limit), which bounds the solve on a backend that
     can stop inside a solve, except on the ``first`` master (without it there is no master to return).
     ``solve_times``: the seconds of earlier solves of the same fit (a previous stage's), which count for the
@@ -101,9 +102,9 @@ def solve_master(master, history, first, remaining, config, solve_times=()):
         return master.solve(time_limit=limit(), budget=budget)
     except MasterSolveError:
         left = remaining()
-        if first or (left is not None and left <= 0):
+        if left is not None and left <= 0:
             raise
-        master.refine()  # a warm start gone wrong: once more from scratch
+        master.refine()  # a warm start or the default tolerances gone wrong: once more from scratch
         return master.solve(time_limit=limit())
 
 
@@ -187,9 +188,8 @@ def solve(problem, config=None, *, start=None, log=None, callback=None):
 def steps(problem, config=None, *, start=None, log=None):
     """MRC-CCG (Algorithm 1) on the prepared ``problem`` (a :class:`~mrc_pyomo.problem.MRCProblem`) with the
     settings ``config`` (a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`; None: the defaults), one master at a
-    time: a generator that yields an :class:`IterationState` after each master is solved and checked, is sent
-    whether to stop there (a true value: status ``"callback"``), and returns the
-    :class:`~mrc_pyomo.methods.result.FitResult` (:mod:`mrc_pyomo.methods.result`).
+    time: a generator that yields an :class:`IterationState` after each master is solved and checked and is sent
+    whether to stop there (a true value: status ``"callback"``; :mod:`mrc_pyomo.methods.result`).
 
     The loop only sequences its steps: :func:`solve_master`, :func:`check_solution`, :func:`iteration_record`
     and :func:`update_master`.  Returns a :class:`~mrc_pyomo.methods.result.FitResult` whose ``history`` has one
