@@ -1,6 +1,8 @@
 """Cross-validation of ``lambda0`` over a regularisation path (:func:`mrc_pyomo.mrc_path` on each training fold), as
 scikit-learn's ``LassoCV`` does for the lasso: :class:`MRCClassifierCV`."""
 
+import difflib
+import inspect
 import warnings
 
 from numbers import Integral
@@ -10,7 +12,7 @@ from joblib import Parallel, delayed
 from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.metrics import check_scoring
+from sklearn.metrics import check_scoring, get_scorer_names
 from sklearn.model_selection import check_cv
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
@@ -21,19 +23,58 @@ from .parameters import PARAMETER_CONSTRAINTS
 from .path import lambda0_grid, mrc_path
 
 
-def fold_scores(k, X, y, train, test, lambda0s, params, scoring, train_weight=None, test_weight=None):
+def fold_scores(k, X, y, train, test, lambda0s, params, scorer, train_weight=None, test_weight=None):
     """``(k, table, scores)`` of fold ``k``: the path of :func:`mrc_path` on the training samples ``train`` (its
-    limits' warnings silenced: a stage it did not reach scores NaN) and the validation score of each stage on the
-    samples ``test`` (weighted by ``test_weight`` if given).  A function of its arguments alone, so that joblib
-    runs it in another process."""
+    limits' warnings silenced: a stage it did not reach scores NaN) and the validation score of each stage by
+    ``scorer`` on the samples ``test`` (passed ``sample_weight=test_weight`` if given).  A function of its
+    arguments alone, so that joblib runs it in another process."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         path = mrc_path(X[train], y[train], lambda0s, sample_weight=train_weight, **{**params, "verbose": False})
-    scorer = check_scoring(path.estimators[0], scoring=scoring)
     weighted = {} if test_weight is None else {"sample_weight": test_weight}
     scores = [np.nan if estimator is None else scorer(estimator, X[test], y[test], **weighted)
               for estimator in path.estimators]
     return k, path.table, scores
+
+
+def fold_scorer(scoring, estimator):
+    """``(scorer, takes_weight)``: ``check_scoring``'s scorer of ``scoring`` and whether it takes ``sample_weight``
+    (scikit-learn's scorers, a callable with that parameter or ``**kwargs``); a ValueError naming
+    MRCClassifierCV's ``scoring`` if it is not a scorer."""
+    if isinstance(scoring, str) and scoring not in get_scorer_names():
+        close = difflib.get_close_matches(scoring, get_scorer_names(), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"MRCClassifierCV's scoring={scoring!r} is not the name of a scikit-learn scorer "
+                         f"(sklearn.metrics.get_scorer_names() lists them){hint}")
+    try:
+        scorer = check_scoring(estimator, scoring=scoring)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"MRCClassifierCV's scoring={scoring!r} is not a scorer: {error}") from error
+    try:
+        parameters = inspect.signature(scorer).parameters.values()
+    except (TypeError, ValueError):   # no signature to read: called without the weights
+        parameters = ()
+    takes = any(p.kind is p.VAR_KEYWORD or (p.name == "sample_weight" and p.kind is not p.POSITIONAL_ONLY)
+                for p in parameters)
+    return scorer, takes
+
+
+def check_fold_weights(splits, sample_weight, cv):
+    """A ValueError naming the first fold (0-based, as ``split<k>_test_score``) whose training or held-out
+    samples all weigh 0, before any path runs: the weights as a whole are fine, the folds gather them."""
+    if sample_weight is None:
+        return
+    empty = [(k, part) for k, rows in enumerate(splits) for part, part_rows in zip(("training", "held-out"), rows)
+             if not np.any(sample_weight[part_rows])]
+    if not empty:
+        return
+    k, part = empty[0]
+    role = "nothing to fit its path on" if part == "training" else "no weighted sample to score"
+    others = "".join(f"; fold {j}: its {p} samples too" for j, p in empty[1:])
+    raise ValueError(f"MRCClassifierCV: fold {k} (split{k}_test_score) of cv={cv!r} has only zero sample "
+                     f"weights in its {part} samples ({role}){others}.  The weights gather in some folds: use a "
+                     f"splitter that spreads the weighted samples over every fold (e.g. StratifiedKFold when the "
+                     f"weights follow the classes, or a shuffled one), or fewer folds")
 
 
 class MRCClassifierCV(ClassifierMixin, BaseEstimator):
@@ -47,7 +88,9 @@ class MRCClassifierCV(ClassifierMixin, BaseEstimator):
     cv : int, cross-validation generator or iterable, default=5
         As scikit-learn's ``check_cv`` takes it (stratified folds for an integer).
     scoring : str or callable, optional
-        As scikit-learn's ``check_scoring`` takes it; default the accuracy.
+        As scikit-learn's ``check_scoring`` takes it (checked when ``fit`` starts); default the accuracy.  With
+        ``sample_weight``, a callable without a ``sample_weight`` parameter (or ``**kwargs``) scores unweighted,
+        with a warning.
     phi, fit_intercept, solver, eps_1, eps_2, n_max, m_max, max_iter, regime, time_limit, solver_options, \
 random_state, formulation
         As :class:`~mrc_pyomo.MRCClassifier`'s, for the paths of the folds and the refit (``time_limit`` bounds
@@ -124,7 +167,8 @@ random_state, formulation
         """Score every ``lambda0`` on each fold, choose ``lambda0_``, refit on ``(X, y)``; a fit that raises (an
         error, ``KeyboardInterrupt``) leaves the estimator as it was before it.  ``sample_weight``: as in
         :meth:`MRCClassifier.fit <mrc_pyomo.MRCClassifier.fit>`, for every fold's path and the refit; the
-        validation scores are weighted by the held-out samples' weights."""
+        validation scores are weighted by the held-out samples' weights; a fold whose training or held-out
+        samples all weigh 0 is refused before any path runs."""
         self._validate_params()
         with fit_transaction(self):
             self._fit(X, y, sample_weight)
@@ -133,6 +177,7 @@ random_state, formulation
     def _fit(self, X, y, sample_weight=None):
         """The fit's work: the folds' paths, their scores, the choice of ``lambda0_`` and the refit."""
         params = self._estimator_params()
+        scorer, takes_weight = fold_scorer(self.scoring, MRCClassifier(**params))
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=True)
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
@@ -140,8 +185,16 @@ random_state, formulation
         lambda0s = lambda0_grid(self.lambda0s)
         cv = check_cv(self.cv, y, classifier=True)
         splits = list(cv.split(X, y))
+        check_fold_weights(splits, sample_weight, self.cv)
+        if sample_weight is not None and not takes_weight:
+            name = getattr(self.scoring, "__qualname__", type(self.scoring).__name__)
+            warnings.warn(f"MRCClassifierCV's scoring ({name}) does not take sample_weight: the validation scores "
+                          f"are unweighted (a scorer with a sample_weight parameter or **kwargs gets the held-out "
+                          f"samples' weights)",
+                          UserWarning, stacklevel=3)
+        held_out = weight if takes_weight else (lambda rows: None)
         jobs = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")(
-            delayed(fold_scores)(k, X, y, train, test, lambda0s, params, self.scoring, weight(train), weight(test))
+            delayed(fold_scores)(k, X, y, train, test, lambda0s, params, scorer, weight(train), held_out(test))
             for k, (train, test) in enumerate(splits))
         folds = [None] * len(splits)
         with FoldsDisplay(self.verbose, len(splits), lambda0s) as display:

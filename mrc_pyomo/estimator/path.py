@@ -122,7 +122,11 @@ def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
         coefs.append(None)
         estimators.append(None)
     if len(stages) < len(lambda0s):
-        warnings.warn(f"the path stopped ({stages[-1][1].status}) after {len(stages)} of {len(lambda0s)} values of "
+        config = ccg_config(template, regime)
+        stop = (Status.CALLBACK if stages[-1][1].status == Status.CALLBACK else Status.TIME_LIMIT
+                if config.time_limit is not None and time.perf_counter() - start >= config.time_limit
+                else Status.MAX_ITER)
+        warnings.warn(f"the path stopped ({stop}) after {len(stages)} of {len(lambda0s)} values of "
                       f"lambda0: those below {stages[-1][0]:g} were not fitted (status 'not_reached', NaN bounds)",
                       ConvergenceWarning, stacklevel=2)
     table = pd.DataFrame(rows, columns=_SCALARS)

@@ -100,3 +100,93 @@ def test_folds_run_in_parallel_with_n_jobs_and_are_shown(capfd):
     for key in ("mean_test_score", "split0_test_score", "split2_test_score", "rank_test_score"):
         assert np.array_equal(parallel.cv_results_[key], alone.cv_results_[key])
     assert parallel.lambda0_ == alone.lambda0_ and parallel.upper_ == alone.upper_
+
+
+def iris():
+    from sklearn.datasets import load_iris
+    return load_iris(return_X_y=True)   # sorted by class: 50 samples of each
+
+
+def no_path(monkeypatch):
+    """A fit that reaches a fold's path fails with 'a path ran': the errors below must come before it."""
+    def fail(*args, **kwargs):
+        raise AssertionError("a path ran")
+    monkeypatch.setattr("mrc_pyomo.estimator.cv.mrc_path", fail)
+
+
+def test_a_scorer_without_sample_weight_is_called_without_them_with_one_warning(monkeypatch):
+    """A callable that takes no sample_weight is called without the held-out weights (it used to fail with a
+    TypeError after the first fold's path): one warning, decided before any path runs, says the scores are
+    unweighted; they are those of the unweighted scorer."""
+    X, y = iris()
+    scorer = lambda e, X, y: e.score(X, y)   # noqa: E731
+    with pytest.warns(UserWarning, match="does not take sample_weight") as record:
+        cv = MRCClassifierCV(lambda0s=[0.1], cv=3, scoring=scorer).fit(X, y, sample_weight=np.ones(150))
+    mine = [w for w in record if "sample_weight" in str(w.message)]
+    assert len(mine) == 1 and mine[0].filename == __file__ and "<lambda>" in str(mine[0].message)
+    unweighted = MRCClassifierCV(lambda0s=[0.1], cv=3, scoring=scorer).fit(X, y)
+    assert np.allclose(cv.cv_results_["mean_test_score"], unweighted.cv_results_["mean_test_score"])
+    no_path(monkeypatch)
+    with pytest.warns(UserWarning, match="does not take sample_weight"), pytest.raises(AssertionError):
+        MRCClassifierCV(lambda0s=[0.1], cv=3, scoring=scorer).fit(X, y, sample_weight=np.ones(150))
+
+
+def test_the_held_out_weights_reach_a_scorer_that_takes_them():
+    """A callable with a sample_weight parameter or **kwargs gets each fold's held-out weights, without a
+    warning; scikit-learn's scorers (a string, the default) weight the scores as before."""
+    from sklearn.model_selection import StratifiedKFold
+    X, y = iris()
+    w = np.random.default_rng(0).uniform(0.1, 3.0, 150)
+    seen = []
+
+    def named(estimator, X_test, y_test, sample_weight=None):
+        seen.append(sample_weight)
+        return estimator.score(X_test, y_test, sample_weight=sample_weight)
+
+    def keywords(estimator, X_test, y_test, **kwargs):
+        seen.append(kwargs["sample_weight"])
+        return estimator.score(X_test, y_test, **kwargs)
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*sample_weight", category=UserWarning)
+        results = [MRCClassifierCV(lambda0s=[0.01], cv=3, scoring=scoring).fit(X, y, sample_weight=w).cv_results_
+                   for scoring in (named, keywords, "accuracy", None)]
+    splits = list(StratifiedKFold(3).split(X, y))
+    assert len(seen) == 6 and all(np.array_equal(s, w[splits[k % 3][1]]) for k, s in enumerate(seen))
+    for k, (train, test) in enumerate(splits):
+        fold = MRCClassifier(lambda0=0.01).fit(X[train], y[train], sample_weight=w[train])
+        weighted = fold.score(X[test], y[test], sample_weight=w[test])
+        assert all(np.allclose(r[f"split{k}_test_score"], [weighted]) for r in results)
+    assert not np.allclose(results[0]["mean_test_score"],
+                           MRCClassifierCV(lambda0s=[0.01], cv=3).fit(X, y).cv_results_["mean_test_score"])
+
+
+@pytest.mark.parametrize("scoring, cause", [("acuracy", "did you mean 'accuracy'"), ("r2x", "get_scorer_names")])
+def test_an_unknown_scoring_is_refused_before_any_path_runs(monkeypatch, scoring, cause):
+    X, y = iris()
+    no_path(monkeypatch)
+    with pytest.raises(ValueError, match="MRCClassifierCV's scoring='") as error:
+        MRCClassifierCV(lambda0s=[0.1], cv=3, scoring=scoring).fit(X, y)
+    assert cause in str(error.value) and "check_scoring" not in str(error.value)
+
+
+@pytest.mark.parametrize("weighted, fold, part", [(slice(0, 50), 0, "training"), (slice(0, 100), 2, "held-out"),
+                                                  (slice(50, 150), 0, "held-out")])
+def test_a_fold_with_only_zero_weights_is_named_before_any_path_runs(monkeypatch, weighted, fold, part):
+    """Unshuffled KFold(3) on iris (sorted by class) with the weight on some classes only: the first fold whose
+    training or held-out samples all weigh 0 is named, with the way out; StratifiedKFold spreads them (where the
+    weighted samples are of two classes or more)."""
+    from sklearn.model_selection import KFold, StratifiedKFold
+    X, y = iris()
+    w = np.zeros(150)
+    w[weighted] = 1.0
+    with monkeypatch.context() as patch:
+        no_path(patch)
+        with pytest.raises(ValueError, match=f"fold {fold} .*{part} samples") as error:
+            MRCClassifierCV(lambda0s=[0.1, 0.01], cv=KFold(3)).fit(X, y, sample_weight=w)
+    message = str(error.value)
+    assert f"split{fold}_test_score" in message and "StratifiedKFold" in message and "fewer folds" in message
+    assert "at least one non-zero" not in message
+    if len(set(y[w > 0])) > 1:   # weight on one class alone fits no MRC at all
+        cv = MRCClassifierCV(lambda0s=[0.1], cv=StratifiedKFold(3)).fit(X, y, sample_weight=w)
+        assert np.isfinite(cv.cv_results_["mean_test_score"]).all()

@@ -6,6 +6,7 @@ of a path where a single fit would solve the full LP.  Continuation inside one f
 import numpy as np
 import pytest
 from sklearn.datasets import load_wine
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 
 from helpers import random_problem, reference_R_star
@@ -127,3 +128,13 @@ def test_a_path_stopped_by_max_iter_reports_every_value():
     with pytest.warns(ConvergenceWarning, match="values of lambda0"):
         path = mrc_path(X, y, [0.3, 0.03, 0.003], max_iter=2)
     assert len(path.table) == 3 and "not_reached" in set(path.table.status)
+
+
+@pytest.mark.parametrize("limit, stop", [({"max_iter": 1}, "max_iter"), ({"time_limit": 1e-9}, "time_limit")])
+def test_a_path_stopped_early_names_its_limit(limit, stop):
+    """The warning of a path that did not reach its last lambda0 names the limit that stopped it (it named the
+    last stage's own status, "converged")."""
+    X, y = random_problem(80, 3, 3, seed=6)
+    with pytest.warns(ConvergenceWarning, match=rf"the path stopped \({stop}\) after 1 of 3 values"):
+        path = mrc_path(X, y, [1.0, 0.1, 0.01], **limit)
+    assert list(path.table.status[1:]) == ["not_reached", "not_reached"]
