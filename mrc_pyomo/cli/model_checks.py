@@ -6,21 +6,22 @@ A model file comes from anyone: its manifest may lie about its arrays and its ar
 predicts the first class for every sample; one with a class fewer than rows of ``mu_`` never predicts the last.  So
 :func:`check_model` checks every entry of the manifest (its keys and types, the classifier's parameters) and every
 array (its type, its shape ``(K, D)`` of ``K = len(classes_)`` classes and the ``D`` columns of the feature map,
-finite values, the signs that a fit guarantees) against the others, after
-:func:`~mrc_pyomo.cli.model_format.read_archive` read them as data.  Each failure is a :class:`ModelFormatError`
-whose message is one line naming the cause.
+finite values, the signs and bounds that a fit guarantees: :mod:`mrc_pyomo.cli.model_arrays`) against the others,
+after :func:`~mrc_pyomo.cli.model_format.read_archive` read them as data.  The certified interval must be one a fit
+gives, ``0 <= lower_ <= upper_ <= 1``, and agree with ``status_``; ``mu_`` must keep ``lambda_ . |mu_| <= upper_``
+(a huge finite ``mu_`` made the scores overflow and the probabilities NaN) and the feature names must be distinct.
+Each failure is a :class:`ModelFormatError` whose message is one line naming the cause.
 """
 
 import math
 from numbers import Integral, Real
 
-import numpy as np
-
 from .. import __version__
 from ..estimator.classifier import MRCClassifier
 from ..estimator.parameters import validate_parameters
 from ..methods.result import Status
-from ..oracles.certificate import gap_tolerance
+from ..oracles.certificate import GAP_FLOOR, gap_tolerance
+from .model_arrays import ModelFormatError, check_classes, check_history, check_names, check_rule, numbers, shown
 
 #: the first entry of every model file, and its version
 FORMAT = "mrc_pyomo model"
@@ -40,29 +41,12 @@ FEATURE_MAPS = {"linear": {"kind", "fit_intercept", "n_features_in"},
 SCALER_KEYS = {"with_mean", "with_std", "n_samples_seen", "present"}
 REGIMES = ("n", "nm", "full")
 STATUSES = tuple(s.value for s in Status if s is not Status.NOT_REACHED)
-#: what an array of each NumPy dtype kind holds, for the messages
-KINDS = {"b": "booleans", "i": "integers", "u": "integers", "f": "floats", "c": "complex numbers", "U": "strings",
-         "S": "bytes", "V": "raw records", "M": "dates", "m": "time spans", "O": "Python objects"}
 #: the JSON types of the manifest's entries, as the messages name them
 TYPES = {bool: "a boolean", Integral: "an integer", Real: "a number", str: "a string", list: "a list",
          dict: "an object"}
 
 
-class ModelFormatError(ValueError):
-    """A model that this format cannot hold, or a file that is not a valid model of this format; its message is
-    one line (a cause quoted from the file cannot break it)."""
-
-    def __init__(self, message):
-        super().__init__(" ".join(str(message).splitlines()))
-
-
 # -- the manifest's entries -------------------------------------------------------------------------------------
-
-def shown(value, width=60):
-    """``repr(value)``, cut to ``width`` characters, for a message."""
-    text = repr(value.item() if isinstance(value, np.generic) else value)
-    return text if len(text) <= width else text[:width - 3] + "..."
-
 
 def json_type(value):
     """The JSON type of ``value`` (and the value, if it is a number or a string), for a message."""
@@ -135,8 +119,10 @@ def check_feature_map(spec):
 
 def check_fitted(fitted, n_features_in, status, eps_1):
     """The fitted numbers: finite (``objective_`` may be NaN, where no master was solved), a certified interval
-    ``[lower_, upper_]`` not empty and, for the status ``"converged"``, no wider than ``eps_1`` (the fit's promise),
-    counts that are counts, a known regime, the input width the feature map's."""
+    ``0 <= lower_ <= upper_ <= 1`` (``upper_`` is at most ``R(0) = 1 - 1/K``, rounded up) and the status
+    ``"converged"`` exactly when it is no wider than ``max(eps_1, GAP_FLOOR)`` (the fit's promise,
+    :func:`~mrc_pyomo.estimator.fitted.certified_status`), counts that are counts, a known regime, the input width
+    the feature map's."""
     known_keys(fitted, SCALARS, "fitted")
     for name in ("nu_", "upper_", "lower_"):
         entry(fitted, name, Real, "fitted.", finite, "a finite number")
@@ -145,9 +131,16 @@ def check_fitted(fitted, n_features_in, status, eps_1):
     if not lower <= upper:
         raise ModelFormatError(f"the manifest's certified interval is empty: lower_ = {shown(lower)} > upper_ = "
                                f"{shown(upper)}")
-    if status == Status.CONVERGED and upper - lower > gap_tolerance(eps_1):
-        raise ModelFormatError(f"the manifest's status_ is 'converged', but its certified gap upper_ - lower_ = "
-                               f"{upper - lower:.3g} is above eps_1 = {eps_1:g}")
+    if not 0 <= lower <= upper <= 1:
+        raise ModelFormatError(f"the manifest's certified interval is not within [0, 1], as every fit's is (0 <= "
+                               f"lower_ <= R* <= upper_ <= R(0) = 1 - 1/K): lower_ = {shown(lower)}, upper_ = "
+                               f"{shown(upper)}")
+    gap, converged = upper - lower, status == Status.CONVERGED
+    if converged != (gap <= gap_tolerance(eps_1)):
+        floor = f" (the floor is {GAP_FLOOR:g})" if eps_1 < GAP_FLOOR else ""
+        raise ModelFormatError(f"the manifest's status_ is {status!r}, but its certified gap upper_ - lower_ = "
+                               f"{shown(gap)} is {'above' if converged else 'within'} eps_1 = {eps_1:g}{floor}: a fit "
+                               f"has converged exactly when its gap is within eps_1")
     entry(fitted, "n_iter_", Integral, "fitted.", lambda v: v >= 0, "a non-negative integer")
     entry(fitted, "n_features_in_", Integral, "fitted.", lambda v: v == n_features_in,
           f"the feature map's n_features_in ({n_features_in})")
@@ -169,76 +162,7 @@ def check_scaler(spec):
     return present
 
 
-# -- the arrays -------------------------------------------------------------------------------------------------
-
-def shaped(arrays, name, shape, why, kinds):
-    """``arrays[name]``, if its dtype's kind is one of ``kinds`` and its shape is ``shape`` (``why`` says where the
-    shape comes from); :class:`ModelFormatError` naming what is wrong otherwise."""
-    if name not in arrays:
-        raise ModelFormatError(f"the array {name} is missing")
-    values = arrays[name]
-    if values.dtype.kind not in kinds:
-        wanted = " or ".join(dict.fromkeys(KINDS[k] for k in kinds))
-        raise ModelFormatError(f"the array {name} holds {KINDS.get(values.dtype.kind, values.dtype)}, not {wanted}")
-    if values.shape != shape:
-        raise ModelFormatError(f"the array {name} has shape {values.shape}, not {shape} ({why})")
-    return values
-
-
-def _entry_of(name, values, index):
-    """``name[i, j] = value``: the entry ``index`` of the array ``values``, for a message."""
-    return f"{name}[{', '.join(map(str, index))}] = {values[tuple(index)]}"
-
-
-def not_finite(name, values):
-    """:class:`ModelFormatError` naming the first entry of the float array ``values`` that is not finite, if any."""
-    bad = np.argwhere(~np.isfinite(values))
-    if len(bad):
-        raise ModelFormatError(f"the array {name} is not finite: {_entry_of(name, values, bad[0])}")
-
-
-def numbers(arrays, name, shape, why, sign=None):
-    """``arrays[name]`` as float64 (written back), if it holds real numbers of shape ``shape``, all finite and, with
-    ``sign``, positive (``">"``) or non-negative (``">="``)."""
-    values = arrays[name] = shaped(arrays, name, shape, why, "iuf").astype(np.float64)
-    not_finite(name, values)
-    bad = np.argwhere(values <= 0 if sign == ">" else values < 0) if sign else ()
-    if len(bad):
-        raise ModelFormatError(f"the array {name} must be {'positive' if sign == '>' else 'non-negative'}: "
-                               f"{_entry_of(name, values, bad[0])}")
-    return values
-
-
-def check_classes(arrays, as_objects):
-    """``K``, the number of labels of ``classes_``: at least two, numbers or strings (strings if the file says the
-    labels were), finite, sorted and distinct, as a fit's ``np.unique`` gives them (``predict`` maps the row ``k``
-    of ``mu_`` to ``classes_[k]``)."""
-    classes = arrays.get("classes_")
-    if classes is None or classes.ndim != 1 or len(classes) < 2:
-        what = "missing" if classes is None else f"of shape {classes.shape}"
-        raise ModelFormatError(f"the array classes_ is {what}, not a list of at least two labels")
-    shaped(arrays, "classes_", classes.shape, "", "U" if as_objects else "biufU")
-    if classes.dtype.kind == "f":
-        not_finite("classes_", classes)
-    unsorted = np.flatnonzero(~(classes[1:] > classes[:-1]))
-    if len(unsorted):
-        k = unsorted[0]
-        raise ModelFormatError(f"the array classes_ is not sorted and distinct, as a fit gives it: classes_[{k}] = "
-                               f"{shown(classes[k])} is followed by {shown(classes[k + 1])}")
-    return len(classes)
-
-
-def check_history(arrays, columns):
-    """``history_``: one array ``history_{k}`` of numbers or strings per named column, all of one length."""
-    lengths = set()
-    for k, column in enumerate(columns):
-        name, why = f"history_{k}", f"history column {shown(column)}: one value per iteration"
-        if name in arrays and arrays[name].ndim != 1:
-            raise ModelFormatError(f"the array {name} has shape {arrays[name].shape}, not 1-d ({why})")
-        lengths.add(len(shaped(arrays, name, arrays.get(name, np.empty(0)).shape, why, "biufU")))
-    if len(lengths) > 1:
-        raise ModelFormatError(f"the history's columns have different lengths {sorted(lengths)}")
-
+# -- the file as a whole -----------------------------------------------------------------------------------------
 
 def expected_arrays(manifest, columns):
     """The names of the arrays the manifest calls for (some optional), to refuse any other."""
@@ -291,9 +215,10 @@ def _check_model(manifest, arrays):
         m = manifest["feature_map"]["n_components"]
         numbers(arrays, "fourier_weights", (n, m), f"n_features_in = {n} by n_components = {m}")
         numbers(arrays, "fourier_offset", (m,), f"n_components = {m}")
+    check_rule(arrays["mu_"], arrays["lambda_"], manifest["fitted"]["upper_"])
     for name in ("feature_names_in_", "scaler_feature_names_in_"):
         if name in arrays:
-            shaped(arrays, name, (n,), f"one name per feature, {n}", "U")
+            check_names(arrays, name, n)
     check_history(arrays, columns)
     for name in present:
         numbers(arrays, f"scaler_{name}", (n,), f"one per feature, {n}", {"mean_": None, "scale_": ">"}.get(name, ">="))

@@ -12,10 +12,11 @@ numbers or strings) is refused by :func:`write_model` with the reason.
 
 A file read back is read as data first (:func:`read_archive`: a zip archive of uncompressed ``.npy`` members,
 each header checked against the bytes that follow it, so that no file makes NumPy allocate more than it holds),
-then checked against itself (:mod:`mrc_pyomo.cli.model_checks`: the manifest's entries and the arrays' types,
-shapes and values), so that a file that would predict wrongly, or fail inside NumPy at the first ``predict``, is
-refused with its cause in one line.  The manifest names the version of the library that wrote the file
-(``library_version``, in files written since 0.2.0; an older file without it is read as well).
+then checked against itself (:mod:`mrc_pyomo.cli.model_checks` and :mod:`mrc_pyomo.cli.model_arrays`: the
+manifest's entries and the arrays' types, shapes and values), so that a file that would predict wrongly, or fail
+inside NumPy at the first ``predict``, is refused with its cause in one line.  The manifest names the version of
+the library that wrote the file (``library_version``, in files written since 0.2.0; an older file without it is
+read as well).
 """
 
 import io
@@ -36,8 +37,8 @@ from ..estimator.classifier import MRCClassifier
 from ..estimator.fitted import set_fitted
 from ..feature_maps import FeatureMap, LinearFeatures, RandomFourierFeatures
 from ..methods.result import Status
-from .model_checks import (ARRAYS, FORMAT, PARAMETERS, SCALARS, SCALER, VERSION, ModelFormatError, check_model,
-                           json_type, shown)
+from .model_arrays import ModelFormatError, shown
+from .model_checks import ARRAYS, FORMAT, PARAMETERS, SCALARS, SCALER, VERSION, check_model, json_type
 
 
 def _labels(values, name):

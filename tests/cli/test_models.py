@@ -6,6 +6,7 @@ line, by ``load_model`` and by ``mrc-pyomo predict``."""
 import io
 import json
 import pickle
+import warnings
 import zipfile
 
 import numpy as np
@@ -219,6 +220,17 @@ CORRUPTIONS = {
     "mu_ of Python objects (a pickle)": (edit("linear", set_array("mu_", lambda v: v.astype(object))),
                                          ["mu_", "Python objects"]),
     "mu_ missing": (edit("linear", remove("mu_")), ["mu_ is missing"]),
+    # mu_ against its certificate (lambda_ . |mu_| <= upper_), and small enough for its scores to be finite: a
+    # huge finite mu_ loaded, then its scores overflowed and predict_proba gave NaN
+    "mu_ huge where lambda_ > 0": (edit("linear", set_array("mu_", at((0, 1), 1e308))),
+                                   ["mu_ breaks its certificate", "lambda_ . |mu_| = ", "above upper_ = 0.437279",
+                                    "mu_[0, 1] = 1e+308"]),
+    "mu_ whose penalty overflows": (edit("linear", lambda m, a: (set_array("mu_", at((2, 3), -1e308))(m, a),
+                                                                 set_array("lambda_", at((2, 3), 10.0))(m, a))),
+                                    ["mu_ breaks its certificate", "lambda_ . |mu_| = inf", "mu_[2, 3] = -1e+308"]),
+    "mu_ huge where lambda_ is 0": (edit("linear", lambda m, a: (set_array("lambda_", np.zeros_like)(m, a),
+                                                                 set_array("mu_", at((1, 2), 1e200))(m, a))),
+                                    ["mu_ is too large", "scores", "mu_[1, 2] = 1e+200", "below 1e+150"]),
     # the manifest's entries
     "no fitted entry": (edit("linear", remove("fitted", None)), ["no entry fitted"]),
     "no upper_": (edit("linear", remove("upper_", "fitted")), ["no entry fitted.upper_"]),
@@ -229,6 +241,14 @@ CORRUPTIONS = {
     "upper_ too large for a float": (edit("linear", set_in("fitted", "upper_", 10 ** 400)), ["fitted.upper_"]),
     "objective_ infinite": (edit("linear", set_in("fitted", "objective_", float("inf"))), ["objective_", "or NaN"]),
     "lower_ above upper_": (edit("linear", set_in("fitted", "lower_", 2.0)), ["lower_", "upper_", "empty"]),
+    "a certified interval above 1": (edit("linear", lambda m, a: m["fitted"].update(lower_=4.9995, upper_=5.0)),
+                                     ["certified interval", "not within [0, 1]", "lower_ = 4.9995, upper_ = 5.0"]),
+    "a certified interval below 0": (edit("linear", lambda m, a: m["fitted"].update(lower_=-0.5, upper_=-0.4999)),
+                                     ["certified interval", "not within [0, 1]", "lower_ = -0.5, upper_ = -0.4999"]),
+    "stalled with a gap within eps_1": (edit("linear", set_in(None, "status_", "stalled")),
+                                        ["status_ is 'stalled'", "upper_ - lower_", "within eps_1 = 0.001"]),
+    "max_iter with no gap": (edit("linear", lambda m, a: m.update(status_="max_iter") or m["fitted"].update(
+        lower_=m["fitted"]["upper_"])), ["status_ is 'max_iter'", "upper_ - lower_ = 0.0 is within eps_1"]),
     "converged with a gap above eps_1": (edit("linear", set_in("fitted", "lower_", 0.0)),
                                          ["status_ is 'converged'", "upper_ - lower_", "eps_1 = 0.001"]),
     "an unknown regime_": (edit("linear", set_in("fitted", "regime_", "fast")), ["regime_", "'fast'"]),
@@ -270,6 +290,13 @@ CORRUPTIONS = {
     "n_components a float": (edit("fourier", set_in("feature_map", "n_components", 6.0)), ["n_components", "integer"]),
     "gamma zero": (edit("fourier", set_in("feature_map", "gamma", 0)), ["gamma", "positive finite"]),
     "gamma a string": (edit("fourier", set_in("feature_map", "gamma", "scale")), ["gamma", "a string"]),
+    # feature names twice: the file loaded, then predicting on a DataFrame raised narwhals' DuplicateError
+    "the scaler's feature names twice": (edit("fourier", set_array("scaler_feature_names_in_", lambda v: v[[0, 1, 0]])),
+                                         ["scaler_feature_names_in_", "twice", "scaler_feature_names_in_[2] = 'a' is "
+                                          "scaler_feature_names_in_[0]"]),
+    "the classifier's feature names twice": (
+        edit("linear", lambda m, a: a.update(feature_names_in_=np.array(["f0"] * 3))),
+        ["the array feature_names_in_", "twice", "feature_names_in_[1] = 'f0' is feature_names_in_[0]"]),
     "feature names too few": (edit("fourier", set_array("scaler_feature_names_in_", lambda v: v[:2])),
                               ["scaler_feature_names_in_", "(2,), not (3,)"]),
     "feature names that are numbers": (edit("fourier", set_array("scaler_feature_names_in_", lambda v: np.arange(3.))),
@@ -383,3 +410,31 @@ def test_a_valid_file_round_trips_and_names_the_version_that_wrote_it(saved, tmp
     manifest["library_version"] = "0.3.0"
     arrays["mu_"] = arrays["mu_"][:, :-1]
     refused(pack(tmp_path / "newer.npz", manifest, arrays), "mu_", "(the file was written by mrc_pyomo 0.3.0)")
+
+
+def test_the_bound_of_mu_by_its_certificate_allows_rounding_only(saved, tmp_path):
+    """mu_ scaled so that lambda_ . |mu_| is upper_ (a rule on the bound, as at a large lambda0) loads, and 1e-6
+    above it is refused; mu_ where lambda_ is 0 (lambda0 = 0) loads just below the bound that keeps the scores
+    finite, and predicts finite probabilities."""
+    path, X, _ = saved["linear"]
+    manifest, arrays = unpack(path)
+    upper = manifest["fitted"]["upper_"]
+    on_bound = arrays["mu_"] * (upper / float(np.sum(arrays["lambda_"] * np.abs(arrays["mu_"]))))
+    read_model(pack(tmp_path / "on.npz", manifest, dict(arrays, mu_=on_bound)))
+    refused(pack(tmp_path / "above.npz", manifest, dict(arrays, mu_=on_bound * (1 + 1e-6))), "breaks its certificate")
+    free = dict(arrays, lambda_=np.zeros_like(arrays["lambda_"]), mu_=np.full_like(arrays["mu_"], -9.9e149))
+    assert np.isfinite(read_model(pack(tmp_path / "free.npz", manifest, free)).predict_proba(X)).all()
+
+
+@pytest.mark.parametrize("params", [dict(lambda0=0), dict(lambda0=0, phi="fourier", random_state=0), dict(max_iter=1),
+                                    dict(lambda0=0.5, eps_1=0)])
+def test_fits_at_the_edges_of_the_checks_round_trip(tmp_path, params):
+    """Real fits near what the checks refuse load and predict as fitted: mu_ where lambda_ is 0 (lambda0 = 0), a
+    certified interval near 0, a fit stopped by max_iter with its gap open, mu_ = 0 with eps_1 = 0 (the floor)."""
+    X, y = random_problem(60, 4, 3, seed=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # max_iter = 1 stops with its gap open: a ConvergenceWarning
+        clf = MRCClassifier(**params).fit(X, y)
+    again = read_model(models.save_model(clf, tmp_path / "m.npz"))
+    assert again.status_ == clf.status_ and again.upper_ == clf.upper_ and again.lower_ == clf.lower_
+    assert np.array_equal(again.predict_proba(X), clf.predict_proba(X))
