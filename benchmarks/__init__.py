@@ -3,7 +3,8 @@ with ``python -m`` (benchmarks/results/README.md lists the records they wrote):
 
 - :mod:`benchmarks.harness`: the benchmark: its cases and plan, every (case, method) fitted in a process of its
   own (``python -m benchmarks.harness.run [--quick]``, one run: ``benchmarks.harness.run_case``), the records
-  files and two of them compared (``benchmarks.harness.compare``);
+  files and two runs compared, or a recorded pair of ``benchmarks/results/pairs.jsonl`` by its id
+  (``benchmarks.harness.compare``);
 - :mod:`benchmarks.report`: the records turned into docs/benchmarks.md (``python -m benchmarks.report.report``);
 - :mod:`benchmarks.experiments`: measurements behind single choices of the library (loop variants, the full
   LP's forms, the backends, data beyond memory on Dask, the Fourier map), each a command of its own;

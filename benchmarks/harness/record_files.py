@@ -1,7 +1,7 @@
 """The records files of the benchmarks: one JSON object per line, each appended whole (:func:`append`), read back
 in the file's order (:func:`read`); :func:`run_key` is what makes two records the same run across files.  The
 harness and the experiments write them, the report (:mod:`benchmarks.report`) and
-:mod:`benchmarks.harness.compare` read them.
+:mod:`benchmarks.harness.compare` read them (``compare --import`` writes the paired runs' ``pairs.jsonl``).
 
 Where they go (:func:`records_path`): ``benchmarks/runs/`` by default, which git ignores, so that a run never
 dirties the working tree; the tracked ``benchmarks/results/`` (the records kept with the code, listed in its

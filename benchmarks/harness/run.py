@@ -9,6 +9,10 @@
     python -m benchmarks.harness.run --skip-scaling &    # or --cases mnist tweets --skip-scaling: only those cases
     python -m benchmarks.harness.run --only-scaling
 
+    # two commits side by side (a pair): --quick without --record in a clone at each, then from this checkout
+    python -m benchmarks.harness.compare --import BEFORE..AFTER ../a/benchmarks/runs/quick.jsonl \
+        ../b/benchmarks/runs/quick.jsonl --record      # into benchmarks/results/pairs.jsonl
+
 Methods: MRC-CCG (ours: ``ccg`` with the default eps_1 = 1e-3 and ``ccg_precise`` with eps_1 = 1e-4),
 MRC-LP (``lp``: the full LP solved by HiGHS) and MRC-SUB (``subgradient``: 10 000 accelerated subgradient
 steps, 2 000 in quick mode).  After every MRC-CCG fit its final restricted master is solved cold with a few

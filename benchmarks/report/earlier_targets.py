@@ -188,7 +188,7 @@ def memory_row(speed):
 
 def earlier_target_rows(latest, records):
     """The rows of the section "Earlier targets" (the issue "Stable generation"), in that issue's order.
-    ``latest``: the newest record per run (:func:`benchmarks.report.records.load`); ``records``: every record of
+    ``latest``: the newest record per run (:func:`benchmarks.report.records.newest`); ``records``: every record of
     the file, in its order (for the previous run's)."""
     return [
         *(limit_ratio_row(latest, c) for c in ("many_classes_50", "mnist_8000", "satellite_rff", "optdigits_rff")),

@@ -1,11 +1,11 @@
 """The records of ``benchmarks/results/*.jsonl`` for the report: the newest record of each run, one run's record
-among them, the previous run's, and the measures the report takes from them (the files are read, and a run
-keyed, as the harness writes them: :mod:`benchmarks.harness.record_files`)."""
+among them, the previous run's, and the measures the report takes from them (a run keyed as the harness keys
+it: :mod:`benchmarks.harness.record_files`)."""
 
 import numpy as np
 
 from benchmarks.harness.environment import describe
-from benchmarks.harness.record_files import read, run_key
+from benchmarks.harness.record_files import run_key
 
 PREVIOUS_RUN_BEFORE = "2026-11-22"   # records timestamped before this day are the previous run: the issue's "today"
 FINISHED = ("converged", "optimal")   # statuses of a run that reached its goal (MRC-CCG, MRC-LP)
@@ -22,12 +22,8 @@ def newest(records):
     return list(latest.values())
 
 
-def load(path):
-    return newest(read(path))
-
-
 def find(latest, case, method, experiment="speed"):
-    """The newest record of (case, method, experiment) among ``latest`` (the output of :func:`load`), or None."""
+    """The newest record of (case, method, experiment) among ``latest`` (the output of :func:`newest`), or None."""
     for r in latest:
         if r["case"] == case and r["method"] == method and r.get("experiment", "speed") == experiment:
             return r

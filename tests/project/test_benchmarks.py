@@ -2,6 +2,7 @@
 
 import importlib.metadata
 import json
+import re
 import subprocess
 import sys
 import time
@@ -541,3 +542,114 @@ def test_runs_write_untracked_files_unless_recorded():
     tracked = subprocess.run(["git", "ls-files", "--error-unmatch", "benchmarks/results/quick.jsonl",
                               "benchmarks/results/dask.jsonl", "benchmarks/results/full_lp_forms.jsonl"], cwd=ROOT)
     assert tracked.returncode == 0 and records_path("dask.jsonl", record=True) == ROOT / "benchmarks/results/dask.jsonl"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The tracked records of benchmarks/results/: one file per kind of run, the paired runs in pairs.jsonl keyed by
+# their id, the one-off experiments in experiments.jsonl (issue 36), each listed in its README.
+
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def readme_table(heading, first_column):
+    """The rows of the table of benchmarks/results/README.md under ``## heading``, keyed by their first cell
+    (without its backticks), each the list of its cells."""
+    section = (RESULTS / "README.md").read_text().split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [[c.strip() for c in line.split(" | ")] for line in section.splitlines() if line.startswith("| `")]
+    header = next(line for line in section.splitlines() if line.startswith("| "))
+    assert header.startswith(f"| {first_column} |"), header
+    return {row[0].strip("| `"): row for row in rows}
+
+
+def test_results_are_one_file_per_kind_of_run_each_in_the_readme():
+    """No comparison has a file of its own any more (quick_pair_*, experiment_<commit>.jsonl): every records
+    file of benchmarks/results/ is a kind of run listed in the README's table of files."""
+    assert not list(RESULTS.glob("quick_pair_*")), "a paired run goes into pairs.jsonl (compare --import)"
+    files = {path.name for path in RESULTS.glob("*.jsonl")}
+    assert files == set(readme_table("Files", "file")) == {"quick.jsonl", "full.jsonl", "dask.jsonl",
+                                                              "full_lp_forms.jsonl", "pairs.jsonl", "experiments.jsonl"}
+
+
+def test_every_recorded_pair_has_both_sides_and_the_result_its_readme_row_states(capsys):
+    """Every pair of pairs.jsonl has records on both sides, each with its commit, and a row in the README whose
+    result is what ``compare --pair ID`` prints last: its number of runs, median and largest ratio."""
+    from benchmarks.harness import compare
+    records = [json.loads(line) for line in (RESULTS / "pairs.jsonl").read_text().splitlines()]
+    assert all(r["side"] in compare.SIDES and r["commit"] and r["pair"] for r in records)
+    assert all(r["commit"] == r["versions"]["commit"] for r in records if r.get("versions"))
+    pairs = list(dict.fromkeys(r["pair"] for r in records))
+    rows = readme_table("Pairs", "pair")
+    assert pairs == list(rows) and len(pairs) == 14
+    for pair in pairs:
+        before, after = compare.pair_sides(records, pair)
+        assert before and after, pair
+        assert {r["commit"].removesuffix("+changes") for r in before + after if not r.get("versions")} <= set(
+            compare.side_commits(pair))
+        summary = compare.compare(before, after)
+        stated = rows[pair][2].split("`")[1]   # the result cell starts with compare's last line, in backticks
+        assert summary == stated, (pair, summary, stated)
+    # the command itself, on one pair: the median ratio the README states (issue 18's pair: 1.00)
+    capsys.readouterr()
+    compare.main(["--pair", "7c7c559..312deff"])
+    out = capsys.readouterr().out
+    readme_median = re.search(r"median ratio ([0-9.]+)", rows["7c7c559..312deff"][2]).group(1)
+    assert readme_median == "1.00" and f"34 runs: median ratio {readme_median}," in out.splitlines()[-1]
+    assert out.startswith("pair 7c7c559..312deff: before 7c7c559, after 312deff\n")
+    compare.main(["--pairs"])
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in listed] == pairs and "before 44 records (9bf4077, 2026-11-26)" in listed[-1]
+
+
+def test_every_experiment_record_has_its_experiment_and_commit_in_the_readme():
+    records = [json.loads(line) for line in (RESULTS / "experiments.jsonl").read_text().splitlines()]
+    assert all(r["commit"] == r["versions"]["commit"] for r in records)
+    counts = {}
+    for r in records:
+        counts[r["experiment"]] = counts.get(r["experiment"], 0) + 1
+    rows = readme_table("Experiments", "experiment")
+    assert list(counts) == list(rows) and all(int(rows[e][2]) == n for e, n in counts.items())
+
+
+def test_compare_imports_a_pair_and_compares_it_or_two_files(tmp_path, capsys):
+    """``compare --import ID BEFORE AFTER`` appends two runs' records to a pairs file with pair, side and commit
+    (versions.commit, else the side's commit from the id), refuses an id it holds; ``--pair`` compares it as the
+    two files compare; the records land in the ignored benchmarks/runs/ unless --record (FIXTURE records)."""
+    from benchmarks.harness import compare
+    from benchmarks.harness.record_files import RUNS, records_path
+
+    def fixture(seconds, commit=None, **fields):
+        record = {"case": "pulsar", "method": "ccg", "experiment": "speed", "n": 100, "K": 2, "seconds": seconds,
+                  "R": 0.25, "status": "converged", **fields}
+        return record if commit is None else {**record, "versions": {"commit": commit}}
+
+    before, after, pairs = tmp_path / "before.jsonl", tmp_path / "after.jsonl", tmp_path / "pairs.jsonl"
+    before.write_text(json.dumps(fixture(2.0, "abc1234")) + "\n" + json.dumps(fixture(4.0, method="lp")) + "\n")
+    after.write_text(json.dumps(fixture(3.0, "def5678+changes")) + "\n" + json.dumps(fixture(2.0, method="lp")) + "\n")
+    compare.main([str(before), str(after)])
+    two_files = capsys.readouterr().out
+    assert two_files.splitlines()[-1] == "2 runs: median ratio 1.00, largest 1.50 (pulsar, ccg, speed)"
+    compare.main(["--import", "abc1234..def5678", str(before), str(after), "--records", str(pairs)])
+    assert "2 records before, 2 after" in capsys.readouterr().out
+    records = [json.loads(line) for line in pairs.read_text().splitlines()]
+    assert [(r["side"], r["commit"]) for r in records] == [("before", "abc1234"), ("before", "abc1234"),
+                                                          ("after", "def5678+changes"), ("after", "def5678")]
+    assert all(r["pair"] == "abc1234..def5678" for r in records)
+    assert [{k: v for k, v in r.items() if k not in ("pair", "side", "commit")} for r in records] == [
+        json.loads(line) for path in (before, after) for line in path.read_text().splitlines()]
+    with pytest.raises(SystemExit):   # the same id again
+        compare.main(["--import", "abc1234..def5678", str(before), str(after), "--records", str(pairs)])
+    assert "already holds the pair" in capsys.readouterr().err
+    compare.main(["--import", "abc1234..def5678/rerun", str(before), str(after), "--records", str(pairs)])
+    capsys.readouterr()
+    compare.main(["--pair", "abc1234..def5678/rerun", "--records", str(pairs)])
+    out = capsys.readouterr().out
+    assert out.splitlines()[1:] == two_files.splitlines()
+    with pytest.raises(SystemExit):
+        compare.main(["--pair", "nothing..here", "--records", str(pairs)])
+    with pytest.raises(ValueError):
+        compare.side_commits("abc1234")
+    assert compare.side_commits("c90d9f0..free-mu") == ("c90d9f0", "free-mu")
+    assert compare.side_commits("e10840f..be0b6fe/rerun") == ("e10840f", "be0b6fe")
+    # where --import writes unless told: the ignored benchmarks/runs/, the tracked file only with --record
+    assert records_path("pairs.jsonl") == RUNS / "pairs.jsonl" and git_ignored(RUNS / "pairs.jsonl")
+    assert compare.PAIRS == records_path("pairs.jsonl", record=True) and not git_ignored(compare.PAIRS)
