@@ -3,54 +3,58 @@
     python -m benchmarks.experiments.fom_schedule [CASE] [--every 80] [--floor 1e-4] [--start 0.1]
         [--time-limit 60] [--unscaled]
 
-Fits ``MRCClassifier(method="fom")`` on the harness's training split of CASE (default mnist_8000) with the
-phase's stall test off and no cap on its iterations, so that it runs to the time limit; ``beta`` starts at
-``--start`` and is halved every ``--every`` iterations down to ``--floor``
-(:data:`mrc_pyomo.methods.first_order.BETA_START` and the others, replaced for the run).  ``--unscaled`` runs it
-on ``Psi`` itself instead of the columns scaled to unit mean square (``R`` is the same function either way).
+Runs MRC-FOM's first-order phase on the harness's training split of CASE (default mnist_8000), prepared as
+``MRCClassifier(method="fom")`` prepares it, with its stall test off and no cap on its iterations, so that it
+runs to the time limit; ``beta`` starts at ``--start`` and is halved every ``--every`` iterations down to
+``--floor`` (the fields of :class:`mrc_pyomo.methods.first_order.FOMConfig`).  ``--unscaled`` runs it on ``Psi``
+itself instead of the columns scaled to unit mean square (``R`` is the same function either way).
 Prints the iterations, their rate and the best exact ``R`` by 10, 30, 60 and 120 s.
 """
 
 import argparse
-import warnings
+from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 from sklearn.model_selection import train_test_split
 
 import mrc_pyomo.problem.problem as problem_module
 from benchmarks.data import require
 from benchmarks.harness.cases import CASES, data_sets
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.methods import first_order
+from mrc_pyomo.estimator.fitting import prepared
+from mrc_pyomo.estimator.parameters import settings_of
+from mrc_pyomo.methods import first_order, get_method
+from mrc_pyomo.methods.deadline import Deadline
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", nargs="?", default="mnist_8000", choices=sorted(CASES))
-    parser.add_argument("--every", type=int, default=first_order.BETA_EVERY)
-    parser.add_argument("--floor", type=float, default=first_order.BETA_FLOOR)
-    parser.add_argument("--start", type=float, default=first_order.BETA_START)
+    parser.add_argument("--every", type=int, default=first_order.FOMConfig.beta_every)
+    parser.add_argument("--floor", type=float, default=first_order.FOMConfig.beta_floor)
+    parser.add_argument("--start", type=float, default=first_order.FOMConfig.beta_start)
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--unscaled", action="store_true", help="the phase on Psi, not on its scaled columns")
     args = parser.parse_args(argv)
     require(data_sets([args.case]))   # before any fit
     X, y, params = CASES[args.case](False)
     X_train, _, y_train, _ = train_test_split(X, y, test_size=0.2, random_state=0, stratify=y)
-    first_order.BETA_START, first_order.BETA_EVERY, first_order.BETA_FLOOR = args.start, args.every, args.floor
-    phase = first_order.phase
-    first_order.phase = lambda problem, config, **kw: phase(problem, config, **{**kw, "tolerance": -1.0})
     if args.unscaled:
         problem_module.column_scales = lambda data: np.ones(data.n_features)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        clf = MRCClassifier(method="fom", time_limit=args.time_limit, max_iter=10**6, **params).fit(X_train, y_train)
-    h = clf.history_[clf.history_.phase == "first-order"]
+    clf = MRCClassifier(method="fom", **params)
+    method = get_method("fom")
+    problem, _ = prepared(clf, X_train, y_train, None, clf.lambda0, method)
+    config = replace(method.configure(settings_of(clf), problem), beta_start=args.start, beta_every=args.every,
+                     beta_floor=args.floor, tolerance=-1.0, max_iter=10**6, certify=False)
+    result = first_order.solve(problem, config, deadline=Deadline(args.time_limit))
+    h = pd.DataFrame(result.history)
     line = [f"{args.case} every={args.every} floor={args.floor:g} start={args.start:g}"
             + (" unscaled" if args.unscaled else ""),
             f"{len(h)} iterations, {len(h) / h.seconds_elapsed.iloc[-1]:.1f} per s"]
     line += [f"{t} s: {h[h.seconds_elapsed <= t].upper.min():.4f}" for t in (10, 30, 60, 120)
              if t <= args.time_limit and (h.seconds_elapsed <= t).any()]
-    print("  ".join(line) + f"  upper_ {clf.upper_:.4f}", flush=True)
+    print("  ".join(line) + f"  upper {result.upper:.4f}", flush=True)
 
 
 if __name__ == "__main__":

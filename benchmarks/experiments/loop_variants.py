@@ -30,13 +30,14 @@ from sklearn.preprocessing import StandardScaler
 from benchmarks.data import read, require
 from benchmarks.harness.cases import many_classes, tabular
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.data.validation import validate_training_data
 from mrc_pyomo.estimator.fitted import fitted_attributes, set_fitted
-from mrc_pyomo.estimator.parameters import ccg_config, check_parameters
+from mrc_pyomo.estimator.fitting import prepared
+from mrc_pyomo.estimator.parameters import check_parameters, settings_of
 from mrc_pyomo.formulations.paper import objective_coefficients
-from mrc_pyomo.methods import continuation
-from mrc_pyomo.methods.ccg.config import problem_regime
-from mrc_pyomo.problem import prepare
+from mrc_pyomo.methods import get_method
+from mrc_pyomo.methods.deadline import Deadline
+from mrc_pyomo.methods.pathwise import fit_steps, schedule, zero_rule_lambda0
+from mrc_pyomo.methods.result import finish
 
 
 def _mnist(n):
@@ -74,24 +75,22 @@ DATA_SETS = {"mnist8000": ["mnist"], "mnist": ["mnist"], "satellite": ["satellit
 def fit_variant(X, y, loop=None, **params):
     """An :class:`MRCClassifier` with ``params``, fitted by MRC-CCG as its ``fit`` does but with its
     :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` changed by ``loop`` (``{setting: value}``): the problem
-    prepared (:func:`mrc_pyomo.problem.prepare`), the estimator's config
-    (:func:`~mrc_pyomo.estimator.parameters.ccg_config`) with ``loop``'s settings replaced, the fit by
-    :func:`mrc_pyomo.methods.continuation.solve` (through the estimator's stages when ``continuation=True``)
-    and its attributes set (:func:`~mrc_pyomo.estimator.fitted.fitted_attributes`).  A problem whose regime is
-    ``"full"`` (the full LP, no loop) is refused."""
+    prepared and the config made as the estimator makes them (:mod:`mrc_pyomo.estimator.fitting`), ``loop``'s
+    settings replaced, the fit by the path at the core (:func:`mrc_pyomo.methods.pathwise.fit_steps`, through the
+    estimator's stages when ``continuation=True``) and its attributes set
+    (:func:`~mrc_pyomo.estimator.fitted.fitted_attributes`).  A problem whose regime is ``"full"`` (the full LP,
+    no loop) is refused."""
     clf = MRCClassifier(**params)
     check_parameters(clf)
-    X, y = validate_training_data(clf, X, y)
-    problem = prepare(X, y, clf.phi, clf.fit_intercept, clf.random_state, clf.lambda0)
-    regime = problem_regime(problem, clf.regime, clf.formulation)
-    if regime == "full":
+    method = get_method("ccg")
+    problem, inputs = prepared(clf, X, y, None, clf.lambda0, method)
+    config = method.configure(settings_of(clf), problem)
+    if config.regime == "full":
         raise ValueError("the regime 'auto' chose the full LP, which has no loop to vary: pass regime='n' or 'nm'")
-    config = replace(ccg_config(clf, regime), **(loop or {}))
-    stages = None
-    if clf.continuation:
-        stages = continuation.schedule(clf.lambda0, continuation.zero_rule_lambda0(problem))
-    result = continuation.solve(problem, config, lambda0s=stages, callback=clf.callback)
-    return set_fitted(clf, fitted_attributes(problem, result, regime, clf.eps_1)[0])
+    config = replace(config, **(loop or {}))
+    lambda0s = schedule(clf.lambda0, zero_rule_lambda0(problem)) if clf.continuation else [clf.lambda0]
+    result = finish(fit_steps(problem, lambda0s, method, config, deadline=Deadline(clf.time_limit)), clf.callback)
+    return set_fitted(clf, {**inputs, **fitted_attributes(problem, result, config.regime, clf.eps_1)[0]})
 
 
 class ProximalCentre:

@@ -33,6 +33,8 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from .. import __version__
+from ..formulations import FORMULATIONS
+from ..methods import METHODS, get_method
 from .data import CommandError, check_standardizable, missing_labels, plain, plural, read_data, separator_hint
 from .models import load_model, save_model
 
@@ -104,8 +106,9 @@ def _fit(args):
     check_output(args.save, "--save")
     check_output(args.history, "--history")
     check_output(args.export_master, "--export-master", suffixes=(".lp", ".mps"))
-    if args.export_master and args.method == "subgradient":
-        raise CommandError("--export-master: MRC-SUB (--method subgradient) solves no LP")
+    method = get_method(args.method)
+    if args.export_master and not method.masters:
+        raise CommandError(f"--export-master: {method.title} (--method {method.name}) solves no LP")
     check_solver(args.solver)
     X, y = read_data(args.data, args.label, args.labels, args.format, sep=args.sep)
     classes = np.unique(y)
@@ -130,7 +133,7 @@ def _fit(args):
         check_standardizable(X, args.data)
         model = make_pipeline(StandardScaler(with_mean=not sp.issparse(X)), clf)
     if not args.quiet:
-        solver = "none (MRC-SUB)" if args.method == "subgradient" else args.solver
+        solver = args.solver if method.masters else f"none ({method.title})"
         print(f"{Path(args.data).name}: {plural(X.shape[0], 'sample')}, {plural(X.shape[1], 'feature')}, "
               f"{plural(len(classes), 'class', 'classes')}{', standardised' if args.standardize else ''}; "
               f"solver {solver}", flush=True)
@@ -147,7 +150,7 @@ def _fit(args):
     else:
         print(f"{clf.status_}: R* in [{clf.lower_:.8f}, {clf.upper_:.8f}] (certified gap "
               f"{clf.upper_ - clf.lower_:.2e}; {worst}), {error}, {plural(clf.n_iter_, 'iteration')}")
-    if args.method == "ccg" and len(h):
+    if "seconds_solve" in h and len(h):   # the masters' records: where their time went
         print(f"{h.seconds_elapsed.iloc[-1]:.2f} s: {time_split(h)}")
     if args.save:   # the saved model is quiet: the log level was this command's, not the model's
         clf.set_params(verbose=False)
@@ -234,18 +237,18 @@ def build_parser():
     fit.add_argument("--n-components", type=int, default=400, help="random Fourier features (with --phi fourier)")
     fit.add_argument("--lambda0", type=float, default=0.01, help="regularisation: lambda = lambda0 * std")
     fit.add_argument("--no-intercept", action="store_true", help="do not add the constant feature")
-    fit.add_argument("--method", choices=["ccg", "lp", "subgradient", "fom"], default="ccg",
-                     help="MRC-CCG (default), the full LP, MRC-SUB (the subgradient baseline) or MRC-FOM (a "
-                          "first-order method, then MRC-CCG from its active rows)")
+    names = sorted(METHODS, key=lambda name: name != "ccg")   # the default first, then as registered
+    fit.add_argument("--method", choices=names, default="ccg",
+                     help="; ".join(f"{name}: {METHODS[name].summary}" for name in names) + " (default: ccg)")
     fit.add_argument("--first-order", choices=list(FIRST_ORDER), default="auto",
                      help="MRC-CCG only: a first-order phase before the loop, for a good rule early ('auto': "
                           "where the loop is slow to give one, dense features with K * D >= 4000)")
     fit.add_argument("--solver", default="highs",
                      help="'highs' (the built-in HiGHS backend, default) or any Pyomo LP solver name")
     fit.add_argument("--solver-option", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
-    fit.add_argument("--formulation", choices=["paper", "compact"], default="paper",
-                     help="the master's rows: the paper's (sample, label subset) rows (default), or (sample, "
-                          "class) pairs with a column each")
+    fit.add_argument("--formulation", choices=list(FORMULATIONS), default="paper",
+                     help="the master's items: paper, the paper's (sample, label subset) rows (default); compact, "
+                          "(sample, class) pairs with a column each; or another registered formulation")
     fit.add_argument("--eps-1", type=float, default=1e-3,
                      help="target of the certified gap upper - lower (default 1e-3)")
     fit.add_argument("--eps-2", type=float, default=1e-5, help="dual (feature) violation threshold")

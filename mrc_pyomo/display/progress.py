@@ -13,9 +13,9 @@
 
 The solver says nothing at any level: its own log is turned on only through ``solver_options`` (HiGHS's
 ``output_flag``).  A display is a callable given each iteration's record (the keys of
-:data:`mrc_pyomo.methods.ccg.record.HISTORY_COLUMNS`, or of :data:`mrc_pyomo.methods.subgradient.HISTORY_COLUMNS`; the
-line of the log is :func:`~mrc_pyomo.display.log.format_record`'s), then closed with the fit's outcome;
-as a context manager it is closed on leaving the block, without an outcome if the fit raised.
+the method's history, :attr:`~mrc_pyomo.methods.registry.Method.columns`; the line of the log is the method's
+:attr:`~mrc_pyomo.methods.registry.Method.log_line`), then closed with the fit's outcome; as a context manager
+it is closed on leaving the block, without an outcome if the fit raised.
 """
 
 import os
@@ -24,21 +24,18 @@ import threading
 
 from tqdm.auto import tqdm
 
-from .log import LOG_HEADER, format_record
+from ..methods.registry import get_method
 
-#: MRC-SUB's log shows every this many steps (it takes thousands of small steps)
-SUBGRADIENT_LOG_EVERY = 100
-#: MRC-FOM's log shows every this many iterations (and its certificate's master)
-FOM_LOG_EVERY = 10
-
-
-def progress_display(verbose, method="ccg", stages=False):
-    """The display for ``verbose`` of a fit by ``method`` (``"ccg"``, ``"subgradient"``, ``"fom"`` or ``"lp"``);
-    ``stages``: the fit passes through several ``lambda0`` (a path, continuation), whose starts the log marks."""
+def progress_display(verbose, method=None, stages=False, phase=None):
+    """The display for ``verbose`` of a fit by ``method`` (a registered
+    :class:`~mrc_pyomo.methods.registry.Method`; None: MRC-CCG) after the first-order ``phase`` of another
+    (None: none); ``stages``: the fit passes through several ``lambda0`` (a path, continuation), whose starts
+    the log marks."""
     level = int(verbose)
     if level <= 0 or (level == 1 and sys.stderr is None) or (level >= 2 and sys.stdout is None):
         return Silent()   # no stream to show it on (pythonw, some services): nothing to show
-    return LiveLine(method) if level == 1 else IterationLog(method, stages)
+    method = get_method("ccg") if method is None else method
+    return LiveLine(method.title) if level == 1 else IterationLog(method, stages, phase)
 
 
 def describe(lower, upper, record=None, room=None):
@@ -68,9 +65,6 @@ def outcome(status, lower, upper, n_iter):
     return text + (f" after {n_iter} iteration{'' if n_iter == 1 else 's'}" if n_iter else "")
 
 
-_NAMES = {"ccg": "MRC-CCG", "subgradient": "MRC-SUB", "lp": "full LP", "fom": "MRC-FOM"}
-
-
 class Silent:
     """``verbose=0``: shows nothing.  The base of the displays: closed on leaving a ``with`` block."""
 
@@ -95,8 +89,8 @@ class LiveLine(Silent):
     #: seconds between two redraws of the line while nothing else changes it
     TICK = 1.0
 
-    def __init__(self, method):
-        self.bar = tqdm(desc=_NAMES.get(method, method), unit="it", file=sys.stderr, dynamic_ncols=True,
+    def __init__(self, title):
+        self.bar = tqdm(desc=title, unit="it", file=sys.stderr, dynamic_ncols=True,
                         bar_format="{desc}: {n_fmt} it [{elapsed}]{postfix}")
         self.record = None
         self._stop = threading.Event()
@@ -131,30 +125,27 @@ class LiveLine(Silent):
 
 
 class IterationLog(Silent):
-    """``verbose=2``: the iteration log on ``sys.stdout`` (see the module docstring)."""
+    """``verbose=2``: the iteration log on ``sys.stdout`` (see the module docstring): each record's line as the
+    method that made it words it (:attr:`~mrc_pyomo.methods.registry.Method.log_line`: the first-order phase's
+    records, ``phase == "first-order"``, the phase's method; the others the fit's), the method's header before its
+    first line."""
 
-    def __init__(self, method, stages=False):
-        self.method, self.stages, self.loop_started, self.lambda0 = method, stages, False, None
+    def __init__(self, method, stages=False, phase=None):
+        self.method, self.phase, self.stages, self.header_shown, self.lambda0 = method, phase, stages, False, None
 
     def __call__(self, record):
         if self.stages and record.get("lambda0", self.lambda0) != self.lambda0:   # a stage begins
             self.lambda0 = record["lambda0"]
             print(f"--- lambda0 = {self.lambda0:g} ---", flush=True)
-        if record.get("phase") == "first-order":
-            if record["iteration"] % FOM_LOG_EVERY == 0:
-                print(f"{record['iteration']:6d} {record['phase']:12s} beta {record['beta']:8.1e}  "
-                      f"R(mu_k) = {record['R_mu']:.8f}  certified interval [{record['lower']:.8f}, "
-                      f"{record['upper']:.8f}]  {record['seconds_elapsed']:8.1f} s", flush=True)
-        elif self.method == "subgradient":
-            if record["iteration"] % SUBGRADIENT_LOG_EVERY == 0:
-                print(f"{record['iteration']:7d} R(y_k) = {record['R_mu']:.8f}  certified interval "
-                      f"[{record['lower']:.8f}, {record['upper']:.8f}]  {record['seconds_elapsed']:8.1f} s",
-                      flush=True)
-        else:   # a master of MRC-CCG (after a first-order phase, or alone)
-            if not self.loop_started:
-                print(LOG_HEADER, flush=True)
-                self.loop_started = True
-            print(format_record(record), flush=True)
+        first_order = record.get("phase") == "first-order"
+        method = self.phase if first_order and self.phase is not None else self.method
+        line = None if method.log_line is None else method.log_line(record)
+        if line is None:
+            return
+        if not first_order and method.log_header is not None and not self.header_shown:
+            print(method.log_header, flush=True)
+            self.header_shown = True
+        print(line, flush=True)
 
     def close(self, status=None, lower=None, upper=None, n_iter=None):
         if status is not None:

@@ -3,7 +3,7 @@
 A shell around the core: ``fit`` validates the data, prepares the problem (:func:`mrc_pyomo.problem.prepare`:
 ``Psi``, its rescaled columns, ``tau`` and ``lambda`` of eq. 2, the exact reduction), solves the MRC LP (eq. 4)
 by a method of :mod:`mrc_pyomo.methods` (MRC-CCG, ``method="ccg"``, through
-:func:`mrc_pyomo.methods.continuation.solve`, the core of :func:`mrc_pyomo.mrc_path`; the full LP,
+:func:`mrc_pyomo.methods.pathwise.fit_steps`, the core of :func:`mrc_pyomo.mrc_path` too; the full LP,
 ``method="lp"``; MRC-SUB, ``method="subgradient"``) and sets the attributes of the result, mapped back to the
 user's units (:mod:`mrc_pyomo.estimator.fitted`).  The rule is ``h(x) = argmax_y Psi(x).mu_y`` with
 probabilities ``max(v_y - psi(x), 0)`` (:mod:`mrc_pyomo.estimator.rule`).
@@ -17,15 +17,14 @@ scikit-learn ``ConvergenceWarning`` that gives the gap, and returns the best cer
 
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
-from ..data.validation import validate_sample_weight, validate_training_data
 from ..display.progress import progress_display
-from ..master import check_solver
-from ..methods import anytime, continuation, first_order, full_lp, subgradient
-from ..methods.ccg.config import problem_regime
-from ..methods.result import finish, single_step
-from ..problem import prepare
-from .fitted import Fitted, commit, fit_warnings, fitted_attributes, input_attributes, unfitted_copy
-from .parameters import PARAMETER_CONSTRAINTS, ccg_config, method_and_regime, validate_parameters
+from ..methods import get_method
+from ..methods.deadline import Deadline, caller_time_left_out
+from ..methods.pathwise import fit_steps, schedule, zero_rule_lambda0
+from ..methods.result import finish
+from .fitted import Fitted, commit, fit_warnings, fitted_attributes
+from .fitting import planned, prepared
+from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, make_init, validate_parameters
 from .rule import RuleMixin
 from .steps import Steps, check_not_fitting, running_fit
 
@@ -47,9 +46,9 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     lambda0 : float, default=0.01
         Regularisation: ``lambda = lambda0 * std(Phi)``.
     continuation : bool, default=False
-        MRC-CCG only: reach ``lambda0`` through larger values (:func:`mrc_pyomo.methods.continuation.schedule`: up to
+        MRC-CCG only: reach ``lambda0`` through larger values (:func:`mrc_pyomo.methods.pathwise.schedule`: up to
         three stages, each ``3x`` the next, below the value at which ``mu = 0`` is optimal), each stage
-        warm-started from the one before (:mod:`mrc_pyomo.methods.continuation`).  ``upper_``, ``lower_`` and
+        warm-started from the one before (:mod:`mrc_pyomo.methods.pathwise`).  ``upper_``, ``lower_`` and
         ``status_`` are always those at ``lambda0``; every stage's rule is a candidate for ``mu_``, so a fit
         stopped by ``time_limit`` returns the best rule seen.  ``history_`` has a ``lambda0`` column and
         ``n_iter_`` counts the masters of all stages.  Use it where the loop at ``lambda0`` churns without a
@@ -67,10 +66,10 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         one backward pass over the data, in memory or on Dask), then MRC-CCG from the rows its best rule makes
         active, for the certificate (``max_iter`` masters at most).
     first_order : "auto" or bool, default="auto"
-        MRC-CCG only: a first-order phase before the loop (:mod:`mrc_pyomo.methods.anytime`): MRC-FOM's
+        MRC-CCG only: a first-order phase before the loop (:mod:`mrc_pyomo.methods.pathwise`): MRC-FOM's
         iterations until its best ``R`` improves by less than 1% over a smoothing stage or the time limit, its rule
         a candidate for ``mu_``, so that a fit stopped early returns a good rule.  ``"auto"`` runs it where the
-        loop is slow to give one (:func:`~mrc_pyomo.methods.anytime.runs_phase`: dense features, ``K D >= 4000``
+        loop is slow to give one (:func:`~mrc_pyomo.methods.pathwise.runs_phase`: dense features, ``K D >= 4000``
         and ``n K D >= 5e6``: images); ``True`` always, ``False`` never.  ``history_`` shows the phase
         (``phase == "first-order"``) and ``n_iter_`` counts its iterations with the masters; ``max_iter`` bounds
         each.  Not used by :func:`~mrc_pyomo.mrc_path`.
@@ -190,29 +189,7 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = PARAMETER_CONSTRAINTS
 
-    def __init__(self, phi="linear", lambda0=0.01, fit_intercept=True, method="ccg", solver="highs",
-                 eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=None, regime="auto", time_limit=None,
-                 solver_options=None, random_state=None, verbose=False, callback=None, continuation=False,
-                 formulation="paper", first_order="auto"):
-        self.phi = phi
-        self.lambda0 = lambda0
-        self.fit_intercept = fit_intercept
-        self.method = method
-        self.solver = solver
-        self.eps_1 = eps_1
-        self.eps_2 = eps_2
-        self.n_max = n_max
-        self.m_max = m_max
-        self.max_iter = max_iter
-        self.regime = regime
-        self.time_limit = time_limit
-        self.solver_options = solver_options
-        self.random_state = random_state
-        self.verbose = verbose
-        self.callback = callback
-        self.continuation = continuation
-        self.formulation = formulation
-        self.first_order = first_order
+    __init__ = make_init(PARAMETERS)   # one attribute per parameter (mrc_pyomo.estimator.parameters)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -261,40 +238,28 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
 
     def _fit_steps(self, X, y, sample_weight, validate=False):
         """The work of :meth:`fit` as a generator of its iterations (:mod:`mrc_pyomo.methods.result`) that returns
-        the finished fit, a :class:`~mrc_pyomo.estimator.fitted.Fitted` not yet written into the estimator; the
-        parameters are checked first if ``validate``."""
+        the finished fit, a :class:`~mrc_pyomo.estimator.fitted.Fitted` not yet written into the estimator (the
+        parameters checked first if ``validate``): the data prepared and the method planned
+        (:mod:`mrc_pyomo.estimator.fitting`), then the path at the core (:func:`mrc_pyomo.methods.pathwise.fit_steps`)
+        at ``lambda0``, through the larger values of :func:`~mrc_pyomo.methods.pathwise.schedule` with
+        ``continuation=True``, after the first-order phase where it pays; the whole within one
+        :class:`~mrc_pyomo.methods.deadline.Deadline` of ``time_limit``, which leaves out the time spent at a step
+        (a callback, a paused :meth:`steps`)."""
         if validate:
             self._validate_params()
-        # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
-        # whether it is usable depends on the machine, not only on the name
-        check_solver(self.solver)
-        shadow = unfitted_copy(self)   # the validation's attributes (n_features_in_) are set on it, not on self
-        X, y = validate_training_data(shadow, X, y)
-        X, y, weights = validate_sample_weight(X, y, sample_weight)
-        problem = prepare(X, y, self.phi, self.fit_intercept, self.random_state, self.lambda0,
-                          reduce=self.method != "subgradient", weights=weights)
-        method, regime = method_and_regime(self.method, problem_regime(problem, self.regime, self.formulation))
-        with progress_display(self.verbose, method, stages=self.continuation) as progress:
-            result = yield from self._solve_steps(problem, method, ccg_config(self, regime), progress)
-            attributes, rule = fitted_attributes(problem, result, regime, self.eps_1)
-            messages = fit_warnings(problem, attributes, rule, self)
+        deadline = Deadline(self.time_limit)
+        method = get_method(self.method)
+        problem, inputs = prepared(self, X, y, sample_weight, self.lambda0, method)
+        config, phase = planned(self, method, problem)
+        lambda0s = [self.lambda0]
+        if self.continuation and method.warm_starts:
+            lambda0s = schedule(self.lambda0, zero_rule_lambda0(problem))
+        with progress_display(self.verbose, method, stages=len(lambda0s) > 1,
+                              phase=None if phase is None else phase.method) as progress:
+            result = yield from caller_time_left_out(fit_steps(problem, lambda0s, method, config, deadline=deadline,
+                                                               log=progress, phase=phase), deadline)
+            attributes, rule = fitted_attributes(problem, result, config.regime, self.eps_1)
+            messages = fit_warnings(problem, attributes, rule, self, getattr(config, "max_iter", None))
             del problem   # not held once the attributes are made
             progress.close(*(attributes[name] for name in ("status_", "lower_", "upper_", "n_iter_")))
-        return Fitted({**input_attributes(shadow), **attributes}, messages)
-
-    def _solve_steps(self, problem, method, config, progress):
-        """The steps (:mod:`mrc_pyomo.methods.result`) of ``method`` on ``problem``, each iteration's record shown
-        to ``progress``: MRC-CCG at ``lambda0`` (after a first-order phase where ``first_order`` says so, through
-        the stages of :func:`~mrc_pyomo.methods.continuation.schedule` with ``continuation=True``), the full LP,
-        MRC-SUB or MRC-FOM.  Returns the :class:`~mrc_pyomo.methods.result.FitResult`."""
-        if method == "subgradient":
-            return (yield from subgradient.steps(problem, config, log=progress))
-        if method == "fom":
-            return (yield from first_order.steps(problem, config, log=progress))
-        if method == "lp":
-            return (yield from single_step(lambda: full_lp.solve(problem, config)))
-        stages = None
-        if self.continuation:
-            stages = continuation.schedule(self.lambda0, continuation.zero_rule_lambda0(problem))
-        return (yield from anytime.steps(problem, config, lambda0s=stages, log=progress,
-                                         phase=anytime.runs_phase(problem, config.regime, self.first_order)))
+        return Fitted({**inputs, **attributes}, messages)

@@ -19,8 +19,14 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from ..display.progress import FoldsDisplay
 from .classifier import MRCClassifier
 from .fitted import fit_transaction
-from .parameters import PARAMETER_CONSTRAINTS
+from .parameters import SHARED, Parameter, constraints_of, make_init, parameters
 from .path import lambda0_grid, mrc_path
+
+
+#: MRCClassifierCV's parameters: its own, and those it shares with MRCClassifier
+CV_PARAMETERS = (Parameter("lambda0s", None, ["array-like", None]), Parameter("cv", 5, ["cv_object"]),
+                 Parameter("scoring", None, [str, callable, None]), *parameters(*SHARED),
+                 Parameter("n_jobs", None, [Integral, None]))
 
 
 def fold_scores(k, X, y, train, test, lambda0s, params, scorer, train_weight=None, test_weight=None):
@@ -30,7 +36,8 @@ def fold_scores(k, X, y, train, test, lambda0s, params, scorer, train_weight=Non
     arguments alone, so that joblib runs it in another process."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        path = mrc_path(X[train], y[train], lambda0s, sample_weight=train_weight, **{**params, "verbose": False})
+        path = mrc_path(X[train], y[train], lambda0s, sample_weight=train_weight,
+                        **{**params, "verbose": False, "first_order": False})
     weighted = {} if test_weight is None else {"sample_weight": test_weight}
     scores = [np.nan if estimator is None else scorer(estimator, X[test], y[test], **weighted)
               for estimator in path.estimators]
@@ -121,42 +128,13 @@ random_state, formulation
         fitted attributes (``classes_``, ``mu_``, ``upper_``, ``lower_``, ``status_``, ...) are its.
     """
 
-    _parameter_constraints = {
-        **{name: constraint for name, constraint in PARAMETER_CONSTRAINTS.items()
-           if name in ("phi", "fit_intercept", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter",
-                       "regime", "time_limit", "solver_options", "random_state", "verbose", "formulation",
-                       "first_order")},
-        "lambda0s": ["array-like", None], "cv": ["cv_object"], "scoring": [str, callable, None],
-        "n_jobs": [Integral, None]}
-
-    def __init__(self, lambda0s=None, cv=5, scoring=None, phi="linear", fit_intercept=True, solver="highs",
-                 eps_1=1e-3, eps_2=1e-5, n_max=400, m_max=400, max_iter=1000, regime="auto", time_limit=None,
-                 solver_options=None, random_state=None, verbose=False, formulation="paper", first_order="auto",
-                 n_jobs=None):
-        self.lambda0s = lambda0s
-        self.cv = cv
-        self.scoring = scoring
-        self.phi = phi
-        self.fit_intercept = fit_intercept
-        self.solver = solver
-        self.eps_1 = eps_1
-        self.eps_2 = eps_2
-        self.n_max = n_max
-        self.m_max = m_max
-        self.max_iter = max_iter
-        self.regime = regime
-        self.time_limit = time_limit
-        self.solver_options = solver_options
-        self.random_state = random_state
-        self.verbose = verbose
-        self.formulation = formulation
-        self.first_order = first_order
-        self.n_jobs = n_jobs
+    _parameter_constraints = constraints_of(CV_PARAMETERS)
+    __init__ = make_init(CV_PARAMETERS)   # one attribute per parameter (mrc_pyomo.estimator.parameters)
 
     def _estimator_params(self):
-        """The :class:`~mrc_pyomo.MRCClassifier` parameters of the folds and the refit."""
-        names = set(self.get_params(deep=False)) - {"lambda0s", "cv", "scoring", "n_jobs"}
-        return {name: getattr(self, name) for name in names}
+        """The :class:`~mrc_pyomo.MRCClassifier` parameters of the refit (and, but for ``first_order``, of the
+        folds' paths): those of :data:`~mrc_pyomo.estimator.parameters.SHARED`."""
+        return {name: getattr(self, name) for name in SHARED}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -24,10 +24,9 @@ import numpy as np
 import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 
-from ..methods.continuation import zero_rule_lambda0
+from ..methods.pathwise import zero_rule_lambda0
 from ..methods.result import Status
 from ..oracles.certificate import gap_tolerance
-from .parameters import max_iterations
 
 #: the attributes the validation of the training data sets (scikit-learn's ``validate_data``)
 INPUT_ATTRIBUTES = ("n_features_in_", "feature_names_in_")
@@ -104,8 +103,9 @@ def unpredicted_classes_message(problem, rule, status, estimator):
     phi = estimator.phi
     advice = ('try phi="fourier" (random Fourier features), whose rules are not linear in x'
               if isinstance(phi, str) and phi == "linear" else "try a richer feature map")
-    return (f"{head}: the feature map may be too poor to tell {these} apart; {advice}, or a smaller lambda0 than "
-            f"{estimator.lambda0:g} (the guide's page \"Choosing a feature map\")")
+    smaller = f", or a smaller lambda0 than {estimator.lambda0:g}" if estimator.lambda0 > 0 else ""
+    return (f"{head}: the feature map may be too poor to tell {these} apart; {advice}{smaller} (the guide's page "
+            f"\"Choosing a feature map\")")
 
 
 def input_attributes(estimator):
@@ -140,13 +140,14 @@ def fit_transaction(estimator):
         raise
 
 
-def convergence_message(status, lower, upper, estimator):
+def convergence_message(status, lower, upper, estimator, max_iter=None):
     """The ``ConvergenceWarning`` of a fit whose certified gap ``upper - lower`` is above ``estimator.eps_1``
-    (None otherwise): the stop, the gap, the interval, and what lets the fit go on."""
+    (None otherwise): the stop, the gap, the interval, and what lets the fit go on (``max_iter``: the iterations
+    the method ran at most)."""
     gap = upper - lower
     if gap <= gap_tolerance(estimator.eps_1):
         return None
-    cause = {Status.MAX_ITER: f"; max_iter = {max_iterations(estimator)} was reached: a larger max_iter lets it go on",
+    cause = {Status.MAX_ITER: f"; max_iter = {max_iter} was reached: a larger max_iter lets it go on",
              Status.TIME_LIMIT: f"; time_limit = {estimator.time_limit:g} s was reached: a larger time_limit lets it "
                                 f"go on" if estimator.time_limit is not None else "",
              Status.STALLED: STALLED_ADVICE,
@@ -156,14 +157,14 @@ def convergence_message(status, lower, upper, estimator):
             f"one found{cause}")
 
 
-def fit_warnings(problem, attributes, rule, estimator):
+def fit_warnings(problem, attributes, rule, estimator, max_iter=None):
     """The warnings of a finished fit of ``estimator`` on ``problem`` (its ``attributes`` and ``rule``, of
-    :func:`fitted_attributes`), as ``(message, category)`` pairs: the classes its rule never predicts
-    (:func:`unpredicted_classes_message`, a ``UserWarning``) and an open certified gap
-    (:func:`convergence_message`, a ``ConvergenceWarning``)."""
+    :func:`fitted_attributes`; ``max_iter``: the iterations its method ran at most), as ``(message, category)``
+    pairs: the classes its rule never predicts (:func:`unpredicted_classes_message`, a ``UserWarning``) and an
+    open certified gap (:func:`convergence_message`, a ``ConvergenceWarning``)."""
     status, lower, upper = attributes["status_"], attributes["lower_"], attributes["upper_"]
     messages = ((unpredicted_classes_message(problem, rule, status, estimator), UserWarning),
-                (convergence_message(status, lower, upper, estimator), ConvergenceWarning))
+                (convergence_message(status, lower, upper, estimator, max_iter), ConvergenceWarning))
     return tuple((message, category) for message, category in messages if message is not None)
 
 
@@ -181,7 +182,8 @@ def unfitted_copy(estimator):
     (scikit-learn's ``validate_data`` sets ``n_features_in_`` and ``feature_names_in_`` on it), so that nothing is
     written into ``estimator`` itself before :func:`commit`."""
     copy = object.__new__(type(estimator))
-    copy.__dict__.update({name: value for name, value in vars(estimator).items() if name not in fitted_names(estimator)})
+    fitted = set(fitted_names(estimator))
+    copy.__dict__.update({name: value for name, value in vars(estimator).items() if name not in fitted})
     return copy
 
 

@@ -1,7 +1,14 @@
-"""The parameters of :class:`~mrc_pyomo.MRCClassifier`: scikit-learn's constraints on each, the checks they
-cannot express (numbers that are not booleans, a formulation known by name), and the settings of MRC-CCG they
-make (:func:`ccg_config`, :func:`method_and_regime`)."""
+"""The parameters of the estimators, specified once: :data:`PARAMETERS` gives each name its default and
+scikit-learn's constraints, and :class:`~mrc_pyomo.MRCClassifier` and :class:`~mrc_pyomo.MRCClassifierCV` take
+their ``__init__`` and ``_parameter_constraints`` from it (:func:`make_init`, :func:`constraints_of`) instead of
+copies; the checks the constraints cannot express (numbers that are not booleans, a formulation known by name:
+:func:`check_parameters`); and what the parameters say to a method (:func:`settings_of`, a
+:class:`~mrc_pyomo.methods.registry.Settings`).  The ``method`` constraint reads the registry of methods
+(:mod:`mrc_pyomo.methods.registry`) when it checks, so a method registered later is a valid ``method``.
+"""
 
+import inspect
+from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
@@ -9,29 +16,75 @@ from sklearn.utils._param_validation import (HasMethods, Interval, InvalidParame
                                             validate_parameter_constraints)
 
 from ..formulations import Formulation, get_formulation
-from ..methods.ccg.config import CCGConfig, row_age
+from ..methods.registry import METHODS, Settings
 
-PARAMETER_CONSTRAINTS = {
-    "phi": [StrOptions({"linear", "fourier"}), HasMethods(["fit", "transform"])],
-    "lambda0": [Interval(Real, 0, np.inf, closed="left")],
-    "continuation": ["boolean"],
-    "fit_intercept": ["boolean"],
-    "method": [StrOptions({"ccg", "lp", "subgradient", "fom"})],
-    "solver": [str],
-    "eps_1": [Interval(Real, 0, np.inf, closed="left")],
-    "eps_2": [Interval(Real, 0, np.inf, closed="left")],
-    "n_max": [Interval(Integral, 1, None, closed="left")],
-    "m_max": [Interval(Integral, 1, None, closed="left")],
-    "max_iter": [Interval(Integral, 1, None, closed="left"), None],
-    "regime": [StrOptions({"auto", "n", "nm"})],
-    "time_limit": [Interval(Real, 0, np.inf, closed="left"), None],
-    "solver_options": [dict, None],
-    "formulation": [str, Formulation],   # a name of mrc_pyomo.formulations.FORMULATIONS: check_parameters
-    "random_state": ["random_state"],
-    "verbose": [Interval(Integral, 0, 2, closed="both"), "boolean"],   # 0 / False, 1 / True, 2
-    "callback": [callable, None],
-    "first_order": [StrOptions({"auto"}), "boolean"],
-}
+
+@dataclass(frozen=True)
+class Parameter:
+    """An estimator parameter: its ``name``, its ``default`` and scikit-learn's ``constraints`` on it."""
+
+    name: str
+    default: object
+    constraints: list
+
+
+#: every parameter of MRCClassifier, in its signature's order (MRCClassifierCV takes those of :data:`SHARED`)
+PARAMETERS = (
+    Parameter("phi", "linear", [StrOptions({"linear", "fourier"}), HasMethods(["fit", "transform"])]),
+    Parameter("lambda0", 0.01, [Interval(Real, 0, np.inf, closed="left")]),
+    Parameter("fit_intercept", True, ["boolean"]),
+    Parameter("method", "ccg", [StrOptions(METHODS.keys())]),   # the registry's names, as they are when checked
+    Parameter("solver", "highs", [str]),
+    Parameter("eps_1", 1e-3, [Interval(Real, 0, np.inf, closed="left")]),
+    Parameter("eps_2", 1e-5, [Interval(Real, 0, np.inf, closed="left")]),
+    Parameter("n_max", 400, [Interval(Integral, 1, None, closed="left")]),
+    Parameter("m_max", 400, [Interval(Integral, 1, None, closed="left")]),
+    Parameter("max_iter", None, [Interval(Integral, 1, None, closed="left"), None]),
+    Parameter("regime", "auto", [StrOptions({"auto", "n", "nm"})]),
+    Parameter("time_limit", None, [Interval(Real, 0, np.inf, closed="left"), None]),
+    Parameter("solver_options", None, [dict, None]),
+    Parameter("random_state", None, ["random_state"]),
+    Parameter("verbose", False, [Interval(Integral, 0, 2, closed="both"), "boolean"]),   # 0 / False, 1 / True, 2
+    Parameter("callback", None, [callable, None]),
+    Parameter("continuation", False, ["boolean"]),
+    Parameter("formulation", "paper", [str, Formulation]),   # a name of FORMULATIONS: check_parameters
+    Parameter("first_order", "auto", [StrOptions({"auto"}), "boolean"]),
+)
+#: the parameters MRCClassifierCV shares with MRCClassifier (its folds' paths and its refit take them)
+SHARED = ("phi", "fit_intercept", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter", "regime", "time_limit",
+          "solver_options", "random_state", "verbose", "formulation", "first_order")
+#: MRCClassifier's constraints, by name (scikit-learn's ``_parameter_constraints``)
+PARAMETER_CONSTRAINTS = {parameter.name: parameter.constraints for parameter in PARAMETERS}
+
+
+def parameters(*names):
+    """The :class:`Parameter` entries of :data:`PARAMETERS` with these names, in the order given."""
+    by_name = {parameter.name: parameter for parameter in PARAMETERS}
+    return tuple(by_name[name] for name in names)
+
+
+def constraints_of(specification):
+    """scikit-learn's ``_parameter_constraints`` of a sequence of :class:`Parameter`."""
+    return {parameter.name: parameter.constraints for parameter in specification}
+
+
+def make_init(specification):
+    """An ``__init__`` that sets each :class:`Parameter` of ``specification`` from its argument or its default,
+    and nothing else (scikit-learn's convention), with the signature scikit-learn reads (``get_params``,
+    ``clone``) and the docs show: one parameter per entry, in order, with its default."""
+    signature = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(parameter.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=parameter.default)
+           for parameter in specification])
+
+    def __init__(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        for name, value in list(bound.arguments.items())[1:]:
+            setattr(self, name, value)
+
+    __init__.__signature__ = signature
+    return __init__
 
 
 def check_parameters(estimator):
@@ -43,56 +96,25 @@ def check_parameters(estimator):
     except ValueError as error:
         raise InvalidParameterError(f"The 'formulation' parameter of {name_of}: {error}") from None
     for name in ("lambda0", "eps_1", "eps_2", "n_max", "m_max", "max_iter", "time_limit"):
-        value = getattr(estimator, name)
+        value = getattr(estimator, name, None)
         if isinstance(value, (bool, np.bool_)):
             raise InvalidParameterError(f"The {name!r} parameter of {name_of} must be a number, not a boolean. "
                                         f"Got {value!r} instead.")
 
 
-def validate_parameters(estimator):
-    """Check every parameter of ``estimator`` against :data:`PARAMETER_CONSTRAINTS` (its class's
-    ``_parameter_constraints``, as scikit-learn's ``fit`` does), then :func:`check_parameters`: what a fit checks
-    first (``MRCClassifier._validate_params``), and what the callers that do not fit the estimator check
-    (:func:`mrc_pyomo.mrc_path`, the command line)."""
-    validate_parameter_constraints(PARAMETER_CONSTRAINTS, estimator.get_params(deep=False),
+def validate_parameters(estimator, constraints=PARAMETER_CONSTRAINTS):
+    """Check every parameter of ``estimator`` against ``constraints`` (scikit-learn's, as its ``fit`` does; default
+    MRCClassifier's), then :func:`check_parameters`: what a fit checks first (``_validate_params``), and what the
+    callers that do not fit an estimator check (:func:`mrc_pyomo.mrc_path`, the command line)."""
+    validate_parameter_constraints(constraints, estimator.get_params(deep=False),
                                    caller_name=type(estimator).__name__)
     check_parameters(estimator)
 
 
-#: the iterations of a method at most when ``max_iter`` is None: MRC-SUB takes MRCpy's 10,000 steps (the paper's
-#: baseline; its 1,000 gave the trivial rule on digits, ``upper_`` 0.90 against 0.61), every other method 1,000
-DEFAULT_MAX_ITER = {"subgradient": 10_000}
-#: the default of the methods not in DEFAULT_MAX_ITER: masters of MRC-CCG, iterations of a first-order phase
-DEFAULT_ITERATIONS = 1000
-
-
-def max_iterations(estimator):
-    """The iterations ``estimator`` runs at most: its ``max_iter``, or for None its method's default
-    (:data:`DEFAULT_MAX_ITER`)."""
-    if estimator.max_iter is not None:
-        return estimator.max_iter
-    return DEFAULT_MAX_ITER.get(estimator.method, DEFAULT_ITERATIONS)
-
-
-def ccg_config(estimator, regime):
-    """The :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` of an :class:`~mrc_pyomo.MRCClassifier`'s parameters
-    in the regime ``regime`` (``"n"`` or ``"nm"``; what :func:`~mrc_pyomo.methods.ccg.config.problem_regime`
-    chose)."""
-    return CCGConfig(
-        regime=regime, fit_intercept=estimator.fit_intercept, eps_1=estimator.eps_1, eps_2=estimator.eps_2,
-        n_max=estimator.n_max, m_max=estimator.m_max, max_iter=max_iterations(estimator), time_limit=estimator.time_limit,
-        solver=estimator.solver, solver_options=estimator.solver_options, row_age=row_age(estimator.lambda0),
-        formulation=estimator.formulation)
-
-
-def method_and_regime(method, regime):
-    """The method a fit runs and the regime it runs in (``regime_``), from the ``method`` asked for and the
-    ``regime`` :func:`~mrc_pyomo.methods.ccg.config.problem_regime` chose: the full LP (``"lp"``, or ``"ccg"`` in
-    the regime ``"full"``) and MRC-SUB run on the whole problem (``"full"``); MRC-FOM certifies its rule by MRC-CCG
-    in the regime ``"n"`` (all features: its first master holds the rows its rule makes active), whatever the
-    regime asked for."""
-    if method == "fom":
-        return method, "n"
-    if method in ("lp", "subgradient") or regime == "full":
-        return ("subgradient" if method == "subgradient" else "lp"), "full"
-    return method, regime
+def settings_of(params):
+    """The :class:`~mrc_pyomo.methods.registry.Settings` that the parameters ``params`` (an estimator, or anything
+    with the parameters as attributes) give a method."""
+    return Settings(eps_1=params.eps_1, eps_2=params.eps_2, n_max=params.n_max, m_max=params.m_max,
+                    max_iter=params.max_iter, regime=params.regime, fit_intercept=params.fit_intercept,
+                    solver=params.solver, solver_options=params.solver_options, formulation=params.formulation,
+                    lambda0=getattr(params, "lambda0", Settings.lambda0), first_order=params.first_order)

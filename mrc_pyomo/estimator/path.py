@@ -1,34 +1,34 @@
 """Regularisation paths: :func:`mrc_path` fits the MRC at a decreasing sequence of ``lambda0`` values, each stage
-warm-started from the one before (:func:`mrc_pyomo.methods.continuation.solve_path`, the core that every MRC-CCG
-fit of :class:`~mrc_pyomo.MRCClassifier` runs too), as scikit-learn's ``lasso_path`` does for the lasso;
-:class:`~mrc_pyomo.MRCClassifierCV` (:mod:`mrc_pyomo.estimator.cv`) chooses ``lambda0`` by cross-validation over
-it.
+warm-started from the one before, as scikit-learn's ``lasso_path`` does for the lasso: it is the path at the core
+(:func:`mrc_pyomo.methods.pathwise.path_steps`, which every fit of :class:`~mrc_pyomo.MRCClassifier` runs too) behind
+the estimator's validation (:mod:`mrc_pyomo.estimator.fitting`); :class:`~mrc_pyomo.MRCClassifierCV`
+(:mod:`mrc_pyomo.estimator.cv`) chooses ``lambda0`` by cross-validation over it.
 
 Every stage of a path is a complete fit at its ``lambda0``, certified on its own: ``upper = R(mu)`` by one exact
 pass over the training samples at that ``lambda0``, ``lower`` from that stage's duals, its status and its
 masters.  Only the start differs from a fit of its own: the previous stage's final master (rows and features)
-with the new costs, and the previous stages' rules as candidates.
+with the new costs, and the previous stages' rules as candidates.  Each stage is a :class:`PathStage`: a fitted
+rule with the classifier's attributes and parameters, which predicts and scores as a fitted classifier does.
 """
 
-import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 
-from ..data.validation import validate_sample_weight, validate_training_data
 from ..display.progress import progress_display
-from ..master import check_solver
-from ..methods.ccg.config import choose_regime, feature_density, problem_regime
-from ..methods.continuation import solve_path
-from ..methods.result import Status
-from ..problem import prepare
-from .classifier import MRCClassifier
-from .fitted import fitted_attributes, input_attributes, set_fitted
-from .parameters import ccg_config, validate_parameters
+from ..methods import get_method
+from ..methods.ccg.config import choose_regime, feature_density
+from ..methods.deadline import Deadline, caller_time_left_out
+from ..methods.pathwise import path_steps
+from ..methods.result import Status, finish
+from .fitted import fitted_attributes, set_fitted
+from .fitting import planned, prepared
+from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, make_init, validate_parameters
+from .rule import RuleMixin
 
 #: the default grid of :func:`mrc_path` and :class:`MRCClassifierCV`: 8 values from 1 down to 1e-3
 #: (``lambda0 = 1`` puts the uncertainty set's bounds one standard deviation from the means: on most data
@@ -45,9 +45,9 @@ class RegularizationPath:
     ``table``: a ``pandas.DataFrame`` with a row per ``lambda0`` asked for (``lambda0``, the certified ``lower``
     and ``upper`` at that ``lambda0``, their ``gap``, ``status``, ``n_iter`` masters and ``seconds``; a value the
     path did not reach has the status ``"not_reached"`` and NaN bounds); ``coefs``: the stages' ``mu`` in the
-    user's units (shape ``(K, D)`` each; None where not reached); ``estimators``: each stage as a fitted
-    :class:`~mrc_pyomo.MRCClassifier` (``predict``, ``score``, its ``history_`` and ``master_``; None where not
-    reached)."""
+    user's units (shape ``(K, D)`` each; None where not reached); ``estimators``: each stage as a
+    :class:`PathStage`, a fitted rule with the classifier's attributes (``predict``, ``score``, its ``history_``
+    and ``master_``; None where not reached)."""
 
     table: pd.DataFrame
     coefs: list = field(default_factory=list)
@@ -70,46 +70,84 @@ def lambda0_grid(lambda0s=None):
     return np.sort(values)[::-1]
 
 
+class PathStage(RuleMixin, ClassifierMixin, BaseEstimator):
+    """A stage of a regularisation path (:func:`mrc_path`): the rule fitted at its ``lambda0``, with the fitted
+    attributes of :class:`~mrc_pyomo.MRCClassifier` (``classes_``, ``mu_``, ``upper_``, ``lower_``, ``status_``,
+    ``history_``, ``master_``, ...) and its parameters (the path's, with the stage's ``lambda0``): it predicts and
+    scores as a fitted classifier does, and ``MRCClassifier(**stage.get_params())`` fits it on its own.  Its
+    ``fit`` raises: a stage is made by its path."""
+
+    __init__ = make_init(PARAMETERS)
+    _parameter_constraints = PARAMETER_CONSTRAINTS
+
+    def fit(self, X, y, sample_weight=None):
+        """Not a way to make a stage (``TypeError``): :func:`mrc_path` makes them, and
+        ``MRCClassifier(**stage.get_params()).fit(X, y)`` fits one on its own."""
+        raise TypeError("a PathStage is made by mrc_path; MRCClassifier(**stage.get_params()).fit(X, y) fits one "
+                        "stage on its own")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+#: why a path's parameters are not those of a single fit
+_NOT_PATH_PARAMETERS = {
+    "lambda0": "a path fits every value of lambda0s: give lambda0s, not lambda0",
+    "continuation": "a path is its own continuation (each stage starts from the one before): continuation is not "
+                    "a parameter of mrc_path",
+}
+
+
+def path_template(lambda0s, params):
+    """The :class:`PathStage` of the path's parameters ``params`` at its last ``lambda0``, checked; ``TypeError``
+    for a parameter of a single fit (``lambda0``, ``continuation``), ``ValueError`` for ``first_order=True`` (a
+    path runs no first-order phase)."""
+    for name, why in _NOT_PATH_PARAMETERS.items():
+        if name in params:
+            raise TypeError(f"mrc_path() got {name}={params[name]!r}: {why}")
+    if params.get("first_order") is True:
+        raise ValueError("mrc_path runs no first-order phase (each stage starts from the one before): "
+                         "first_order=True is not available")
+    template = PathStage(lambda0=float(lambda0s[-1]), **params)
+    validate_parameters(template)
+    return template
+
+
 def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
     """Fit the MRC at each ``lambda0`` of ``lambda0s`` (sorted decreasing; default :data:`DEFAULT_LAMBDA0S`),
-    each stage warm-started from the one before; ``params`` are :class:`~mrc_pyomo.MRCClassifier`'s (its
-    ``lambda0`` and ``continuation`` aside).  ``time_limit`` bounds the whole path and ``max_iter`` the masters
-    of all stages: a stage they leave no room for is not fitted; ``verbose`` shows the masters of all stages
-    (the iteration log has a ``lambda0`` column in ``history_``); ``callback`` is called after every master of
-    every stage, as in a fit, and a true return value stops the path.  MRC-CCG only (``method="ccg"``, regimes
-    ``"n"`` and ``"nm"``), without a first-order phase (``first_order`` is not used: each stage starts from the
-    one before).  ``sample_weight``: as in :meth:`MRCClassifier.fit <mrc_pyomo.MRCClassifier.fit>`.  The
-    problem is prepared once (:func:`mrc_pyomo.problem.prepare`) and solved by
-    :func:`mrc_pyomo.methods.continuation.solve_path`.  Returns a :class:`RegularizationPath` with a row for every
-    ``lambda0`` asked for: a path stopped before its last value (``time_limit``, ``max_iter``, the callback) marks
-    the values it did not reach with the status ``"not_reached"``, NaN bounds and None in ``coefs`` and
-    ``estimators``, and warns (``ConvergenceWarning``)."""
-    params.pop("lambda0", None)
-    params.pop("continuation", None)
+    each stage warm-started from the one before; ``params`` are :class:`~mrc_pyomo.MRCClassifier`'s, but for
+    ``lambda0`` and ``continuation`` (a ``TypeError``: a path has ``lambda0s`` and is its own continuation) and a
+    first-order phase (none: each stage starts from the one before; ``first_order=True`` is a ``ValueError``).
+    ``time_limit`` bounds the whole path and ``max_iter`` the iterations of all stages: a stage they leave no
+    room for is not fitted; ``verbose`` shows the iterations of all stages (the iteration log has a ``lambda0``
+    column in ``history_``); ``callback`` is called after every iteration of every stage, as in a fit, and a
+    true return value stops the path.  The regime ``"full"`` of ``regime="auto"`` is not used (a path of full
+    LPs would gain nothing from the warm starts: the regime is then the one ``"auto"`` picks without it).
+    ``sample_weight``: as in :meth:`MRCClassifier.fit <mrc_pyomo.MRCClassifier.fit>`.  The problem is prepared
+    once (:func:`mrc_pyomo.problem.prepare`) and solved by :func:`mrc_pyomo.methods.pathwise.path_steps`.  Returns a
+    :class:`RegularizationPath` with a row for every ``lambda0`` asked for: a path stopped before its last value
+    (``time_limit``, ``max_iter``, the callback) marks the values it did not reach with the status
+    ``"not_reached"``, NaN bounds and None in ``coefs`` and ``estimators``, and warns (``ConvergenceWarning``)."""
     lambda0s = lambda0_grid(lambda0s)
-    template = MRCClassifier(lambda0=float(lambda0s[-1]), continuation=False, **params)
-    validate_parameters(template)
-    if template.method != "ccg":
-        raise ValueError(f"mrc_path runs MRC-CCG (method='ccg'), not method={template.method!r}")
-    check_solver(template.solver)
-    X, y = validate_training_data(template, X, y)
-    X, y, weights = validate_sample_weight(X, y, sample_weight)
-    problem = prepare(X, y, template.phi, template.fit_intercept, template.random_state, lambda0s[-1], centre=False,
-                      weights=weights)
-    regime = problem_regime(problem, template.regime, template.formulation)
-    if regime == "full":   # a path of full LPs would gain nothing from warm starts of rows: the regime "auto"
-        # would pick without the full LP
-        regime = choose_regime(problem.n_classes, problem.n_features, None, feature_density(problem))
-    start = time.perf_counter()
-    # the masters of all stages, as a fit shows them, each stage's start marked
-    with progress_display(template.verbose, "ccg", stages=True) as progress:
-        stages = solve_path(problem, lambda0s, ccg_config(template, regime), log=progress, callback=template.callback)
+    template = path_template(lambda0s, params)
+    deadline = Deadline(template.time_limit)
+    method = get_method(template.method)
+    problem, inputs = prepared(template, X, y, sample_weight, lambda0s[-1], method, centre=False)
+    config, _ = planned(template, method, problem)   # no first-order phase: each stage starts from the one before
+    if getattr(config, "regime", None) == "full" and method.warm_starts:
+        config = replace(config, regime=choose_regime(problem.n_classes, problem.n_features, None,
+                                                      feature_density(problem)))
+    # the iterations of all stages, as a fit shows them, each stage's start marked
+    with progress_display(template.verbose, method, stages=True) as progress:
+        stages = finish(caller_time_left_out(path_steps(problem, lambda0s, method, config, deadline=deadline,
+                                                        log=progress), deadline), template.callback)
     ends = [r.history[-1]["seconds_elapsed"] if r.history else 0.0 for _, r in stages]
     seconds = np.diff([0.0] + ends)
     rows, coefs, estimators = [], [], []
     for (lambda0, result), stage_seconds in zip(stages, seconds):
-        attributes = {**input_attributes(template), **fitted_attributes(problem.at(lambda0), result, regime,
-                                                                         template.eps_1)[0]}
+        attributes = {**inputs, **fitted_attributes(problem.at(lambda0), result, config.regime, template.eps_1)[0]}
         estimator = set_fitted(clone(template).set_params(lambda0=float(lambda0)), attributes)
         rows.append({"lambda0": float(lambda0), "lower": estimator.lower_, "upper": estimator.upper_,
                      "gap": estimator.upper_ - estimator.lower_, "status": estimator.status_,
@@ -122,13 +160,12 @@ def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
         coefs.append(None)
         estimators.append(None)
     if len(stages) < len(lambda0s):
-        config = ccg_config(template, regime)
         stop = (Status.CALLBACK if stages[-1][1].status == Status.CALLBACK else Status.TIME_LIMIT
-                if config.time_limit is not None and time.perf_counter() - start >= config.time_limit
-                else Status.MAX_ITER)
+                if deadline.expired() else Status.MAX_ITER)
         warnings.warn(f"the path stopped ({stop}) after {len(stages)} of {len(lambda0s)} values of "
                       f"lambda0: those below {stages[-1][0]:g} were not fitted (status 'not_reached', NaN bounds)",
                       ConvergenceWarning, stacklevel=2)
     table = pd.DataFrame(rows, columns=_SCALARS)
-    table.attrs["seconds_total"] = time.perf_counter() - start
+    table.attrs["seconds_total"] = deadline.elapsed()
     return RegularizationPath(table=table, coefs=coefs, estimators=estimators)
+

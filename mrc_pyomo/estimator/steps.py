@@ -112,6 +112,7 @@ class Steps:
         self._make_fit, self._callback = make_fit, callback
         self._fit, self._stop, self._ended = None, False, False
         self._running = threading.Lock()   # one next() or close() at a time
+        self._exiting = False              # the program ends: no further iteration starts
 
     def __copy__(self):
         raise TypeError("the steps of a fit cannot be copied: they are one fit in progress")
@@ -132,7 +133,7 @@ class Steps:
             return self._next()
 
     def _next(self):
-        if self._ended:
+        if self._ended or self._exiting:
             raise StopIteration
         if self._fit is None:
             claim(self.estimator, self)
@@ -191,6 +192,10 @@ class Steps:
         finally:
             release(self.estimator)
 
+    def stop_starting(self):
+        """Let no further iteration start (the end of the program): a ``next()`` then ends the iteration."""
+        self._exiting = True
+
     def abandon(self, timeout=None):
         """Drop the fit unfinished (its generator closed: nothing of it is written): the estimator is left as it
         was before the fit, as at the end of the program.  ``timeout``: seconds to wait for an iteration running
@@ -242,6 +247,7 @@ def _drop_paused_fits():
     iteration ends (a solver killed inside a solve can abort the process), if it does within
     :data:`EXIT_WAIT` seconds."""
     for steps in list(_PAUSED):
+        steps.stop_starting()
         try:
             steps.abandon(timeout=EXIT_WAIT)
         except RuntimeError:

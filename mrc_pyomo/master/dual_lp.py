@@ -20,7 +20,7 @@ import numpy as np
 from .backend import Backend, Capabilities
 from .highs import HighsBackend
 from .highs_instance import INF, highspy, quiet_highs, run_with_limit, set_option
-from .solution import BackendSolution, MasterSolveError
+from .solution import BackendSolution, solve_error
 
 
 class DualLPBackend(Backend):
@@ -101,8 +101,9 @@ class DualLPBackend(Backend):
         text = self.highs.modelStatusToString(status)
         if status != highspy.HighsModelStatus.kOptimal:
             method = self.options.get("solver", "choose")
-            raise MasterSolveError(f"HiGHS ({method}) did not solve the dual LP of the master ({master.n_rows} "
-                                   f"columns, {len(master.features) + 1} rows) to optimality: model status '{text}'")
+            raise solve_error(f"HiGHS ({method}) did not solve the dual LP of the master ({master.n_rows} columns, "
+                              f"{len(master.features) + 1} rows) to optimality: model status '{text}'",
+                              status == highspy.HighsModelStatus.kTimeLimit)
         solution = self.highs.getSolution()
         duals = np.asarray(solution.row_dual)
         m = len(master.features)

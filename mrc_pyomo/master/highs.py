@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from ..formulations.paper import objective_coefficients
 from .backend import Backend, Capabilities
 from .highs_instance import INF, check_options, highspy, quiet_highs, run_with_limit, set_option
-from .solution import BackendSolution, MasterSolveError
+from .solution import BackendSolution, solve_error
 
 
 def _interleave(values):
@@ -139,8 +139,11 @@ class HighsMaster:
         finally:
             self.set_option("solver", solver)
 
-    def solve(self, time_limit=None, budget=None):
-        """Run HiGHS; return ``(status_text, objective, mu1, mu2, nu, u, duals_of_I, duals_of_fixed_rows)``.
+    def solve(self, time_limit=None, budget=None, what="the restricted master"):
+        """Run HiGHS; return the :class:`~mrc_pyomo.master.solution.BackendSolution` (``mu = mu1 - mu2``, the item
+        columns, the duals of ``I``'s rows and ``beta`` that of the fixed row, if any), or raise
+        :class:`~mrc_pyomo.master.MasterSolveError` (:class:`~mrc_pyomo.master.MasterTimeLimit` when HiGHS's
+        status is its time limit) naming ``what`` was solved.
 
         Duals are ``-`` HiGHS's row duals (which are ``<= 0`` for the ``<=`` rows of a minimisation), so they
         are ``>= 0``.  ``time_limit`` (seconds) bounds this solve.  ``budget`` (seconds) bounds the warm-started
@@ -168,13 +171,15 @@ class HighsMaster:
             status = self.highs.getModelStatus()
             text = f"{self.highs.modelStatusToString(status)} (IPM: the simplex stalled for {budget:.2g} s)"
         if status != highspy.HighsModelStatus.kOptimal:
-            return text, None, None, None, None, None, None, None
+            raise solve_error(f"HiGHS did not solve {what} to optimality: model status '{text}'",
+                              status == highspy.HighsModelStatus.kTimeLimit)
         solution = self.highs.getSolution()
         x = np.asarray(solution.col_value)
         duals = -np.asarray(solution.row_dual)
-        objective = self.highs.getInfo().objective_function_value
-        return (text, objective, x[self.mu_columns[:, 0]], x[self.mu_columns[:, 1]], float(x[0]),
-                x[self.item_columns], duals[self.n_fixed_rows:], duals[:self.n_fixed_rows])
+        return BackendSolution(status=text, objective=self.highs.getInfo().objective_function_value,
+                               mu=x[self.mu_columns[:, 0]] - x[self.mu_columns[:, 1]], nu=float(x[0]),
+                               columns=x[self.item_columns], row_duals=duals[self.n_fixed_rows:],
+                               beta=float(duals[0]) if self.n_fixed_rows else 0.0)
 
     def simplex_iterations(self):
         return self.highs.getInfo().simplex_iteration_count
@@ -257,12 +262,8 @@ class HighsBackend(Backend):
 
     def solve(self, master, time_limit=None, budget=None):
         tic = time.perf_counter()
-        status, objective, mu_pos, mu_neg, nu, u, alpha, fixed = self.lp.solve(time_limit, budget)
-        self.seconds = {"build": 0.0, "handover": 0.0, "solve": time.perf_counter() - tic}
-        if objective is None:
-            raise MasterSolveError(
-                f"HiGHS did not solve the restricted master ({master.n_rows} rows, {len(master.features)} "
-                f"features) to optimality: model status '{status}'")
-        beta = float(fixed[0]) if self.objective_floor else 0.0
-        return BackendSolution(status=status, objective=objective, mu=mu_pos - mu_neg, nu=nu, columns=u,
-                               row_duals=alpha, beta=beta)
+        try:
+            return self.lp.solve(time_limit, budget, what=f"the restricted master ({master.n_rows} rows, "
+                                                          f"{len(master.features)} features)")
+        finally:
+            self.seconds = {"build": 0.0, "handover": 0.0, "solve": time.perf_counter() - tic}

@@ -27,7 +27,7 @@ from pyomo.solvers.plugins.solvers.persistent_solver import PersistentSolver
 from ..formulations.paper import objective_coefficients
 from .backend import Backend, Capabilities
 from .highs_instance import check_options as check_highs_options
-from .solution import BackendSolution, MasterSolveError
+from .solution import BackendSolution, MasterSolveError, solve_error
 
 # Pyomo solver names that run HiGHS: their options are checked against HiGHS's own list
 HIGHS_NAMES = ("appsi_highs", "highs")
@@ -89,12 +89,14 @@ def _solve_and_load(opt, m, name, interface):
     if interface == "appsi":
         condition = results.termination_condition.name
         optimal = results.termination_condition == appsi_base.TerminationCondition.optimal
+        timed_out = results.termination_condition == appsi_base.TerminationCondition.maxTimeLimit
     else:
         condition = str(results.solver.termination_condition)
         optimal = results.solver.termination_condition == pyo.TerminationCondition.optimal
+        timed_out = results.solver.termination_condition == pyo.TerminationCondition.maxTimeLimit
     if not optimal:
-        raise MasterSolveError(f"solver {name!r} did not solve the restricted master to optimality: "
-                               f"termination condition '{condition}'")
+        raise solve_error(f"solver {name!r} did not solve the restricted master to optimality: termination "
+                          f"condition '{condition}'", timed_out)
     if interface == "classic":
         opt.load_vars()
         opt.load_duals()

@@ -1,9 +1,10 @@
-"""The restricted master ``P_{I,J}`` (paper, eq. 7) with its dual ``D_{I,J}`` (eq. 8): the interface the loop uses.
+"""The restricted master ``P_{I,J}`` (paper, eq. 7) with its dual ``D_{I,J}`` (eq. 8): the interface the methods use
+(:class:`~mrc_pyomo.master.interface.Master`).
 
 A :class:`RestrictedMaster` is its Pyomo model of blocks (:class:`~mrc_pyomo.master.model.MasterModel`, the one
 record of the rows ``I`` and features ``J``) and a backend (:class:`~mrc_pyomo.master.backend.Backend`) that
 holds the solver's copy of that LP, told of every change as it is made.  Which backend a solver name gets is
-the registry's answer (:mod:`mrc_pyomo.master.registry`):
+the registry's answer (:mod:`mrc_pyomo.master.solvers`):
 
 * ``solver="highs"`` (default): the built-in HiGHS backend (:class:`~mrc_pyomo.master.highs.HighsBackend`),
   loading each batch of rows or features in bulk from NumPy arrays and warm-starting each re-solve;
@@ -24,11 +25,12 @@ solved by any Pyomo solver.
 import numpy as np
 import scipy.sparse as sp
 
-from ..data import InMemorySource, as_source
+from ..data import as_source
 from ..formulations import DEFAULT_FORMULATION, get_formulation
 from .model import MasterModel
-from .registry import BUILTIN_SOLVER, check_solver, make_backend
-from .solution import MasterSolution
+from .points import Points
+from .solvers import BUILTIN_SOLVER, check_solver, make_backend
+from .solution import Changes, MasterSolution
 
 class RestrictedMaster:
     """``P_{I,J}``: items ``I`` (pairs ``(sample, label set)``, the paper's rows ``(i, C)`` in its formulation)
@@ -44,12 +46,10 @@ class RestrictedMaster:
         Extra points whose rows may enter ``I``, with sample ids ``n, ..., n + K - 1``.
     objective_floor : bool
         Add the row ``objective >= 0`` (valid: ``R* >= 0``) that bounds the many-class initial master.
-    solver : str
-        ``"highs"`` (the built-in backend) or any Pyomo LP solver name.
-    solver_options : dict, optional
-        Options passed to the solver.
+    solver, solver_options : str, dict
+        ``"highs"`` (the built-in backend) or any Pyomo LP solver name, and the options passed to it.
     backend : Backend subclass, optional
-        The backend to solve with instead of ``solver``'s in the registry (:mod:`mrc_pyomo.master.registry`),
+        The backend to solve with instead of ``solver``'s in the registry (:mod:`mrc_pyomo.master.solvers`),
         e.g. the full LP's dual form (:class:`~mrc_pyomo.master.dual_lp.DualLPBackend`).
     formulation : str or Formulation
         What LP rows and columns an item is: ``"paper"`` (default) or ``"compact"`` (:mod:`mrc_pyomo.formulations`).
@@ -60,11 +60,10 @@ class RestrictedMaster:
         if backend is None:
             check_solver(solver)
         self.formulation = get_formulation(formulation)
-        self.data = as_source(Psi)
         self.tau, self.lam = tau, lam
         self.n_classes, self.n_features = tau.shape
-        self.n_samples = self.data.n_samples
-        self.centroids = np.zeros((0, self.n_features)) if centroids is None else np.asarray(centroids)
+        self.points = Points(as_source(Psi), np.zeros((0, self.n_features)) if centroids is None else centroids)
+        self.n_samples = self.points.n_samples
         self.objective_floor = objective_floor
         self.solver = solver
         self.solver_options = dict(solver_options or {})
@@ -76,7 +75,6 @@ class RestrictedMaster:
                              f"{self.formulation.name!r}: it has no columns of its own for items")
         self.solution = None
         self.solver_status = None
-        self._stored_ids = None     # after compact(): the training ids whose rows Psi still holds
 
     # -- the record of I and J ---------------------------------------------------------------------------
     @property
@@ -101,32 +99,9 @@ class RestrictedMaster:
         """What the backend can do (:class:`~mrc_pyomo.master.backend.Capabilities`)."""
         return self.backend.capabilities
 
-    # -- data access ------------------------------------------------------------------------------------
-    def points(self, ids, columns=None):
-        """``Psi[ids][:, columns]`` where ids ``>= n`` are centroids (dense or CSR, following the data)."""
-        ids = np.asarray(ids, dtype=np.int64)
-        train = ids < self.n_samples
-        local = ids[train]
-        if self._stored_ids is not None:
-            local = np.minimum(np.searchsorted(self._stored_ids, local), len(self._stored_ids) - 1)
-            if not np.array_equal(self._stored_ids[local], ids[train]):
-                raise ValueError("this compacted master only holds the samples of its rows")
-        if len(local):
-            rows = self.data.rows(local, columns)
-        else:   # no training row: a source is never asked for none
-            width = self.n_features if columns is None else len(columns)
-            rows = sp.csr_matrix((0, width)) if self.data.sparse else np.empty((0, width))
-        if train.all():
-            return rows
-        extra = self.centroids[ids[~train] - self.n_samples]
-        if columns is not None:
-            extra = extra[:, np.asarray(columns, dtype=np.int64)]
-        if self.data.sparse:
-            stacked = sp.vstack([rows, sp.csr_matrix(extra)], format="csr")
-            return stacked[np.argsort(np.concatenate([np.flatnonzero(train), np.flatnonzero(~train)]))]
-        out = np.empty((len(ids), rows.shape[1]))
-        out[train], out[~train] = rows, extra
-        return out
+    # -- data access (``points(ids, columns=None)``: rows of Psi, :class:`~mrc_pyomo.master.points.Points`) ----
+    data = property(lambda self: self.points.data, doc="The data source of :attr:`points` (compacted: in memory).")
+    centroids = property(lambda self: self.points.centroids, doc="The class centroids' rows of :attr:`points`.")
 
     def block(self, samples, subsets, features):
         """The LP rows and columns of the given items over the given features: the formulation's
@@ -141,7 +116,34 @@ class RestrictedMaster:
         solution = self.solution if solution is None else solution
         return self.formulation.certificate_rows(self.samples, self.subsets, solution.row_duals)
 
+    def covered(self):
+        """What the formulation's items of ``I`` enforce already (None for an empty ``I``), for the separation to
+        leave out (:meth:`~mrc_pyomo.formulations.Formulation.covers`)."""
+        return self.formulation.covers(self.samples, self.subsets) if self.n_rows else None
+
+    def item_values(self, mu):
+        """Each item's value at ``mu`` (in the paper's formulation ``(1/|C|) sum_{y in C} Psi(x_i).mu_y``), to
+        compare with ``nu - 1`` (:meth:`~mrc_pyomo.formulations.Formulation.item_values`)."""
+        scores = self.points(self.samples) @ mu.T
+        return self.formulation.item_values(np.asarray(scores), self.subsets)
+
     # -- updates ----------------------------------------------------------------------------------------
+    def update(self, remove, samples, subsets, features):
+        """One update of the loop: remove the items at ``remove``, add the items the formulation makes of the rows
+        ``(samples[r], subsets[r])`` (removing the items they replace:
+        :meth:`~mrc_pyomo.formulations.Formulation.merge`) and the ``features``; return the
+        :class:`~mrc_pyomo.master.solution.Changes` (``removed_mask`` over the items before)."""
+        kept = np.flatnonzero(~remove)
+        replaced, (new_samples, new_subsets) = self.formulation.merge(self.samples[kept], self.subsets[kept],
+                                                                      samples, subsets)
+        remove = remove.copy()
+        remove[kept[replaced]] = True
+        removed_samples, removed_subsets = self.samples[remove], self.subsets[remove]
+        self.remove_rows(remove)
+        self.add_items(new_samples, new_subsets)
+        self.add_features(features)
+        return Changes(new_samples, new_subsets, removed_samples, removed_subsets, np.asarray(features), remove)
+
     def add_features(self, features):
         """Add the features (flat ids) to ``J``: two columns each, with their entries in every row of ``I``."""
         features = np.asarray(features, dtype=np.int64)
@@ -161,6 +163,11 @@ class RestrictedMaster:
         replaced, items = self.formulation.merge(self.samples, self.subsets, samples, subsets)
         self.remove_rows(replaced)
         return self.add_items(*items)
+
+    def add_all_rows(self, samples, reduction=None):
+        """Add every row of the given samples (the full LP's, those a ``reduction`` keeps) as one batch
+        (:meth:`~mrc_pyomo.formulations.Formulation.full_items`); return how many items were added."""
+        return self.add_rows(*self.formulation.full_items(np.asarray(samples), self.n_classes, reduction))
 
     def add_items(self, samples, subsets):
         """Add the items ``(samples[r], subsets[r])`` to ``I`` as one batch, as they are (:meth:`add_rows` merges
@@ -184,10 +191,9 @@ class RestrictedMaster:
 
     def set_row_upper(self, mask, upper):
         """Change the right-hand sides of the LP rows of the items of ``I`` where ``mask`` is true to ``upper``
-        (one value or one per LP row of those items; in the paper's formulation an item is one row, with
-        ``b_(i,C) = 1/|C| - 1`` until changed).  For experiments on the master (e.g. from a
-        callback: relax a row with ``upper=np.inf`` instead of removing it); the certificate keeps using the
-        LP's own ``b``, so ``lower_`` stays a valid bound whatever the master's bounds."""
+        (one value or one per LP row of those items; in the paper's formulation ``b_(i,C) = 1/|C| - 1`` until
+        changed), for experiments (from a callback: relax a row with ``upper=np.inf`` instead of removing it); the
+        certificate keeps using the LP's own ``b``, so ``lower_`` stays a valid bound whatever the bounds."""
         mask = np.asarray(mask, dtype=bool)
         if not mask.any():
             return
@@ -198,14 +204,10 @@ class RestrictedMaster:
 
     def with_costs(self, tau, lam):
         """The same ``P_{I,J}`` (its rows with their right-hand sides ``b``, its features, its fixed rows) with
-        the costs of ``tau`` and ``lam``: a new master for another ``lambda0`` (:mod:`mrc_pyomo.methods.continuation`).
-
+        the costs of ``tau`` and ``lam``: a new master for another ``lambda0`` (:mod:`mrc_pyomo.methods.pathwise`).
         Its first solve has no basis to start from: on the built-in HiGHS backend it is solved by the interior
-        point method (with crossover, so that the next masters start from a basis).  Measured on the stages of
-        scikit-learn's digits with 400 random Fourier features (0.27, 0.09, 0.03): the first master at 0.03
-        (602 rows, 9,300 columns) took 46 s by dual simplex and 9.0 s by interior point; handing over the
-        previous stage's basis (HiGHS's ``setBasis``, same rows and columns) changed nothing (12.0 s against
-        12.1 s at 0.09, 46.1 s against 46.4 s at 0.03), so it is not done."""
+        point method, with crossover (digits + 400 random Fourier features: 9.0 s against 46 s by dual simplex;
+        the previous stage's basis handed over changed nothing: docs/theory.rst, "Regularisation paths")."""
         master = RestrictedMaster(self.data, tau, lam, centroids=self.centroids, objective_floor=self.objective_floor,
                                   solver=self.solver, solver_options=self.solver_options, backend=type(self.backend),
                                   formulation=self.formulation)
@@ -246,7 +248,10 @@ class RestrictedMaster:
         warm-started simplex before the interior point method takes over
         (:meth:`~mrc_pyomo.master.highs.HighsMaster.solve`); other backends ignore both.
         """
-        solved = self.backend.solve(self, time_limit, budget)
+        try:
+            solved = self.backend.solve(self, time_limit, budget)
+        finally:
+            seconds = dict(self.backend.seconds)
         self.solver_status = solved.status
         mu = np.zeros(self.n_classes * self.n_features)
         mu[self.features] = solved.mu
@@ -254,7 +259,8 @@ class RestrictedMaster:
         self.solution = MasterSolution(mu=mu.reshape(self.n_classes, self.n_features), nu=float(solved.nu),
                                        alpha=self.formulation.item_duals(self.subsets, row_duals),
                                        beta=float(solved.beta), objective=float(solved.objective),
-                                       row_duals=row_duals, columns=np.asarray(solved.columns, dtype=float))
+                                       row_duals=row_duals, columns=np.asarray(solved.columns, dtype=float),
+                                       seconds=seconds)
         return self.solution
 
     # -- the Pyomo model --------------------------------------------------------------------------------
@@ -277,10 +283,7 @@ class RestrictedMaster:
         """Keep only the rows of the data that ``I`` uses, in memory, so that a fitted estimator does not hold
         the data (nor a reference to a cluster's).  Sample ids, and so the names in the model, are unchanged.
         """
-        ids = self.samples[self.samples < self.n_samples]
-        ids = np.unique(ids) if self._stored_ids is None else self._stored_ids[np.isin(self._stored_ids, ids)]
-        self.data = InMemorySource(self.points(ids))
-        self._stored_ids = ids
+        self.points = self.points.compacted(self.samples)
         return self
 
     def __getstate__(self):
@@ -289,6 +292,9 @@ class RestrictedMaster:
         return state
 
     def __setstate__(self, state):
+        if "points" not in state:   # a master pickled by 0.1.0 kept its data, centroids and stored ids itself
+            state["points"] = Points(state.pop("data"), state.pop("centroids"), state.pop("_stored_ids", None),
+                                     state["n_samples"])
         self.__dict__.update(state)
         self.backend = make_backend(self.solver, self.objective_floor, self.solver_options, state["backend"])
         self.backend.load(self)

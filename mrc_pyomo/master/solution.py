@@ -1,13 +1,24 @@
 """What a backend returns (:class:`BackendSolution`, in the backend's own terms) and what the master makes of it
-(:class:`MasterSolution`): the solution of ``P_{I,J}`` (eq. 7) with the duals of ``D_{I,J}`` (eq. 8); or an error."""
+(:class:`MasterSolution`): the solution of ``P_{I,J}`` (eq. 7) with the duals of ``D_{I,J}`` (eq. 8); or an error
+(:class:`MasterSolveError`; :class:`MasterTimeLimit` when the solver's time limit stopped it)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 
 class MasterSolveError(RuntimeError):
     """The solver did not return an optimal solution of the restricted master."""
+
+
+class MasterTimeLimit(MasterSolveError):
+    """The solver stopped at the time limit it was given, by its own status (not by its message's words)."""
+
+
+def solve_error(message, time_limit_reached):
+    """The error of a solve that did not end optimal: :class:`MasterTimeLimit` when the solver's status says its
+    time limit stopped it, else :class:`MasterSolveError`."""
+    return (MasterTimeLimit if time_limit_reached else MasterSolveError)(message)
 
 
 @dataclass(frozen=True)
@@ -37,7 +48,8 @@ class MasterSolution:
     (``alpha >= 0``, ``sum(alpha) = 1 - beta``; in the paper's formulation the dual value of the row ``(i, C)``),
     ``beta`` that of the ``objective >= 0`` row (0 without it) and ``objective`` is ``R^k``.  ``row_duals`` are
     the duals (``>= 0``) of the LP rows of ``I`` in order and ``columns`` the values of the items' own columns
-    (none in the paper's formulation): :mod:`mrc_pyomo.formulations`.
+    (none in the paper's formulation): :mod:`mrc_pyomo.formulations`.  ``seconds``: where the solve's time went
+    (``build``: Pyomo components, ``handover``: passing them to the solver, ``solve``: the solver itself).
     """
 
     mu: np.ndarray
@@ -47,3 +59,28 @@ class MasterSolution:
     objective: float
     row_duals: np.ndarray
     columns: np.ndarray
+    seconds: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What made a master from the one before: the items added (``added_samples[r]``, ``added_subsets[r]``), the
+    items removed (``removed_samples``, ``removed_subsets``; ``removed_mask`` over the items the master had) and
+    the features added (flat ids)."""
+
+    added_samples: np.ndarray
+    added_subsets: np.ndarray
+    removed_samples: np.ndarray
+    removed_subsets: np.ndarray
+    features: np.ndarray
+    removed_mask: np.ndarray = None
+
+    @property
+    def rows_added(self):
+        """The items added, as the pair ``(samples, subsets)``."""
+        return self.added_samples, self.added_subsets
+
+    @property
+    def rows_removed(self):
+        """The items removed, as the pair ``(samples, subsets)``."""
+        return self.removed_samples, self.removed_subsets

@@ -1,13 +1,25 @@
-"""The ways of solving a prepared problem (:class:`~mrc_pyomo.problem.MRCProblem`), one room each, each a function
-``solve(problem, config, start=None, ...)`` returning a :class:`~mrc_pyomo.methods.result.FitResult`:
+"""The ways of solving a prepared problem (:class:`~mrc_pyomo.problem.MRCProblem`), one room each, each registered
+in :mod:`~mrc_pyomo.methods.registry` with its config and its ``steps(problem, config, *, start, deadline, log)``,
+a generator of its iterations that returns a :class:`~mrc_pyomo.methods.result.FitResult` (its ``solve`` runs
+them to the end):
 
-* :mod:`~mrc_pyomo.methods.ccg`: MRC-CCG, constraint and column generation (Algorithm 1);
-* :mod:`~mrc_pyomo.methods.continuation`: MRC-CCG along decreasing ``lambda0`` values (the path's core);
-* :mod:`~mrc_pyomo.methods.full_lp`: the full LP, solved the fastest way HiGHS can;
-* :mod:`~mrc_pyomo.methods.subgradient`: MRC-SUB, the paper's accelerated subgradient baseline;
+* :mod:`~mrc_pyomo.methods.ccg`: MRC-CCG, constraint and column generation (Algorithm 1), ``method="ccg"``;
+* :mod:`~mrc_pyomo.methods.full_lp`: the full LP, solved the fastest way HiGHS can, ``method="lp"``;
+* :mod:`~mrc_pyomo.methods.subgradient`: MRC-SUB, the paper's accelerated subgradient baseline,
+  ``method="subgradient"``;
 * :mod:`~mrc_pyomo.methods.first_order`: MRC-FOM, FISTA on the smoothed worst-case risk, then MRC-CCG from
-  its active rows;
-* :mod:`~mrc_pyomo.methods.anytime`: the default fit, MRC-CCG after a first-order phase where it pays.
+  its active rows, ``method="fom"`` (and the default fit's first-order phase).
 
-Their settings are one :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` (each method reads the fields it uses).
+What they share: :mod:`~mrc_pyomo.methods.result` (the result, the start, the driver of the steps),
+:mod:`~mrc_pyomo.methods.deadline` (the fit's clock), :mod:`~mrc_pyomo.methods.registry` (the registry) and
+:mod:`~mrc_pyomo.methods.pathwise` (a sequence of ``lambda0`` values, each stage by a method, after a first-order
+phase where it pays: the core of every fit and of :func:`mrc_pyomo.mrc_path`).  Importing this package registers
+the built-in methods.
 """
+
+from . import first_order, full_lp, pathwise, subgradient
+from .ccg import method as ccg_method
+from .registry import METHODS, Method, Settings, get_method, phase_method, register_method
+
+__all__ = ["METHODS", "Method", "Settings", "ccg_method", "first_order", "full_lp", "get_method", "pathwise",
+           "phase_method", "register_method", "subgradient"]

@@ -12,8 +12,8 @@ smooth part is ``Psi^T W - tau`` with ``W[i, y] = w_i [y in S_i] / |S_i|``, ``w 
 sorted-prefix oracle).  FISTA (Beck and Teboulle, 2009) minimises ``F_beta``: the ``lambda.|mu|`` part by
 soft-thresholding, the step ``1 / L`` by backtracking (``L`` doubled until the quadratic model holds, and
 lowered a little at each iteration), the momentum restarted when ``F_beta`` rises (O'Donoghue and Candes,
-2015).  ``beta`` starts at :data:`BETA_START` and is halved every :data:`BETA_EVERY` iterations down to
-:data:`BETA_FLOOR` (a continuation in the smoothing, as glmnet's is in ``lambda``).
+2015).  ``beta`` starts at ``beta_start`` and is halved every ``beta_every`` iterations down to ``beta_floor``
+(a continuation in the smoothing, as glmnet's is in ``lambda``; :class:`FOMConfig`).
 
 Each iteration is one backward pass ``Psi^T W`` at the extrapolated point and one forward pass ``Psi mu^T`` at
 the new point (more when backtracking), each a map-reduce over the blocks of the data source
@@ -25,44 +25,74 @@ Its own weights ``w`` give no usable lower bound (the Lagrangian bound of :mod:`
 needs ``|g_j - tau_j| <= lambda_j`` nearly everywhere, which the smoothed weights are far from).  So the method
 goes on with MRC-CCG (:mod:`mrc_pyomo.methods.ccg`, regime ``"n"``) from a first master
 (:class:`~mrc_pyomo.master.RestrictedMaster`, all features) over the rows of its best point within
-:data:`SEED_DELTA` of its largest ``psi`` and the class centroids' rows, its best rule a candidate: the loop's
+``seed_delta`` of its largest ``psi`` and the class centroids' rows, its best rule a candidate: the loop's
 duals give the lower end and its stopping rule the status.  ``certify=False`` stops after the first-order
-phase (lower end 0).
+phase (lower end 0).  Every setting, its tuning included, is a field of :class:`FOMConfig`; the method offers
+its phase to the default fit (:mod:`mrc_pyomo.methods.registry`, :func:`mrc_pyomo.methods.pathwise.runs_phase`).
 """
 
-import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..data import as_source
-from ..master import MasterSolveError
-from ..oracles.certificate import gap_tolerance
+from ..display.log import LOG_HEADER, format_record
 from ..oracles.incumbent import Incumbent
 from ..oracles.primal import class_scores, most_violated_subsets
 from . import ccg
 from .ccg.config import CCGConfig
-from .result import FitResult, Start, Status, finish
+from .deadline import deadline_of
+from .pathwise import after_phase, phase_result
+from .registry import Method, register_method
+from .result import Start, Status, finish
 
 HISTORY_COLUMNS = ["iteration", "phase", "beta", "L", "R_mu", "lower", "upper", "seconds_elapsed"]
 #: the columns of the history of a fit: those of MRC-CCG's records, then the first-order phase's own
 COLUMNS = ccg.HISTORY_COLUMNS + ["beta", "L"]
+#: the iteration log shows every this many first-order iterations
+LOG_EVERY = 10
 
-#: the smoothing temperature of the first iterations, halved every BETA_EVERY iterations down to BETA_FLOOR.
-#: Measured on mnist_8000 (6,400 images; R* 0.3739), best R at 10 / 30 / 60 s, one core each, two at a time:
-#: every 40 down to 1e-3: 0.481 / 0.434 / 0.431; every 60 to 1e-4: 0.485 / 0.420 / 0.415; every 80 to 1e-4:
-#: 0.494 / 0.419 / 0.407; every 120 to 1e-5: 0.525 / 0.426 / 0.399; halving when F_beta fell by less than
-#: 1e-3 in 20 (40) iterations: 0.483 / 0.473 / 0.471 (0.481 / 0.434 / 0.433)
-BETA_START, BETA_EVERY, BETA_FLOOR = 0.1, 80, 1e-4
-#: the rows of the certificate's master: those of the best point with ``psi_i`` within this of the largest
-SEED_DELTA = 1e-2
-#: the rows of that master are kept for good (never dropped by the loop)
-KEEP_SEED = True
-#: the phase ends once its best R improved by less than this (relative) over the last BETA_EVERY iterations:
-#: before the certificate's loop (method "fom") and before MRC-CCG in the default fit (first_order="auto")
-PHASE_TOLERANCE = 1e-2
-#: the same, for the first-order method alone (certify=False)
-STALL_TOLERANCE = 1e-4
+
+@dataclass(frozen=True)
+class FOMConfig:
+    """Every setting of MRC-FOM, its tuning with its measurements.
+
+    ``eps_1``: the certified gap of the certificate's loop; ``max_iter``: first-order iterations at most (and
+    masters of the certificate's loop).  The smoothing temperature starts at ``beta_start`` and is halved every
+    ``beta_every`` iterations down to ``beta_floor``.  Measured on mnist_8000 (6,400 images; R* 0.3739), best R
+    at 10 / 30 / 60 s, one core each, two at a time: every 40 down to 1e-3: 0.481 / 0.434 / 0.431; every 60 to
+    1e-4: 0.485 / 0.420 / 0.415; every 80 to 1e-4: 0.494 / 0.419 / 0.407; every 120 to 1e-5: 0.525 / 0.426 /
+    0.399; halving when F_beta fell by less than 1e-3 in 20 (40) iterations: 0.483 / 0.473 / 0.471 (0.481 /
+    0.434 / 0.433).  The phase ends once its best R improved by less than ``tolerance`` (relative) over the last
+    ``beta_every`` iterations: 1e-2 before the certificate (and before MRC-CCG in the default fit), 1e-4 for
+    the first-order method alone (:data:`ALONE_TOLERANCE`, ``certify=False``).  The certificate's first master
+    holds the rows of the best point with ``psi_i`` within ``seed_delta`` of the largest, kept for good if
+    ``keep_seed``; its loop runs with ``certificate``'s settings (regime ``"n"``, as MRC-FOM's ``regime_``).
+    """
+
+    eps_1: float = 1e-3
+    max_iter: int = 1000
+    beta_start: float = 0.1
+    beta_every: int = 80
+    beta_floor: float = 1e-4
+    tolerance: float = 1e-2
+    certify: bool = True
+    seed_delta: float = 1e-2
+    keep_seed: bool = True
+    certificate: CCGConfig = field(default_factory=lambda: CCGConfig(regime="n"))
+    regime = "n"
+
+
+#: the stall tolerance of the first-order method alone (``certify=False``)
+ALONE_TOLERANCE = 1e-4
+
+
+def configure(settings, problem):
+    """The :class:`FOMConfig` of the estimator's :class:`~mrc_pyomo.methods.registry.Settings`: its certificate's
+    loop in the regime ``"n"``, whatever regime was asked for."""
+    certificate = ccg.configure(replace(settings, regime="n"), problem)
+    return FOMConfig(eps_1=settings.eps_1, max_iter=FOMConfig.max_iter if settings.max_iter is None
+                     else settings.max_iter, certificate=certificate)
 
 
 def forward(data, mu):
@@ -94,36 +124,37 @@ def soft_threshold(z, threshold):
 def certificate_master(problem, V, config):
     """The first restricted master of the certificate: MRC-CCG's first master in the regime ``"n"`` (the class
     centroids' rows, all features: :func:`~mrc_pyomo.methods.ccg.initial_master`) and the rows of a point with
-    scores ``V`` whose ``psi_i`` is within :data:`SEED_DELTA` of the largest, each with its best subset."""
+    scores ``V`` whose ``psi_i`` is within ``config.seed_delta`` of the largest, each with its best subset."""
     psi, subsets = most_violated_subsets(V, problem.blocked)
-    near = np.flatnonzero(psi >= psi.max() - SEED_DELTA)
-    master, _ = ccg.initial_master(problem, replace(config, regime="n"))
+    near = np.flatnonzero(psi >= psi.max() - config.seed_delta)
+    master = ccg.initial_master(problem, config.certificate)
     master.add_rows(near, subsets[near])
     return master
 
 
-def phase(problem, config, *, tolerance=PHASE_TOLERANCE, log=None, callback=None):
+def phase(problem, config=None, *, deadline=None, log=None, callback=None):
     """:func:`phase_steps` run to its end, each iteration's record shown to ``callback`` (if given), whose true
     return value stops the phase (:func:`~mrc_pyomo.methods.result.finish`): ``(best, history, status)``."""
-    return finish(phase_steps(problem, config, tolerance=tolerance, log=log), callback)
+    return finish(phase_steps(problem, config, deadline=deadline, log=log), callback)
 
 
-def phase_steps(problem, config, *, tolerance=PHASE_TOLERANCE, log=None):
+def phase_steps(problem, config=None, *, deadline=None, log=None):
     """The first-order phase on ``problem``: FISTA on ``F_beta`` (module docstring) from ``mu = 0`` until
-    ``config.max_iter`` iterations, ``config.time_limit`` seconds, a stop sent to the generator (which yields
-    each iteration's history record, :mod:`mrc_pyomo.methods.result`) or a stall: the best ``R`` improved by less
-    than ``tolerance`` (relative) over the last :data:`BETA_EVERY` iterations.
+    ``config.max_iter`` iterations (``config``: a :class:`FOMConfig`), the ``deadline``, a stop sent to the
+    generator (which yields each iteration's history record, :mod:`mrc_pyomo.methods.result`) or a stall: the
+    best ``R`` improved by less than ``config.tolerance`` (relative) over the last ``config.beta_every``
+    iterations.
 
     Returns ``(best, history, status)``: the best rule as an :class:`~mrc_pyomo.oracles.incumbent.Incumbent`
     (its ``R`` from one exact pass), one record per iteration (:data:`HISTORY_COLUMNS` and ``lambda0``:
     ``phase`` ``"first-order"``, ``beta``, ``L``, the iterate's exact ``R_mu``, the best ``upper``, ``lower``
-    0) and the :class:`~mrc_pyomo.methods.result.Status` of a stop by a limit or the callback (None for a
-    stall).
+    0, ``seconds_elapsed`` the deadline's) and the :class:`~mrc_pyomo.methods.result.Status` of a stop by a
+    limit or a stop sent (None for a stall).
     """
+    config = FOMConfig() if config is None else config
     data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
     fixed = np.zeros(tau.shape, dtype=bool) if problem.reduction is None else problem.reduction.fixed
-    began = time.perf_counter()
-    elapsed = lambda: time.perf_counter() - began  # noqa: E731
+    deadline, every = deadline_of(deadline), config.beta_every
     x = x_prev = np.zeros_like(tau)
     V = V_prev = np.zeros((problem.n_samples, problem.n_classes))
     top = float(most_violated_subsets(V, blocked)[0].max())   # R(0) = 1 + varphi(0) = 1 - 1/K
@@ -131,8 +162,8 @@ def phase_steps(problem, config, *, tolerance=PHASE_TOLERANCE, log=None):
     t, L, status, history, bests = 1.0, 1.0, Status.MAX_ITER, [], []
     F_x = np.inf   # F_beta at x, for the restart test
     for k in range(1, config.max_iter + 1):
-        beta = max(BETA_FLOOR, BETA_START * 0.5 ** ((k - 1) // BETA_EVERY))
-        if k == 1 or (k - 1) % BETA_EVERY == 0:   # a new objective: the momentum restarts
+        beta = max(config.beta_floor, config.beta_start * 0.5 ** ((k - 1) // every))
+        if k == 1 or (k - 1) % every == 0:   # a new objective: the momentum restarts
             t, F_x = 1.0, smoothed(V, x, tau, beta, blocked)[0] + float(np.sum(lam * np.abs(x)))
         t_next = (1.0 + np.sqrt(1.0 + 4.0 * t * t)) / 2.0
         momentum = (t - 1.0) / t_next
@@ -158,96 +189,65 @@ def phase_steps(problem, config, *, tolerance=PHASE_TOLERANCE, log=None):
             best = Incumbent(x, value, top + 1.0)
         bests.append(best.risk)
         history.append({"iteration": k, "lambda0": problem.lambda0, "phase": "first-order", "beta": beta, "L": L,
-                        "R_mu": value, "lower": 0.0, "upper": best.risk, "seconds_elapsed": elapsed()})
+                        "R_mu": value, "lower": 0.0, "upper": best.risk, "seconds_elapsed": deadline.elapsed()})
         if log is not None:
             log(history[-1])
         if (yield history[-1]):
             status = Status.CALLBACK
             break
-        if config.time_limit is not None and elapsed() >= config.time_limit:
+        if deadline.expired():
             status = Status.TIME_LIMIT
             break
-        if k > BETA_EVERY and bests[-1 - BETA_EVERY] - best.risk < tolerance * bests[-1 - BETA_EVERY]:
+        if k > every and bests[-1 - every] - best.risk < config.tolerance * bests[-1 - every]:
             status = None
             break
     # one exact pass, as every method's upper end
-    return Incumbent.evaluate(data, best.mu, tau, lam, blocked), history, status
+    return Incumbent.evaluate(problem, best.mu), history, status
 
 
-def phase_result(best, history, status, config):
-    """The :class:`~mrc_pyomo.methods.result.FitResult` of a fit that ends with its first-order :func:`phase`:
-    its best rule, ``upper = R(mu)``, no master and ``lower = 0``, so ``"converged"`` only when ``R(mu)`` is
-    within the gap tolerance of ``config.eps_1``, else ``status``."""
-    status = Status.CONVERGED if best.risk <= gap_tolerance(config.eps_1) else status
-    return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk, status=status,
-                     history=history, columns=tuple(COLUMNS))
-
-
-def continued(log, history, seconds, lambda0):
-    """A log for the records of a method run after a first-order phase of ``history`` that took ``seconds``:
-    each record's ``iteration`` and ``seconds_elapsed`` go on from the phase's, and it has a ``lambda0`` (the
-    given one unless it has its own, a stage's), before ``log`` (if any) sees it."""
-    done = len(history)
-
-    def shifted(record):
-        record.update(iteration=record["iteration"] + done, seconds_elapsed=record["seconds_elapsed"] + seconds)
-        record.setdefault("lambda0", lambda0)
-        if log is not None:
-            log(record)
-    return shifted
-
-
-def after_phase(loop, best, history, began, config, log, lambda0):
-    """The :class:`~mrc_pyomo.methods.result.FitResult` of ``loop(remaining, log)``, the steps of a method
-    (a generator whose iterations this one passes on) run after a first-order :func:`phase` of ``history``
-    (best rule ``best``) in a fit begun at ``began`` (``perf_counter``):
-    the time left of ``config.time_limit`` (None: none) and the log that goes on from the phase's
-    (:func:`continued`).  Its history follows the phase's.  A fit with no time left, or whose loop's first master
-    the time limit stopped (``MasterSolveError`` once the time is up; the error itself otherwise), returns the
-    phase's rule with ``lower = 0`` and status ``"time_limit"`` (:func:`phase_result`)."""
-    seconds = time.perf_counter() - began
-    remaining = None if config.time_limit is None else config.time_limit - seconds
-    if remaining is not None and remaining <= 0:
-        return phase_result(best, history, Status.TIME_LIMIT, config)
-    try:
-        result = yield from loop(remaining, continued(log, history, seconds, lambda0))
-    except MasterSolveError:
-        if config.time_limit is None or time.perf_counter() - began < config.time_limit:
-            raise
-        return phase_result(best, history, Status.TIME_LIMIT, config)
-    return replace(result, history=history + result.history, columns=tuple(COLUMNS))
-
-
-def solve(problem, config=None, *, start=None, log=None, callback=None, certify=True):
+def solve(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
     """Run MRC-FOM on ``problem``: :func:`steps` to its end, each iteration (the phase's records, then the loop's
     states) shown to ``callback`` (if given), whose true return value stops the fit
     (:func:`~mrc_pyomo.methods.result.finish`)."""
-    return finish(steps(problem, config, start=start, log=log, certify=certify), callback)
+    return finish(steps(problem, config, start=start, deadline=deadline, log=log), callback)
 
 
-def steps(problem, config=None, *, start=None, log=None, certify=True):
+def steps(problem, config=None, *, start=None, deadline=None, log=None):
     """MRC-FOM on ``problem``, a generator of its iterations (:mod:`mrc_pyomo.methods.result`): the first-order
-    :func:`phase` (its stall tolerance :data:`PHASE_TOLERANCE`,
-    or :data:`STALL_TOLERANCE` without ``certify``); then, with ``certify`` and time left, MRC-CCG from the
-    master of its active rows (:func:`certificate_master`, module docstring) with the time left,
-    ``config.max_iter`` masters at most.
+    :func:`phase`; then, with ``config.certify`` and time left, MRC-CCG from the master of its active rows
+    (:func:`certificate_master`, module docstring) within ``deadline``, ``config.max_iter`` masters at most
+    (:func:`~mrc_pyomo.methods.pathwise.after_phase`).
 
     Returns a :class:`~mrc_pyomo.methods.result.FitResult`: the best rule of both phases, its exact ``R`` as
     ``upper``, the loop's ``lower`` (0 without it) and status (``"converged"`` only when the certified gap is at
     most ``max(eps_1, GAP_FLOOR)``), the last master.  ``history`` (columns :data:`COLUMNS`): the phase's
-    records, then the loop's, numbered and timed on.  ``start`` is not used.  A fit whose time limit is reached
-    in the phase, while the certificate's first master is built or in its first solve returns the phase's rule
-    with ``lower = 0`` and status ``"time_limit"``.
+    records, then the loop's, numbered on.  ``start`` is not used.  A fit whose time runs out in the phase or
+    in the certificate's first master returns the phase's rule with ``lower = 0`` and status ``"time_limit"``.
     """
-    config = CCGConfig() if config is None else config
-    began = time.perf_counter()
-    best, history, status = yield from phase_steps(problem, config, log=log,
-                                                   tolerance=PHASE_TOLERANCE if certify else STALL_TOLERANCE)
-    if not certify or status in (Status.CALLBACK, Status.TIME_LIMIT):
-        return phase_result(best, history, status or Status.MAX_ITER, config)
-    # the certificate: constraint generation from the master of the rows the first-order point makes active
-    master = certificate_master(problem, forward(problem.data, best.mu), config)
-    return (yield from after_phase(lambda remaining, log: ccg.steps(
-        problem, replace(config, regime="n", time_limit=remaining),
-        start=Start(master=master, candidates=(best.mu,), keep=KEEP_SEED), log=log),
-        best, history, began, config, log, problem.lambda0))
+    config, deadline = FOMConfig() if config is None else config, deadline_of(deadline)
+    best, history, status = yield from phase_steps(problem, config, deadline=deadline, log=log)
+    if not config.certify:
+        return phase_result(best, history, status or Status.MAX_ITER, config.eps_1, COLUMNS)
+    certificate = replace(config.certificate, eps_1=config.eps_1, max_iter=config.max_iter)
+    return (yield from after_phase(lambda log: ccg.steps(
+        problem, certificate, deadline=deadline, log=log, start=Start(
+            master=certificate_master(problem, forward(problem.data, best.mu), config), candidates=(best.mu,),
+            keep=config.keep_seed)), best, history, status, config.eps_1, deadline, log, problem.lambda0, COLUMNS))
+
+
+def log_line(record):
+    """A record's line in the iteration log: a first-order iteration's every :data:`LOG_EVERY` iterations, a
+    master of the certificate's loop as MRC-CCG words it."""
+    if record.get("phase") != "first-order":
+        return format_record(record)
+    if record["iteration"] % LOG_EVERY == 0:
+        return (f"{record['iteration']:6d} {record['phase']:12s} beta {record['beta']:8.1e}  R(mu_k) = "
+                f"{record['R_mu']:.8f}  certified interval [{record['lower']:.8f}, {record['upper']:.8f}]  "
+                f"{record['seconds_elapsed']:8.1f} s")
+    return None
+
+
+METHOD = register_method(Method(
+    name="fom", title="MRC-FOM", config=FOMConfig, configure=configure, steps=steps, phase=phase_steps,
+    summary="MRC-FOM: FISTA on the smoothed worst-case risk, then MRC-CCG from its active rows, for the certificate",
+    columns=tuple(COLUMNS), log_line=log_line, log_header=LOG_HEADER))

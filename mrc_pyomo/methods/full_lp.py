@@ -71,17 +71,20 @@ Any other ``solver`` (a Pyomo solver name, e.g. ``"glpk"``) solves the primal LP
 """
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..formulations import get_formulation
-from ..master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, RestrictedMaster
+from ..master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, MasterTimeLimit, RestrictedMaster
 from ..master.dual_lp import DualLPBackend
 from ..oracles.certificate import gap_tolerance, lower_bound
 from ..oracles.incumbent import Incumbent
 from ..oracles.primal import risk_on_segment
-from .ccg import HISTORY_COLUMNS, CCGConfig
-from .result import FitResult, Status
+from .ccg.record import HISTORY_COLUMNS
+from .deadline import deadline_of
+from .registry import Method, register_method
+from .result import FitResult, Status, finish
 
 MAX_ROWS = 2_000_000
 MAX_NONZEROS = 100_000_000
@@ -89,9 +92,9 @@ MAX_NONZEROS = 100_000_000
 # (module docstring)
 IPM_MIN_FEATURES = 350
 IPM_MIN_SIZE = 400_000
-METHODS = ("simplex", "ipm", "primal_ipm")
-# HiGHS options of each method: the first two on the dual LP, the third on the primal LP (the master)
-METHOD_OPTIONS = {
+FORMS = ("simplex", "ipm", "primal_ipm")
+# HiGHS options of each form: the first two on the dual LP, the third on the primal LP (the master)
+FORM_OPTIONS = {
     "simplex": {"solver": "simplex", "simplex_strategy": 1},   # dual simplex
     "ipm": {"solver": "ipm", "run_crossover": "on"},
     "primal_ipm": {"solver": "ipm", "run_crossover": "off"},
@@ -135,64 +138,85 @@ def full_master(problem, solver, solver_options, block_size, backend=None, formu
     master.add_features(features if reduction is None else features[~reduction.fixed.ravel()])
     n = master.n_samples
     for first in range(0, n, block_size):
-        master.add_rows(*master.formulation.full_items(np.arange(first, min(first + block_size, n)),
-                                                       problem.n_classes, reduction))
+        master.add_all_rows(np.arange(first, min(first + block_size, n)), reduction)
     return master
 
 
-def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000, method=None, time_limit=None,
+@dataclass(frozen=True)
+class LPConfig:
+    """The settings of the full LP: ``eps_1``, the certified gap below which its answer is ``"converged"`` (else
+    ``"stalled"``, after one refined re-solve); ``solver`` and ``solver_options``; the ``formulation``; ``form``,
+    the LP HiGHS is given and its algorithm (one of :data:`FORMS`; None: :func:`choose_method`'s); the rows are
+    loaded ``block_size`` samples at a time.  The full LP takes the whole problem at once (``regime == "full"``)."""
+
+    eps_1: float = 1e-3
+    solver: object = BUILTIN_SOLVER
+    solver_options: dict = None
+    formulation: object = "paper"
+    form: str = None
+    block_size: int = 2000
+    regime = "full"
+
+
+def configure(settings, problem):
+    """The :class:`LPConfig` of the estimator's :class:`~mrc_pyomo.methods.registry.Settings`."""
+    return LPConfig(eps_1=settings.eps_1, solver=settings.solver, solver_options=settings.solver_options,
+                    formulation=settings.formulation)
+
+
+def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000, form=None, deadline=None,
                   formulation="paper"):
     """Solve the full LP of ``problem``; return ``(master, solution, seconds_update, seconds_solve)``.
 
-    With the HiGHS backend (``solver="highs"``) the LP is solved by ``method`` (``"simplex"`` or ``"ipm"`` on
+    With the HiGHS backend (``solver="highs"``) the LP is solved in ``form`` (``"simplex"`` or ``"ipm"`` on
     the dual form, ``"primal_ipm"`` on the primal; ``None``: :func:`choose_method`), ``solver_options`` applied
-    after the method's own options; ``master.full_lp_method`` says which method ran (``"pyomo"`` for any other
-    solver, which solves the primal LP through the master's Pyomo model).  ``time_limit`` (seconds from the
-    start, HiGHS only) bounds the solve.  Raises ``ValueError`` when the LP is beyond :data:`MAX_ROWS` rows or
-    :data:`MAX_NONZEROS` nonzeros, :class:`~mrc_pyomo.master.MasterSolveError` when the solver does not return
-    an optimal solution.  A ``formulation`` other than the paper's (:mod:`mrc_pyomo.formulations`) is solved in
-    its primal form, by ``method``'s HiGHS options (``None``: ``"ipm"``, with crossover).
+    after the form's own options; ``master.full_lp_method`` says which form ran (``"pyomo"`` for any other
+    solver, which solves the primal LP through the master's Pyomo model).  ``deadline`` (a
+    :class:`~mrc_pyomo.methods.deadline.Deadline`) bounds the solve.  Raises ``ValueError`` when the LP is beyond
+    :data:`MAX_ROWS` rows or :data:`MAX_NONZEROS` nonzeros, :class:`~mrc_pyomo.master.MasterSolveError` when the
+    solver does not return an optimal solution (:class:`~mrc_pyomo.master.MasterTimeLimit` at the time limit).
+    A ``formulation`` other than the paper's (:mod:`mrc_pyomo.formulations`) is solved in its primal form, by
+    ``form``'s HiGHS options (``None``: ``"ipm"``, with crossover).
     """
     check_size(problem, formulation)
-    if method is not None and method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS} or None, got {method!r}")
+    if form is not None and form not in FORMS:
+        raise ValueError(f"form must be one of {FORMS} or None, got {form!r}")
+    deadline = deadline_of(deadline)
     start = time.perf_counter()
     if solver != BUILTIN_SOLVER:
-        method, options, backend = "pyomo", solver_options, None
+        form, options, backend = "pyomo", solver_options, None
     elif get_formulation(formulation).has_columns:   # the dual form is the paper's
-        method = method or "ipm"
-        options, backend = {**METHOD_OPTIONS[method], **(solver_options or {})}, None
+        form = form or "ipm"
+        options, backend = {**FORM_OPTIONS[form], **(solver_options or {})}, None
     else:
-        if method is None:
+        if form is None:
             rows = problem.full_lp_size(formulation)[0]
-            method = choose_method(problem.n_classes, problem.n_features, problem.nonzeros, rows)
-        options = {**METHOD_OPTIONS[method], **(solver_options or {})}
-        backend = None if method == "primal_ipm" else DualLPBackend
+            form = choose_method(problem.n_classes, problem.n_features, problem.nonzeros, rows)
+        options = {**FORM_OPTIONS[form], **(solver_options or {})}
+        backend = None if form == "primal_ipm" else DualLPBackend
     master = full_master(problem, solver, options, block_size, backend, formulation)
-    master.full_lp_method = method
+    master.full_lp_method = form
     seconds_update = time.perf_counter() - start
     tic = time.perf_counter()
-    limit = None if time_limit is None else time_limit - (tic - start)
-    solution = master.solve(time_limit=limit)
+    solution = master.solve(time_limit=deadline.remaining())
     return master, solution, seconds_update, time.perf_counter() - tic
 
 
 def certify(problem, master, solution):
     """``(best, lower)``: the best rule on the segment from ``0`` to the LP's ``mu`` (an
     :class:`~mrc_pyomo.oracles.incumbent.Incumbent`) and the duals' Lagrangian bound."""
-    data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
-    best = Incumbent.evaluate(data, np.zeros_like(tau), tau, lam, blocked)
-    mu, value = risk_on_segment(data, best.mu, solution.mu, tau, lam, blocked=blocked)
+    best = Incumbent.evaluate(problem, np.zeros_like(problem.tau))
+    mu, value = risk_on_segment(problem.data, best.mu, solution.mu, problem.tau, problem.lam, blocked=problem.blocked)
     if value < best.risk:
-        best = Incumbent.evaluate(data, mu, tau, lam, blocked)
-    lower = lower_bound(master.points, *master.certificate_rows(solution), tau, lam, rho=best.risk)
+        best = Incumbent.evaluate(problem, mu)
+    lower = lower_bound(master.points, *master.certificate_rows(solution), problem.tau, problem.lam, rho=best.risk)
     return best, lower
 
 
-def refine(master, solver_options):
-    """Re-solve once: on HiGHS at tolerances ``1e-10`` (unless the user's ``solver_options`` set them; the
-    methods' own options do not count) by the simplex, the dual LP from its basis, the primal LP from scratch;
-    a solution or ``None``."""
+def refine(master, solver_options, deadline):
+    """Re-solve once within ``deadline``: on HiGHS at tolerances ``1e-10`` (unless the user's ``solver_options``
+    set them; the forms' own options do not count) by the simplex, the dual LP from its basis, the primal LP from
+    scratch; a solution or ``None``."""
     if master.full_lp_method != "pyomo":
         for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
             if name not in (solver_options or {}):
@@ -200,37 +224,40 @@ def refine(master, solver_options):
         master.set_solver_option("solver", "simplex")
     master.refine()
     try:
-        return master.solve()
+        return master.solve(time_limit=deadline.remaining())
     except MasterSolveError:
         return None
 
 
-def solve(problem, config=None, *, start=None, log=None, callback=None, method=None):
-    """Solve the full LP of ``problem`` and certify its answer: a :class:`~mrc_pyomo.methods.result.FitResult`
-    (no history).  ``config``: a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`, of which ``eps_1``,
-    ``solver``, ``solver_options``, ``time_limit`` and ``formulation`` apply; ``method``: see
-    :func:`solve_full_lp`.  ``start``, ``log`` and ``callback`` are not used (one solve: nothing to watch).
+def solve(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
+    """Solve the full LP of ``problem`` and certify its answer: :func:`steps` to its end
+    (:func:`~mrc_pyomo.methods.result.finish`; one solve: nothing for ``callback`` to watch)."""
+    return finish(steps(problem, config, start=start, deadline=deadline, log=log), callback)
+
+
+def steps(problem, config=None, *, start=None, deadline=None, log=None):
+    """The full LP of ``problem`` solved and certified, as a method's steps (a generator that yields nothing: one
+    solve), returning a :class:`~mrc_pyomo.methods.result.FitResult` (no history).  ``config``: an
+    :class:`LPConfig` (None: the defaults); ``start`` and ``log`` are not used.
 
     The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
     ``"stalled"``: the solver's "optimal" is not taken on trust.  An open gap first gets one refined
-    re-solve (module docstring).  With a reduction the reduced LP is solved (as MRC-CCG does).  ``time_limit``
-    (seconds, HiGHS backend) bounds the solve; if it is reached the result is ``mu = 0`` with the interval
+    re-solve (module docstring).  With a reduction the reduced LP is solved (as MRC-CCG does).  ``deadline``
+    (HiGHS backends) bounds the solves; if the solver stops at it the result is ``mu = 0`` with the interval
     ``[0, R(0)]`` and the status ``"time_limit"`` (the solver's unfinished iterate is not certified).
     """
-    config = CCGConfig() if config is None else config
+    yield from ()
+    config, deadline = LPConfig() if config is None else config, deadline_of(deadline)
     try:
-        master, solution, _, _ = solve_full_lp(problem, config.solver, config.solver_options, 2000, method,
-                                               config.time_limit, config.formulation)
-    except MasterSolveError as error:
-        if config.time_limit is None or "Time limit" not in str(error):
-            raise
-        best = Incumbent.evaluate(problem.data, np.zeros_like(problem.tau), problem.tau, problem.lam,
-                                  problem.blocked)
+        master, solution, _, _ = solve_full_lp(problem, config.solver, config.solver_options, config.block_size,
+                                               config.form, deadline, config.formulation)
+    except MasterTimeLimit:
+        best = Incumbent.evaluate(problem, np.zeros_like(problem.tau))
         return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk,
                          status=Status.TIME_LIMIT, history=[], columns=tuple(HISTORY_COLUMNS))
     best, lower = certify(problem, master, solution)
-    if best.risk - lower > gap_tolerance(config.eps_1):
-        refined = refine(master, config.solver_options)
+    if best.risk - lower > gap_tolerance(config.eps_1) and not deadline.expired():
+        refined = refine(master, config.solver_options, deadline)
         if refined is not None:
             better, refined_lower = certify(problem, master, refined)
             if better.risk - refined_lower < best.risk - lower:
@@ -238,3 +265,8 @@ def solve(problem, config=None, *, start=None, log=None, callback=None, method=N
     status = Status.CONVERGED if best.risk - lower <= gap_tolerance(config.eps_1) else Status.STALLED
     return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower, upper=best.risk,
                      status=status, history=[], columns=tuple(HISTORY_COLUMNS))
+
+
+METHOD = register_method(Method(
+    name="lp", title="full LP", config=LPConfig, configure=configure, steps=steps,
+    summary="the full LP over all n (2^K - 1) rows, solved the fastest way HiGHS can", columns=tuple(HISTORY_COLUMNS)))

@@ -41,15 +41,17 @@ class Status(str, Enum):
 class Start:
     """Where a method may start, instead of from scratch.
 
-    ``master``: a restricted master to start MRC-CCG from (e.g. the final master of a fit at a larger
-    ``lambda0``, with this problem's costs); ``candidates``: rules the result may be, evaluated on this problem
-    before the first master; ``solve_times``: the seconds of earlier master solves (a previous stage's), which
-    count for the stall budget of :func:`~mrc_pyomo.methods.ccg.config.simplex_budget`; ``keep``: the given
-    master's rows are never removed (pinned, as the anti-cycling rule pins a row: the rows a first-order point
-    makes active, :mod:`mrc_pyomo.methods.first_order`).
+    ``master``: a restricted master to start MRC-CCG from (the rows a first-order point makes active,
+    :mod:`mrc_pyomo.methods.first_order`); ``previous``: the :class:`FitResult` of the previous stage of a path
+    (a larger ``lambda0``), which a method that warm-starts starts from (MRC-CCG: its final master with this
+    problem's costs); ``candidates``: rules the result may be, evaluated on this problem before the first
+    master; ``solve_times``: the seconds of earlier master solves (a previous stage's), which count for the
+    stall budget of :func:`~mrc_pyomo.methods.ccg.config.simplex_budget`; ``keep``: the given master's rows are
+    never removed (pinned, as the anti-cycling rule pins a row).
     """
 
     master: object = None
+    previous: object = None
     candidates: tuple = ()
     solve_times: tuple = ()
     keep: bool = False

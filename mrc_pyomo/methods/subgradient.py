@@ -16,7 +16,7 @@ on ``R*``, updated in ``O(K D)`` per iteration.  The average restarts at every p
 are those of poor points); the best bound so far is kept.
 """
 
-import time
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
@@ -26,10 +26,38 @@ from ..oracles.certificate import gap_tolerance, lagrangian_bound
 from ..oracles.primal import class_scores, most_violated_subsets, risk
 from ..oracles.rounding import gamma
 from ..oracles.rows import right_hand_sides
-from .ccg.config import CCGConfig
+from .deadline import deadline_of
+from .registry import Method, register_method
 from .result import FitResult, Status, finish
 
 HISTORY_COLUMNS = ["iteration", "R_mu", "lower", "upper", "seconds_elapsed"]
+#: the iteration log shows every this many steps
+LOG_EVERY = 100
+
+
+@dataclass(frozen=True)
+class SubgradientConfig:
+    """The settings of MRC-SUB: ``eps_1``, the certified gap at which it stops, and ``max_iter`` steps at most
+    (10,000: MRCpy's default, the paper's baseline; its 1,000 steps left the trivial rule on digits).  It works
+    on the whole problem at once (``regime == "full"``)."""
+
+    eps_1: float = 1e-3
+    max_iter: int = 10_000
+    regime = "full"
+
+
+def configure(settings, problem):
+    """The :class:`SubgradientConfig` of the estimator's :class:`~mrc_pyomo.methods.registry.Settings`."""
+    return SubgradientConfig(eps_1=settings.eps_1, max_iter=SubgradientConfig.max_iter if settings.max_iter is None
+                             else settings.max_iter)
+
+
+def log_line(record):
+    """A step's line in the iteration log, every :data:`LOG_EVERY` steps."""
+    if record["iteration"] % LOG_EVERY == 0:
+        return (f"{record['iteration']:7d} R(y_k) = {record['R_mu']:.8f}  certified interval [{record['lower']:.8f}, "
+                f"{record['upper']:.8f}]  {record['seconds_elapsed']:8.1f} s")
+    return None
 
 
 def _risk_and_subgradient_row(Psi, mu, tau, lam):
@@ -38,30 +66,29 @@ def _risk_and_subgradient_row(Psi, mu, tau, lam):
     return risk(mu, psi[i], tau, lam), i, subsets[i]
 
 
-def solve(problem, config=None, *, start=None, log=None, callback=None):
+def solve(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
     """Run MRC-SUB on ``problem``: :func:`steps` to its end, each iteration's record shown to ``callback`` (if
     given), whose true return value stops it (:func:`~mrc_pyomo.methods.result.finish`)."""
-    return finish(steps(problem, config, start=start, log=log), callback)
+    return finish(steps(problem, config, start=start, deadline=deadline, log=log), callback)
 
 
-def steps(problem, config=None, *, start=None, log=None):
-    """MRC-SUB on ``problem`` (its data in memory: thousands of passes) for ``config.max_iter`` iterations,
-    until ``config.time_limit`` seconds, until the certified gap is at most ``max(config.eps_1, GAP_FLOOR)``
-    (``config``: a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`), or until a stop is sent: a generator that
-    yields each iteration's record (:mod:`mrc_pyomo.methods.result`).  ``start`` is not used.
+def steps(problem, config=None, *, start=None, deadline=None, log=None):
+    """MRC-SUB on ``problem`` (its data in memory: thousands of passes) for ``config.max_iter`` iterations, until
+    ``deadline`` expires, until the certified gap is at most ``max(config.eps_1, GAP_FLOOR)`` (``config``: a
+    :class:`SubgradientConfig`), or until a stop is sent: a generator that yields each iteration's record
+    (:mod:`mrc_pyomo.methods.result`).  ``start`` is not used.
 
     Returns a :class:`~mrc_pyomo.methods.result.FitResult` (no master; ``objective = upper = R(mu)``) whose status
     is ``"converged"`` (gap reached), ``"max_iter"``, ``"time_limit"`` or ``"callback"``, and whose ``history`` has
     one record per iteration (keys :data:`HISTORY_COLUMNS`): the exact ``R`` at the extrapolated point and the
     certified interval so far; ``log``, if given, is called with each record as it is made.
     """
-    config = CCGConfig() if config is None else config
+    config, deadline = SubgradientConfig() if config is None else config, deadline_of(deadline)
     if not isinstance(problem.data, InMemorySource):
         raise ValueError("method='subgradient' takes thousands of passes over the data: it needs the data in memory "
                          "(a NumPy array or a SciPy sparse matrix), not a Dask array")
     Psi, tau, lam = problem.data.array, problem.tau, problem.lam
-    max_iter, time_limit, gap = config.max_iter, config.time_limit, gap_tolerance(config.eps_1)
-    began = time.perf_counter()
+    max_iter, gap = config.max_iter, gap_tolerance(config.eps_1)
     w = np.zeros_like(tau)
     w_prev = np.zeros_like(tau)
     theta, theta_prev = 1.0, 1.0
@@ -89,14 +116,14 @@ def steps(problem, config=None, *, start=None, log=None):
         g[subset] += row / subset.sum()
         theta_prev, theta = theta, 2.0 / (k + 1)
         w_prev, w = w, y - g / (k + 1) ** 1.5
-        elapsed = time.perf_counter() - began
-        history.append({"iteration": k, "R_mu": value, "lower": lower, "upper": best, "seconds_elapsed": elapsed})
+        history.append({"iteration": k, "R_mu": value, "lower": lower, "upper": best,
+                        "seconds_elapsed": deadline.elapsed()})
         if log is not None:
             log(history[-1])
         if (yield history[-1]):
             stopped = Status.CALLBACK
             break
-        if time_limit is not None and elapsed >= time_limit:
+        if deadline.expired():
             stopped = Status.TIME_LIMIT
             break
         if best - lower <= gap:
@@ -108,3 +135,9 @@ def steps(problem, config=None, *, start=None, log=None):
     status = Status.CONVERGED if best - lower <= gap else stopped
     return FitResult(master=None, mu=best_mu, objective=best, lower=lower, upper=best, status=status,
                      history=history, columns=tuple(HISTORY_COLUMNS))
+
+
+METHOD = register_method(Method(
+    name="subgradient", title="MRC-SUB", config=SubgradientConfig, configure=configure, steps=steps,
+    summary="MRC-SUB, the accelerated subgradient method of the paper's comparisons", columns=tuple(HISTORY_COLUMNS),
+    masters=False, reduces=False, log_line=log_line))

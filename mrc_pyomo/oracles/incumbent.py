@@ -22,24 +22,26 @@ class Incumbent:
     nu: float
 
     @classmethod
-    def evaluate(cls, data, mu, tau, lam, blocked=None):
-        """``mu`` with ``R(mu)`` evaluated over all samples of ``data``, one pass (``R'`` of
+    def evaluate(cls, problem, mu):
+        """``mu`` with ``R(mu)`` evaluated over all samples of ``problem`` (its ``data``, ``tau``, ``lam`` and
+        ``blocked``: a :class:`~mrc_pyomo.problem.MRCProblem`), one pass (``R'`` of
         :mod:`mrc_pyomo.problem.reduction` if ``blocked``)."""
-        value = varphi(data, mu, blocked)
-        return cls(mu, risk(mu, value, tau, lam), value + 1.0)
+        value = varphi(problem.data, mu, problem.blocked)
+        return cls(mu, risk(mu, value, problem.tau, problem.lam), value + 1.0)
 
     @classmethod
-    def best_of(cls, data, mus, tau, lam, blocked=None):
+    def best_of(cls, problem, mus):
         """The best of ``mu = 0`` and the rules ``mus``, each evaluated by :meth:`evaluate` (the first of equals)."""
-        best = cls.evaluate(data, np.zeros_like(tau), tau, lam, blocked)
+        best = cls.evaluate(problem, np.zeros_like(problem.tau))
         for mu in mus:
-            candidate = cls.evaluate(data, mu, tau, lam, blocked)
+            candidate = cls.evaluate(problem, mu)
             best = candidate if candidate.risk < best.risk else best
         return best
 
 
-def improve_on_segments(data, best, mu, tau, lam, blocked=None):
-    """The best rule on the segments from ``best.mu`` to ``mu`` and to ``c(mu)``, and from 0 to ``c(mu)``.
+def improve_on_segments(problem, best, mu):
+    """The best rule of ``problem`` on the segments from ``best.mu`` to ``mu`` and to ``c(mu)``, and from 0 to
+    ``c(mu)``.
 
     ``c(mu) = mu - mean_y mu_y`` has the same scores up to a shift common to all classes, hence the same
     predictions as ``mu``.  At ``mu = 0`` every row ``(i, Y)`` is active, so the slope of ``R`` from 0 towards
@@ -49,7 +51,8 @@ def improve_on_segments(data, best, mu, tau, lam, blocked=None):
     """
     centred = mu - mu.mean(axis=0)
     for start, end in ((best.mu, mu), (best.mu, centred), (np.zeros_like(mu), centred)):
-        candidate, value = risk_on_segment(data, start, end, tau, lam, blocked=blocked)
+        candidate, value = risk_on_segment(problem.data, start, end, problem.tau, problem.lam,
+                                           blocked=problem.blocked)
         if value < best.risk:
-            best = Incumbent.evaluate(data, candidate, tau, lam, blocked)
+            best = Incumbent.evaluate(problem, candidate)
     return best

@@ -98,7 +98,7 @@ def test_the_live_line_keeps_its_clock_moving_while_a_master_solves(capfd, monke
     import time
     from mrc_pyomo.display.progress import LiveLine
     monkeypatch.setattr(LiveLine, "TICK", 0.02)
-    line = LiveLine("ccg")
+    line = LiveLine("MRC-CCG")
     line({"iteration": 1, "lower": 0.1, "upper": 0.5, "n_rows": 10, "n_features": 4})
     time.sleep(0.5)   # a master solving
     line.close("converged", 0.2, 0.2, 1)
@@ -129,7 +129,7 @@ def test_the_log_fits_in_122_columns_and_the_live_line_in_the_terminal(monkeypat
     record = clf.history_.iloc[-1].to_dict()
     for width, shown in [(80, False), (200, True)]:
         monkeypatch.setattr(progress, "terminal_width", lambda stream: width)
-        line = progress.LiveLine("ccg")
+        line = progress.LiveLine("MRC-CCG")
         line(record)
         postfix = line.bar.postfix
         line.close(clf.status_, clf.lower_, clf.upper_, clf.n_iter_)

@@ -9,7 +9,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 from helpers import random_problem
-from mrc_pyomo import MRCClassifier, MRCClassifierCV, Status
+from mrc_pyomo import MRCClassifier, MRCClassifierCV, Status, prepare
 from mrc_pyomo.estimator.fitted import certified_status
 from mrc_pyomo.methods.ccg import HISTORY_COLUMNS
 from mrc_pyomo.oracles.primal import worst_case_risk
@@ -118,7 +118,8 @@ def iris_labels():
 
 @pytest.mark.parametrize("params, cause", [
     ({"max_iter": 2}, r"stopped \(max_iter\) with a certified gap .*a larger max_iter"),
-    ({"time_limit": 0.0, "method": "subgradient"}, r"stopped \(time_limit\) with a certified gap .*a larger time_limit"),
+    ({"time_limit": 0.0, "method": "subgradient"},
+     r"stopped \(time_limit\) with a certified gap .*a larger time_limit"),
     ({"lambda0": 100.0}, r"lambda0 = 100 is so large that the constant rule mu = 0 is a minimax rule"),
 ])
 def test_a_class_never_predicted_is_blamed_on_what_stopped_the_rule(params, cause):
@@ -144,10 +145,13 @@ def test_subgradient_takes_mrcpy_s_steps_by_default_and_names_its_stop():
     trivial rule on digits); stopped by max_iter with a class never predicted, it says so, not "try phi"."""
     from sklearn.datasets import load_digits
 
-    from mrc_pyomo.estimator.parameters import ccg_config
-    assert ccg_config(MRCClassifier(method="subgradient"), "full").max_iter == 10_000
-    assert ccg_config(MRCClassifier(), "n").max_iter == ccg_config(MRCClassifier(method="fom"), "n").max_iter == 1000
+    from mrc_pyomo.estimator.parameters import settings_of
+    from mrc_pyomo.methods import get_method
     X, y = load_digits(return_X_y=True)
+    problem = prepare(X, y)
+    config = {name: get_method(name).configure(settings_of(MRCClassifier(method=name)), problem)
+              for name in ("subgradient", "ccg", "fom")}
+    assert config["subgradient"].max_iter == 10_000 and config["ccg"].max_iter == config["fom"].max_iter == 1000
     with pytest.warns(UserWarning, match=r"stopped \(max_iter\).*not yet the minimax rule") as caught:
         with pytest.warns(ConvergenceWarning, match="max_iter = 300 was reached"):
             MRCClassifier(method="subgradient", max_iter=300).fit(X, y)

@@ -48,8 +48,22 @@ def test_a_path_is_given_in_decreasing_order_and_checked():
     assert list(path.table.lambda0) == [0.3, 0.01]
     with pytest.raises(ValueError, match="lambda0s"):
         mrc_path(X, y, [0.1, -1.0])
-    with pytest.raises(ValueError, match="method='ccg'"):
-        mrc_path(X, y, [0.1], method="lp")
+    lp = mrc_path(X, y, [0.3, 0.01], method="lp", eps_1=1e-9)   # any registered method, stage by stage
+    assert list(lp.table.status) == ["converged", "converged"]
+    assert lp.table.upper.iloc[1] == pytest.approx(MRCClassifier(method="lp", eps_1=1e-9).fit(X, y).upper_, abs=1e-9)
+
+
+@pytest.mark.parametrize("params, error, match", [
+    ({"lambda0": 0.1}, TypeError, "give lambda0s, not lambda0"),
+    ({"continuation": True}, TypeError, "a path is its own continuation"),
+    ({"first_order": True}, ValueError, "runs no first-order phase"),
+    ({"method": "nope"}, ValueError, "method"),
+])
+def test_a_path_refuses_what_a_single_fit_takes(params, error, match):
+    """lambda0, continuation and a forced first-order phase are a single fit's (they were silently ignored)."""
+    X, y = random_problem(60, 3, 3, seed=1)
+    with pytest.raises(error, match=match):
+        mrc_path(X, y, [0.3, 0.1], **params)
 
 
 def test_a_path_shows_its_masters_at_verbose_2(capfd):

@@ -14,8 +14,9 @@ def test_the_full_lp_is_a_master_on_the_dual_backend():
     """The full LP is a RestrictedMaster whose backend is the dual form: mu, nu and alpha come back through the
     master's interface in its (K, D) convention, equal to the primal LP's on the built-in backend."""
     Psi, _, tau, lam = scaled_problem(40, 3, 3, False, seed=2)
-    dual, dual_solution, _, _ = full_lp.solve_full_lp(MRCProblem.from_arrays(Psi, None, tau, lam), method="simplex")
-    primal, primal_solution, _, _ = full_lp.solve_full_lp(MRCProblem.from_arrays(Psi, None, tau, lam), method="primal_ipm")
+    dual, dual_solution, _, _ = full_lp.solve_full_lp(MRCProblem.from_arrays(Psi, None, tau, lam), form="simplex")
+    primal, primal_solution, _, _ = full_lp.solve_full_lp(MRCProblem.from_arrays(Psi, None, tau, lam),
+                                                          form="primal_ipm")
     assert isinstance(dual.backend, DualLPBackend) and isinstance(primal.backend, HighsBackend)
     assert dual_solution.mu.shape == tau.shape and dual_solution.alpha.shape == (dual.n_rows,)
     assert dual_solution.objective == pytest.approx(primal_solution.objective, abs=1e-7)

@@ -1,4 +1,4 @@
-"""The registry of backends (:mod:`mrc_pyomo.master.registry`): the one place for solver names; an unknown solver is
+"""The registry of backends (:mod:`mrc_pyomo.master.solvers`): the one place for solver names; an unknown solver is
 refused by its name."""
 
 import pytest
@@ -7,7 +7,7 @@ from helpers import random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.master import Backend, register_backend
 from mrc_pyomo.master.highs import HighsBackend
-from mrc_pyomo.master.registry import backend_class, registered_backends
+from mrc_pyomo.master.solvers import backend_class, registered_backends
 
 
 def test_the_registry_is_the_one_place_for_solver_names():

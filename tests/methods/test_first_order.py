@@ -12,7 +12,10 @@ from sklearn.exceptions import ConvergenceWarning
 from helpers import REFERENCE_TOL, problems, random_problem, reference_R_star
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.display.log import LOG_HEADER
-from mrc_pyomo.methods import first_order
+from mrc_pyomo.master import MasterSolveError, MasterTimeLimit
+from mrc_pyomo.master.highs import HighsBackend
+from mrc_pyomo.methods import deadline, first_order
+from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.oracles.primal import class_scores, worst_case_risk
 from mrc_pyomo.problem import prepare
 
@@ -86,37 +89,35 @@ def test_limits_callback_and_log(capsys):
 
 
 def test_time_running_out_after_the_phase_returns_its_rule(monkeypatch):
-    """The time limit reached while the certificate's first master is built, or while it is solved (the solver
-    stops it: an error a fit without a time limit would raise), ends MRC-FOM with the phase's rule, uncertified,
-    status "time_limit"."""
+    """The deadline passed while the certificate's first master is built, or the solver stopped at it in that
+    master's solve, ends MRC-FOM with the phase's rule, uncertified, status "time_limit"; without a deadline a
+    solver's failure there is raised.  The clock jumps (:func:`mrc_pyomo.methods.deadline.now`)."""
     X, y = random_problem(300, 4, 3, seed=2)
     problem = prepare(X, y)
-    config = first_order.CCGConfig(time_limit=60.0)
+    config = first_order.FOMConfig()
     best, _, _ = first_order.phase(problem, config)
     late = {"seconds": 0.0}
-    real_master, real_steps = first_order.certificate_master, first_order.ccg.steps
+    real_master, real_now = first_order.certificate_master, deadline.now
 
     def slow_master(*args):
         late["seconds"] += 1e3   # the clock jumps past the limit while the master is built
         return real_master(*args)
 
-    def stopped_steps(*args, **kwargs):   # the loop's steps, stopped in its first master's solve
-        late["seconds"] += 1e3
-        raise first_order.MasterSolveError("HiGHS: Time limit reached")
-        yield
-    clock = first_order.time.perf_counter
-    monkeypatch.setattr(first_order.time, "perf_counter", lambda: clock() + late["seconds"])
-    for patch in ({"certificate_master": slow_master}, {"certificate_master": real_master}):
-        monkeypatch.setattr(first_order, "certificate_master", next(iter(patch.values())))
-        monkeypatch.setattr(first_order.ccg, "steps", stopped_steps if patch["certificate_master"] is real_master
-                            else real_steps)
-        late["seconds"] = 0.0
-        result = first_order.solve(problem, config)
-        assert result.status == "time_limit" and result.lower == 0.0 and result.master is None
-        assert result.upper == pytest.approx(best.risk, abs=1e-12)
-    with pytest.raises(first_order.MasterSolveError):   # without a time limit the error is the solver's
-        late["seconds"] = 0.0
-        first_order.solve(problem, first_order.CCGConfig())
+    def stopped(backend, master, time_limit=None, budget=None):   # the solver stops at its time limit
+        raise MasterTimeLimit("HiGHS did not solve the restricted master: model status 'Time limit reached'")
+    monkeypatch.setattr(deadline, "now", lambda: real_now() + late["seconds"])
+    monkeypatch.setattr(first_order, "certificate_master", slow_master)
+    result = first_order.solve(problem, config, deadline=Deadline(60.0))
+    assert result.status == "time_limit" and result.lower == 0.0 and result.master is None
+    assert result.upper == pytest.approx(best.risk, abs=1e-12)
+    monkeypatch.setattr(first_order, "certificate_master", real_master)
+    monkeypatch.setattr(HighsBackend, "solve", stopped)
+    result = first_order.solve(problem, config, deadline=Deadline(60.0))
+    assert result.status == "time_limit" and result.lower == 0.0 and result.master is None
+    monkeypatch.setattr(HighsBackend, "solve", lambda *args, **kwargs: (_ for _ in ()).throw(
+        MasterSolveError("HiGHS did not solve the restricted master: model status 'Unbounded'")))
+    with pytest.raises(MasterSolveError, match="Unbounded"):   # without a deadline the error is the solver's
+        first_order.solve(problem, config)
 
 
 def test_on_dask_the_in_memory_run():

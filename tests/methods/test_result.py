@@ -8,9 +8,9 @@ import pytest
 from sklearn.datasets import load_iris
 
 from mrc_pyomo import MRCClassifier, Status, prepare
-from mrc_pyomo.methods import continuation, full_lp, subgradient
-from mrc_pyomo.methods.ccg import CCGConfig
-from mrc_pyomo.methods.result import FitResult
+from mrc_pyomo.methods import METHODS
+from mrc_pyomo.methods.registry import Settings
+from mrc_pyomo.methods.result import FitResult, finish
 
 
 def test_a_status_is_its_string():
@@ -24,11 +24,13 @@ def test_a_status_is_its_string():
     assert pd.Series([Status.CONVERGED]).eq("converged").all()
 
 
-@pytest.mark.parametrize("solve", [continuation.solve, full_lp.solve, subgradient.solve])
-def test_every_method_returns_a_typed_result_on_the_prepared_problem(solve):
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_every_method_returns_a_typed_result_on_the_prepared_problem(name):
+    """Every registered method: its config from the estimator's settings, its steps run to a FitResult."""
+    method = METHODS[name]
     X, y = load_iris(return_X_y=True)
-    problem = prepare(X, y, reduce=solve is not subgradient.solve)
-    result = solve(problem, CCGConfig(max_iter=50))
+    problem = prepare(X, y, reduce=method.reduces)
+    result = finish(method.steps(problem, method.configure(Settings(max_iter=50), problem)))
     assert isinstance(result, FitResult) and isinstance(result.status, Status)
     assert result.mu.shape == problem.tau.shape and 0 <= result.lower <= result.upper
     assert result.gap == result.upper - result.lower

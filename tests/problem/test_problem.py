@@ -90,7 +90,7 @@ def test_one_count_of_the_full_lp_s_rows_for_every_caller(formulation):
     kept = 3 - problem.reduction.blocked.sum(axis=1)
     expected = {"paper": int(np.sum(2 ** kept - 1)), "compact": int(np.sum(kept + 1))}[formulation]
     assert rows == expected and rows < get_formulation(formulation).full_lp_size(np.full(n, 3), 3, 0)[0]
-    master = full_lp.solve(problem, CCGConfig(eps_1=0.0, formulation=formulation)).master
+    master = full_lp.solve(problem, full_lp.LPConfig(eps_1=0.0, formulation=formulation)).master
     lp_rows = int(get_formulation(formulation).shape(master.subsets)[0].sum())
     assert lp_rows == rows
     assert nonzeros >= 2 * problem.nonzeros and problem.nonzeros == X.tocsr().count_nonzero() + n

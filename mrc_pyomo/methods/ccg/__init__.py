@@ -1,23 +1,29 @@
-"""MRC-CCG, the generation loop (paper, Algorithm 1), in four modules:
+"""MRC-CCG, the generation loop (paper, Algorithm 1), in seven modules:
 
 * :mod:`~mrc_pyomo.methods.ccg.config`: :class:`CCGConfig`, every setting, and the rules that derive settings
   from the problem (the regime, row ageing, the simplex's stall budget);
+* :mod:`~mrc_pyomo.methods.ccg.start`: the first master (the paper's initial one, a given one, a warm one);
 * :mod:`~mrc_pyomo.methods.ccg.check`: the check step (CONSTR, FEAT and the certificate on a master's
   solution) and the selection policy;
+* :mod:`~mrc_pyomo.methods.ccg.row_history`: what the loop remembers of its rows (ageing, anti-cycling);
 * :mod:`~mrc_pyomo.methods.ccg.record`: the iteration record and what a callback sees;
 * :mod:`~mrc_pyomo.methods.ccg.loop`: :func:`steps` (and :func:`solve`), the loop that sequences the master and
-  the check.
+  the check;
+* :mod:`~mrc_pyomo.methods.ccg.method`: the method's entry in the registry (:mod:`mrc_pyomo.methods.registry`),
+  imported by :mod:`mrc_pyomo.methods`.
 """
 
 from .check import Check, check_solution
 from .config import (FULL_LP_MAX_ROWS, INIT_FEATURE_ROUNDS, LARGE_M, SPARSE_DENSITY, UNREGULARISED_ROW_AGE, CCGConfig,
-                     choose_regime, feature_density, problem_regime, row_age, simplex_budget)
-from .loop import RowHistory, centroid_rows, initial_master, solve, solve_master, steps, update_master
+                     choose_regime, configure, feature_density, problem_regime, row_age, simplex_budget)
+from .loop import solve, solve_master, steps
 from .record import HISTORY_COLUMNS, IterationState, failure_record, iteration_record
+from .row_history import RowHistory
+from .start import centroid_rows, first_master, initial_master, warm_master
 
 __all__ = [
     "FULL_LP_MAX_ROWS", "HISTORY_COLUMNS", "INIT_FEATURE_ROUNDS", "LARGE_M", "SPARSE_DENSITY", "UNREGULARISED_ROW_AGE",
     "CCGConfig", "Check", "IterationState", "RowHistory", "centroid_rows", "check_solution", "choose_regime",
-    "failure_record", "feature_density", "initial_master", "iteration_record", "problem_regime", "row_age",
-    "simplex_budget", "solve", "solve_master", "steps", "update_master",
+    "configure", "failure_record", "feature_density", "first_master", "initial_master", "iteration_record",
+    "problem_regime", "row_age", "simplex_budget", "solve", "solve_master", "steps", "warm_master",
 ]

@@ -16,7 +16,7 @@ import numpy as np
 from ...oracles.certificate import gap_tolerance, lower_bound
 from ...oracles.dual import dual_correlations, feature_violations, relative_feature_violations
 from ...oracles.incumbent import Incumbent
-from ...oracles.primal import class_scores, risk, separation
+from ...oracles.primal import risk, separation
 from ...oracles.selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 
 
@@ -58,7 +58,7 @@ def check_solution(master, solution, problem, config, best, lower):
     data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
     regime, eps_1, eps_2, n_max, m_max = config.regime, config.eps_1, config.eps_2, config.n_max, config.m_max
     mu, nu = solution.mu, solution.nu
-    excluded = master.formulation.covers(master.samples, master.subsets) if master.n_rows else None
+    excluded = master.covered()
     constr = separation(data, mu, nu, n_max, excluded, blocked)
     value = risk(mu, constr.varphi, tau, lam)
     picked_rows = constr
@@ -95,9 +95,7 @@ def check_solution(master, solution, problem, config, best, lower):
 
     remove = np.zeros(master.n_rows, dtype=bool)
     if regime == "n":
-        row_scores = class_scores(master.points(master.samples), mu)
-        values = master.formulation.item_values(row_scores, master.subsets)
-        remove = over_satisfied(values + 1.0 - nu, solution.alpha)
+        remove = over_satisfied(master.item_values(mu) + 1.0 - nu, solution.alpha)
     return Check(risk=value, best=best, lower=lower, max_primal_violation=constr.max_violation,
                  dual_violations=feature_violation.reshape(tau.shape), new_samples=picked_rows.samples[picked],
                  new_subsets=picked_rows.subsets[picked], new_features=new_features, remove=remove)

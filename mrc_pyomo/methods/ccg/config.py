@@ -24,15 +24,16 @@ UNREGULARISED_ROW_AGE = 3
 class CCGConfig:
     """Every setting of MRC-CCG (Algorithm 1), as :class:`~mrc_pyomo.MRCClassifier` passes them.
 
-    ``regime``: ``"n"`` (all features, rows added and removed) or ``"nm"`` (rows and features added);
-    ``eps_1``: the certified gap at which the loop stops (and the threshold of the rows' violations);
-    ``eps_2``: the threshold of the features' dual violations; ``n_max`` / ``m_max``: the rows / features
-    added per iteration at most; ``max_iter``: masters at most; ``time_limit``: seconds (None: none);
-    ``solver`` / ``solver_options``: the master's backend (:mod:`mrc_pyomo.master`); ``formulation``: what LP
-    an item of the master is (:mod:`mrc_pyomo.formulations`: ``"paper"`` or ``"compact"``); ``fit_intercept``: the
-    first column of ``Psi`` is the constant 1 (an initial feature in the regime ``"nm"``); ``row_age``: in the
-    regime ``"n"`` a row leaves the master after this many consecutive masters in which it was over-satisfied
-    (1: at the first, as in the paper; row ageing, as in the column generation literature).
+    ``regime``: ``"n"`` (all features, rows added and removed), ``"nm"`` (rows and features added) or ``"full"`` (the
+    full LP at once, :mod:`mrc_pyomo.methods.full_lp`: what ``regime="auto"`` picks for sparse text with few rows);
+    ``eps_1``: the certified gap at which the loop stops (and the threshold of the rows' violations); ``eps_2``: the
+    threshold of the features' dual violations; ``n_max`` / ``m_max``: the rows / features added per iteration at most;
+    ``max_iter``: masters at most (the time is the fit's :class:`~mrc_pyomo.methods.deadline.Deadline`'s); ``solver`` /
+    ``solver_options``: the master's backend (:mod:`mrc_pyomo.master`); ``formulation``: what LP an item of the master
+    is (:mod:`mrc_pyomo.formulations`: ``"paper"`` or ``"compact"``); ``fit_intercept``: the first column of ``Psi`` is
+    the constant 1 (an initial feature in the regime ``"nm"``); ``row_age``: in the regime ``"n"`` a row leaves the
+    master after this many consecutive masters in which it was over-satisfied (1: at the first, as in the paper; row
+    ageing, as in the column generation literature).
 
     Two settings serve experiments and are off or at their measured values by default
     (``benchmarks/experiments/loop_variants.py``; docs/theory.rst): ``in_out`` (in-out separation, Ben-Ameur and Neto:
@@ -47,7 +48,6 @@ class CCGConfig:
     n_max: int = 400
     m_max: int = 400
     max_iter: int = 1000
-    time_limit: float = None
     solver: str = "highs"
     solver_options: dict = None
     formulation: str = "paper"
@@ -132,8 +132,18 @@ def row_age(lambda0):
     dropped the 400 added just before (``R(mu^k)`` between 5 and 43), until ``max_iter``.  Keeping a row for
     three over-satisfied masters, it converges: 2.4 s instead of the 60 s limit on the harness's quick case,
     3.9 s on all 6,435 samples (10: 6.0 s, never removed: 7.0 s).  With regularisation the same ageing made
-    every quick case slower, 1.05x to 2.6x (median 1.38x: ``python -m benchmarks.harness.compare
-    benchmarks/results/quick_pair_145fa0f_c95103b_before.jsonl
-    benchmarks/results/quick_pair_145fa0f_c95103b_after.jsonl``), so it is used without regularisation only.
+    every quick case slower, 1.05x to 2.6x (median 1.38x: ``python -m benchmarks.harness.compare --pair
+    145fa0f..c95103b``, records in ``benchmarks/results/pairs.jsonl``), so it is used without regularisation only.
     """
     return UNREGULARISED_ROW_AGE if lambda0 == 0 else 1
+
+
+def configure(settings, problem):
+    """The :class:`CCGConfig` of the estimator's :class:`~mrc_pyomo.methods.registry.Settings` on ``problem``: the
+    regime :func:`problem_regime` makes of the one asked for, the :func:`row_age` of its ``lambda0``, 1000
+    masters unless ``max_iter`` says otherwise."""
+    return CCGConfig(
+        regime=problem_regime(problem, settings.regime, settings.formulation), fit_intercept=settings.fit_intercept,
+        eps_1=settings.eps_1, eps_2=settings.eps_2, n_max=settings.n_max, m_max=settings.m_max,
+        max_iter=CCGConfig.max_iter if settings.max_iter is None else settings.max_iter, solver=settings.solver,
+        solver_options=settings.solver_options, row_age=row_age(settings.lambda0), formulation=settings.formulation)

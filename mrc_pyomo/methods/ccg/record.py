@@ -2,7 +2,6 @@
 ``callback`` sees (:class:`IterationState`).  How a record is shown is :mod:`mrc_pyomo.display.log`'s.
 """
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,22 +17,23 @@ HISTORY_COLUMNS = [
     "solver_status",
 ]
 
-def iteration_record(known, phase, solution, check, lower, master, seconds_oracle, start):
+def iteration_record(known, phase, solution, check, lower, master, seconds_oracle, deadline):
     """The record of a master (keys :data:`HISTORY_COLUMNS`), from what was known before it was solved
     (``known``: its size, the changes that made it, ``seconds_update`` and the solve's time split), its solution
     and its check."""
     return {**known, "phase": phase, "R_master": solution.objective, "R_mu": check.risk, "lower": lower,
             "upper": check.best.risk, "max_primal_violation": check.max_primal_violation,
             "max_dual_violation": check.max_dual_violation, "seconds_oracle": seconds_oracle,
-            "seconds_elapsed": time.perf_counter() - start, "solver_status": master.solver_status}
+            "seconds_elapsed": deadline.elapsed(), "solver_status": master.solver_status}
 
 
-def failure_record(known, phase, lower, upper, seconds_solve, seconds_elapsed, error):
-    """The record of a master the solver failed on: ``R_master`` and the violations NaN, the solver's message."""
+def failure_record(known, phase, lower, upper, error, deadline):
+    """The record of a master the solver failed on (``known`` has its ``seconds_solve``): ``R_master`` and the
+    violations NaN, the solver's message."""
     return {**known, "phase": phase, "R_master": np.nan, "R_mu": np.nan, "lower": lower, "upper": upper,
             "max_primal_violation": np.nan, "max_dual_violation": np.nan, "seconds_oracle": 0.0,
-            "seconds_build": 0.0, "seconds_handover": 0.0, "seconds_solve": seconds_solve,
-            "seconds_elapsed": seconds_elapsed, "solver_status": str(error)}
+            "seconds_build": 0.0, "seconds_handover": 0.0,
+            "seconds_elapsed": deadline.elapsed(), "solver_status": str(error)}
 
 
 @dataclass

@@ -1,0 +1,65 @@
+"""The first master of MRC-CCG's loop: the paper's initial master (the class centroids' rows and the initial
+features, :mod:`mrc_pyomo.problem.initialization`), a master given by the caller (MRC-FOM's rows of its first-order
+point), or the final master of the previous stage of a path with this stage's costs (a warm start,
+:mod:`mrc_pyomo.methods.pathwise`).  Each comes with its :class:`~mrc_pyomo.master.solution.Changes`, as the first
+record shows them.
+"""
+
+from ...master import RestrictedMaster
+from ...master.solution import Changes
+from ...problem.initialization import class_centroids, initial_features, initial_rows
+
+
+def centroid_rows(n, n_classes, reduction=None):
+    """The rows of the first master (:func:`~mrc_pyomo.problem.initialization.initial_rows`: the class centroids'),
+    without those a reduction leaves out: ``(samples, subsets, floor)``.  They keep every master bounded."""
+    samples, subsets, floor = initial_rows(n, n_classes)
+    if reduction is not None:
+        kept = reduction.kept_rows(samples, subsets)
+        samples, subsets = samples[kept], subsets[kept]
+    return samples, subsets, floor
+
+
+def as_added(master):
+    """The :class:`~mrc_pyomo.master.solution.Changes` that make ``master`` from nothing: all its items and
+    features added."""
+    return Changes(master.samples, master.subsets, master.samples[:0], master.subsets[:0], master.features)
+
+
+def initial_master(problem, config):
+    """The first master of ``problem``: the class-centroid rows and the initial features
+    (:mod:`mrc_pyomo.problem.initialization`), without the rows and features its reduction leaves out, for the
+    solver of ``config`` (a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`)."""
+    n_classes, reduction = problem.n_classes, problem.reduction
+    samples, subsets, floor = centroid_rows(problem.n_samples, n_classes, reduction)
+    features = initial_features(n_classes, problem.n_features, config.regime, config.fit_intercept)
+    if reduction is not None:
+        features = features[~reduction.fixed.ravel()[features]]
+    master = RestrictedMaster(problem.data, problem.tau, problem.lam,
+                              centroids=class_centroids(problem.data, problem.y, n_classes, problem.weights),
+                              objective_floor=floor, solver=config.solver, solver_options=config.solver_options,
+                              formulation=config.formulation)
+    master.add_features(features)
+    master.add_rows(samples, subsets)
+    return master
+
+
+def warm_master(previous, problem):
+    """The master ``previous`` (a previous stage's final master) with the costs of ``problem`` (another
+    ``lambda0``: :meth:`~mrc_pyomo.master.RestrictedMaster.with_costs`), the centroid rows it dropped put back,
+    which keep it bounded."""
+    master = previous.with_costs(problem.tau, problem.lam)
+    master.add_rows(*centroid_rows(previous.n_samples, problem.n_classes, problem.reduction)[:2])
+    return master
+
+
+def first_master(problem, config, start):
+    """``(master, kind)``: the first master of a loop on ``problem`` from ``start`` (a
+    :class:`~mrc_pyomo.methods.result.Start`): its ``master`` if given (``"given"``), else the previous stage's
+    final master with these costs (:func:`warm_master`, ``"warm"``), else :func:`initial_master` (``"initial"``)."""
+    if start.master is not None:
+        return start.master, "given"
+    previous = None if start.previous is None else start.previous.master
+    if previous is not None:
+        return warm_master(previous, problem), "warm"
+    return initial_master(problem, config), "initial"

@@ -1,0 +1,59 @@
+"""The registry of methods (:mod:`mrc_pyomo.methods.registry`): a method added in one file, without touching the
+library (``examples/new_method.py``, Kelley's cutting planes), is a valid ``method`` of the estimator, of a path
+and of the command line, stepped and certified as the built-in ones; the built-in ones and the first-order phase
+are found by name."""
+
+import runpy
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_wine
+from sklearn.preprocessing import StandardScaler
+
+from helpers import ROOT
+from mrc_pyomo import MRCClassifier, mrc_path
+from mrc_pyomo.cli.main import build_parser
+from mrc_pyomo.methods import METHODS, get_method, phase_method
+from mrc_pyomo.methods.registry import Method, register_method
+
+
+@pytest.fixture(scope="module")
+def kelley():
+    before = dict(METHODS)
+    runpy.run_path(str(ROOT / "examples" / "new_method.py"), run_name="example")
+    yield METHODS["kelley"]
+    METHODS.clear()
+    METHODS.update(before)
+
+
+def test_the_built_in_methods_are_registered():
+    assert {"ccg", "lp", "subgradient", "fom"} <= set(METHODS)
+    assert get_method("ccg").title == "MRC-CCG" and get_method("ccg").warm_starts
+    assert phase_method() is get_method("fom")
+    with pytest.raises(ValueError, match="unknown method 'nope'.*registered ones"):
+        get_method("nope")
+    with pytest.raises(TypeError, match="takes a Method"):
+        register_method("ccg")
+
+
+def test_a_method_from_an_example_fits_as_a_built_in_one(kelley):
+    """The example's method reaches MRC-CCG's R*, certified, through fit, steps, a path and the command line."""
+    X, y = load_wine(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    ccg = MRCClassifier(method="ccg", eps_1=1e-6).fit(X, y)
+    clf = MRCClassifier(method="kelley", eps_1=1e-6).fit(X, y)
+    assert clf.status_ == "converged" and clf.regime_ == "n" and clf.n_iter_ > ccg.n_iter_
+    assert clf.lower_ - 1e-9 <= ccg.upper_ and ccg.lower_ - 1e-9 <= clf.upper_
+    assert set(kelley.columns) | {"lambda0"} == set(clf.history_.columns)
+    stepped = MRCClassifier(method="kelley")
+    states = []
+    with pytest.warns(Warning):
+        for state in stepped.steps(X, y):
+            states.append(state)
+            if len(states) == 2:
+                break
+    assert stepped.status_ == "callback" and stepped.n_iter_ == 2
+    path = mrc_path(X, y, [0.1, 0.01], method="kelley", eps_1=1e-4)
+    assert list(path.table.status) == ["converged", "converged"]
+    assert "kelley" in build_parser().parse_args(["fit", "data.csv", "--method", "kelley"]).method
+    assert isinstance(kelley, Method) and np.isfinite(clf.upper_)
