@@ -1,10 +1,13 @@
 """The data seam (:mod:`mrc_pyomo.data.source`): the training data of a fit, reached by passes over its samples
-and by rows fetched by sample id, in memory or on Dask (:mod:`mrc_pyomo.data.dask_source`)."""
+and by rows fetched by sample id, in memory, on Dask (:mod:`mrc_pyomo.data.dask_source`) or as an array of
+another library of the array API standard (:mod:`mrc_pyomo.data.namespace`)."""
 
 from .convert import as_source, is_dask_array
-from .source import DataSource, InMemorySource
+from .namespace import array_namespace, is_numpy
+from .source import ArraySource, DataSource, InMemorySource
 
-__all__ = ["DaskSource", "DataSource", "InMemorySource", "as_source", "is_dask_array"]
+__all__ = ["ArraySource", "DaskSource", "DataSource", "InMemorySource", "array_namespace", "as_source",
+           "is_dask_array", "is_numpy"]
 
 
 def __getattr__(name):

@@ -8,7 +8,9 @@ A :class:`DataSource` offers exactly these, so that where the data live is one s
 
 * :class:`InMemorySource`: a NumPy array or a SciPy CSR matrix, one block (today's path, as fast);
 * :class:`~mrc_pyomo.data.dask_source.DaskSource`: a ``dask.array.Array``, one block per chunk of rows, each
-  pass a graph of Dask tasks (data beyond memory, on a cluster).
+  pass a graph of Dask tasks (data beyond memory, on a cluster);
+* :class:`ArraySource`: an array of another library that follows the array API standard (CuPy, PyTorch on a
+  GPU), its passes run where it is (:mod:`mrc_pyomo.data.namespace`).
 
 The passes themselves are pure NumPy functions of a block, kept with their mathematics (:mod:`mrc_pyomo.problem`,
 :mod:`mrc_pyomo.oracles`) and given to the source: a source only runs ``fn`` on each of its blocks of consecutive
@@ -31,6 +33,8 @@ from abc import ABC, abstractmethod
 import numpy as np
 import scipy.sparse as sp
 
+from .namespace import array_namespace
+
 #: the number of samples of a canonical block of every pass (see the module docstring)
 BLOCK_ROWS = 1000
 
@@ -45,8 +49,16 @@ def map_canonical_blocks(fn, array, per_sample=(), start=0, block_rows=None):
     a canonical block's first sample), ``parts`` the same rows of each array of ``per_sample``; ``block_rows``
     defaults to :data:`BLOCK_ROWS` (a Dask worker is given the client's)."""
     size = BLOCK_ROWS if block_rows is None else block_rows
-    return [fn(array[a:a + size], start + a, *(part[a:a + size] for part in per_sample))
+    return [fn(slice_rows(array, a, a + size), start + a, *(slice_rows(part, a, a + size) for part in per_sample))
             for a in range(0, max(array.shape[0], 1), size)]
+
+
+def slice_rows(array, first, end):
+    """The rows ``first, ..., end - 1`` of a NumPy array, a SciPy sparse matrix or an array of the array API
+    standard (which indexes every axis, within its bounds)."""
+    if sp.issparse(array) or isinstance(array, np.ndarray):
+        return array[first:end]
+    return array[first:min(end, array.shape[0]), ...]
 
 
 class DataSource(ABC):
@@ -114,6 +126,35 @@ class InMemorySource(DataSource):
 
     def map_blocks(self, fn):
         return InMemorySource(fn(self.array))
+
+    def persist(self):
+        return self
+
+
+class ArraySource(DataSource):
+    """``Psi`` held as an array of another library that follows the array API standard (CuPy, PyTorch: on its
+    device), passed over by canonical blocks of rows, so that the passes run where the array is
+    (:mod:`mrc_pyomo.data.namespace`).  Its rows are that library's arrays."""
+
+    sparse = False
+
+    def __init__(self, Psi):
+        self.array, self.xp = Psi, array_namespace(Psi)
+        self.n_samples, self.n_features = Psi.shape
+
+    def rows(self, ids, columns=None):
+        xp = self.xp
+        rows = xp.take(self.array, xp.asarray(np.asarray(ids, dtype=np.int64)), axis=0)
+        return rows if columns is None else xp.take(rows, xp.asarray(np.asarray(columns, dtype=np.int64)), axis=1)
+
+    def map_reduce(self, fn, combine, *per_sample):
+        return combine(map_canonical_blocks(fn, self.array, per_sample))
+
+    def map_blocks(self, fn):
+        return ArraySource(fn(self.array))
+
+    def nonzeros(self):
+        return int(self.xp.count_nonzero(self.array))
 
     def persist(self):
         return self

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..data import as_source
+from ..data import array_namespace, as_source, is_numpy
 from ..display.log import LOG_HEADER, format_record
 from ..oracles.incumbent import Incumbent
 from ..oracles.primal import class_scores, most_violated_subsets
@@ -96,29 +96,41 @@ def configure(settings, problem):
 
 
 def forward(data, mu):
-    """The class scores ``V = Psi mu^T`` of every sample, shape ``(n, K)``: one pass."""
-    return as_source(data).map_reduce(lambda block, start: class_scores(block, mu), np.concatenate)
+    """The class scores ``V = Psi mu^T`` of every sample, shape ``(n, K)``: one pass, in the namespace of the data
+    and ``mu`` (:mod:`mrc_pyomo.data.namespace`)."""
+    xp = array_namespace(mu)
+    concat = np.concatenate if is_numpy(xp) else xp.concat
+    return as_source(data).map_reduce(lambda block, start: class_scores(block, mu), concat)
 
 
 def backward(data, W):
-    """``Psi^T W`` as a ``(K, D)`` array for per-sample class weights ``W`` (shape ``(n, K)``): one pass."""
-    return as_source(data).map_reduce(lambda block, start, part: np.asarray(block.T @ part).T, sum, W)
+    """``Psi^T W`` as a ``(K, D)`` array for per-sample class weights ``W`` (shape ``(n, K)``): one pass, in the
+    namespace of the data and ``W``."""
+    xp = array_namespace(W)
+    if is_numpy(xp):
+        return as_source(data).map_reduce(lambda block, start, part: np.asarray(block.T @ part).T, sum, W)
+    transpose = xp.matrix_transpose
+    return as_source(data).map_reduce(lambda block, start, part: transpose(transpose(block) @ part), sum, W)
 
 
 def smoothed(V, mu, tau, beta, blocked=None):
     """``(f_beta(mu), W, varphi(mu))`` from the scores ``V`` of ``mu``: the smooth part of the objective (module
-    docstring), the class weights of its gradient ``Psi^T W - tau`` and the exact ``varphi(mu) = max_i psi_i``."""
+    docstring), the class weights of its gradient ``Psi^T W - tau`` and the exact ``varphi(mu) = max_i psi_i``, in
+    the namespace of ``V``."""
+    xp = array_namespace(V)
     psi, subsets = most_violated_subsets(V, blocked)
-    top = float(psi.max())
-    z = np.exp((psi - top) / beta)
-    total = z.sum()
-    weights = subsets * (z / (total * subsets.sum(axis=1)))[:, None]
-    return 1.0 - float(np.sum(tau * mu)) + top + beta * np.log(total), weights, top
+    top = float(xp.max(psi))
+    z = xp.exp((psi - top) / beta)
+    total = xp.sum(z)
+    counts = xp.sum(xp.astype(subsets, V.dtype), axis=1)
+    weights = xp.astype(subsets, V.dtype) * (z / (total * counts))[:, None]
+    return 1.0 - float(xp.sum(tau * mu)) + top + beta * float(xp.log(total)), weights, top
 
 
 def soft_threshold(z, threshold):
-    """The proximal map of ``threshold . |mu|``: ``sign(z) max(|z| - threshold, 0)``."""
-    return np.sign(z) * np.maximum(np.abs(z) - threshold, 0.0)
+    """The proximal map of ``threshold . |mu|``: ``sign(z) max(|z| - threshold, 0)``, in the namespace of ``z``."""
+    xp = array_namespace(z)
+    return xp.sign(z) * xp.maximum(xp.abs(z) - threshold, 0.0)
 
 
 def certificate_master(problem, V, config):

@@ -12,7 +12,8 @@ violation ``psi(x_i) + 1 - nu``.  ``varphi(mu) = max_i psi(x_i)`` and the worst-
 
     R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|                                  (paper, eq. 3)
 
-Pure NumPy / SciPy: no solver is involved.  The functions of a block of samples (:func:`class_scores`,
+Pure NumPy / SciPy, no solver involved; the functions of a block take their namespace from their arrays, so that
+they run on the arrays of any library of the array API standard too (:mod:`mrc_pyomo.data.namespace`).  The functions of a block of samples (:func:`class_scores`,
 :func:`most_violated_subsets`, ...) take arrays; the passes over all samples (:func:`varphi`,
 :func:`separation`, :func:`worst_case_risk`, :func:`risk_on_segment`) take the data as a
 :class:`~mrc_pyomo.data.DataSource` (or an array, held in memory) and give those functions to its passes,
@@ -23,23 +24,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..data import as_source
+from ..data import array_namespace, as_source, is_numpy
 from .rounding import gamma, round_up
 from .selection import NUMERICAL_FLOOR, most_violated
 
 
 def class_scores(Psi, mu):
-    """``V[i, y] = Psi(x_i) . mu_y``, shape ``(n, K)``, for dense or sparse ``Psi``."""
-    return np.asarray(Psi @ mu.T)
+    """``V[i, y] = Psi(x_i) . mu_y``, shape ``(n, K)``, for dense or sparse ``Psi`` (NumPy, SciPy), or arrays of
+    another library of the array API standard (:mod:`mrc_pyomo.data.namespace`)."""
+    xp = array_namespace(Psi, mu)
+    return np.asarray(Psi @ mu.T) if is_numpy(xp) else Psi @ xp.matrix_transpose(mu)
 
 
 def most_violated_subsets(scores, blocked=None):
-    """``(psi, subsets)``: ``psi[i]`` and the label subset attaining it, a boolean ``(n, K)`` array.
+    """``(psi, subsets)``: ``psi[i]`` and the label subset attaining it, a boolean ``(n, K)`` array, in the
+    namespace of ``scores`` (:mod:`mrc_pyomo.data.namespace`; NumPy's own calls for NumPy arrays, the oracle's
+    hot path).
 
     Among subsets of equal value the smallest is returned.  ``blocked`` (boolean ``(n, K)``, optional) leaves
     the labels ``blocked[i]`` out of the subsets of sample ``i`` (the reduced LP of
     :mod:`mrc_pyomo.problem.reduction`); every sample must keep one label.
     """
+    xp = array_namespace(scores)
+    if not is_numpy(xp):
+        return standard_most_violated_subsets(scores, blocked, xp)
     n, K = scores.shape
     if blocked is not None:
         scores = np.where(blocked, -np.inf, scores)
@@ -48,13 +56,29 @@ def most_violated_subsets(scores, blocked=None):
     size = np.argmax(prefix_means, axis=1)
     psi = prefix_means[np.arange(n), size]
     subsets = np.empty((n, K), dtype=bool)
-    np.put_along_axis(subsets, order, np.arange(K)[None, :] <= size[:, None], axis=1)
+    np.put_along_axis(subsets, order, np.arange(K)[None, :] <= size[:, None], axis=1)   # sorted order, back
     return psi, subsets
+
+
+def standard_most_violated_subsets(scores, blocked, xp):
+    """:func:`most_violated_subsets` in the array API standard's namespace ``xp``: the same sorted prefixes, each
+    label's rank (the inverse of the order) in place of NumPy's scatter, which the standard has not."""
+    K = scores.shape[1]
+    if blocked is not None:
+        scores = xp.where(xp.asarray(blocked), -xp.inf, scores)
+    order = xp.argsort(-scores, axis=1, stable=True)
+    ordered = xp.take_along_axis(scores, order, axis=1)
+    prefix_means = (xp.cumulative_sum(ordered, axis=1) - 1.0) / xp.arange(1, K + 1, dtype=scores.dtype)
+    size = xp.argmax(prefix_means, axis=1)
+    psi = xp.take_along_axis(prefix_means, size[:, None], axis=1)[:, 0]
+    return psi, xp.argsort(order, axis=1) <= size[:, None]
 
 
 def subset_values(scores, subsets):
     """``(sum_{y in C_r} v_ry - 1) / |C_r|`` for rows of ``scores`` paired with the rows of ``subsets``."""
-    return ((scores * subsets).sum(axis=1) - 1.0) / subsets.sum(axis=1)
+    xp = array_namespace(scores, subsets)
+    weights = xp.astype(subsets, scores.dtype)
+    return (xp.sum(scores * weights, axis=1) - 1.0) / xp.sum(weights, axis=1)
 
 
 def psi_values(scores, blocked=None):

@@ -1,0 +1,35 @@
+"""The array seam: the namespace of the arrays a pass is given (the array API standard, through
+``array-api-compat`` as scikit-learn vendors it), so that the passes of the first-order methods and of the primal
+oracle run on NumPy arrays and SciPy sparse matrices as they always did, and on the arrays of any library that
+follows the standard (CuPy or PyTorch on a GPU; ``array-api-strict`` in the tests) on their own device.  NumPy
+stays the only array library the package requires.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.externals import array_api_compat
+
+#: the namespace of NumPy arrays (and of SciPy sparse matrices, whose products are NumPy arrays)
+NUMPY = array_api_compat.array_namespace(np.empty(0))
+
+
+def array_namespace(*arrays):
+    """The array API namespace of ``arrays`` (None and SciPy sparse matrices left out; NumPy's if none is left);
+    a ``TypeError`` if they are of several libraries."""
+    dense = [array for array in arrays if array is not None and not sp.issparse(array)]
+    if all(type(array) is np.ndarray for array in dense):   # the common case, at no cost
+        return NUMPY
+    return array_api_compat.array_namespace(*dense)
+
+
+def is_numpy(xp):
+    """Whether ``xp`` (a namespace of :func:`array_namespace`) is NumPy's."""
+    return array_api_compat.is_numpy_namespace(xp)
+
+
+def is_standard_array(data):
+    """Whether ``data`` is an array of a library other than NumPy that follows the array API standard (a Dask
+    array is not taken as one: it has a source of its own, :mod:`mrc_pyomo.data.dask_source`)."""
+    if isinstance(data, np.ndarray) or sp.issparse(data) or type(data).__module__.startswith("dask."):
+        return False
+    return hasattr(data, "__array_namespace__") or array_api_compat.is_array_api_obj(data)
