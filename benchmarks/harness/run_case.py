@@ -100,12 +100,13 @@ def waste(history, final_rows, cold_best_seconds=None):
     ``masters``; the rows added, dropped (removed again) and re-added (added after this fit had removed them:
     the churn, work done twice) over the fit, against the final master's rows; the solver's seconds in all and
     per phase (the first master; then per stage ``lambda0`` and loop phase: ``"ccg"``, or ``"features"`` for the
-    first column-generation rounds of the regime ``"nm"``), the oracles' and updates' seconds; and the masters
-    whose solve alone took longer than the cold solve of the final master, with their seconds."""
+    first column-generation rounds of the regime ``"nm"``, ``features_only``), the oracles' and updates' seconds;
+    and the masters whose solve alone took longer than the cold solve of the final master, with their seconds."""
     solve = history.seconds_solve.to_numpy()
     phases = {"first master": float(solve[0])} if len(solve) else {}
     rest = history.iloc[1:]
-    for (lambda0, phase), group in rest.groupby(["lambda0", "phase"], sort=False):
+    loop_phase = rest.features_only.map({True: "features", False: "ccg"}) if "features_only" in rest else "ccg"
+    for (lambda0, phase), group in rest.assign(loop_phase=loop_phase).groupby(["lambda0", "loop_phase"], sort=False):
         name = phase if rest.lambda0.nunique() == 1 else f"lambda0={lambda0:.3g} {phase}"
         phases[name] = float(group.seconds_solve.sum())
     fields = {"masters": len(history), "rows_added": int(history.rows_added.sum()),

@@ -26,6 +26,9 @@ def class_centroids(Psi, y_idx, n_classes, weights=None):
     """``xhat_k``: the mean of ``Psi(x_i)`` over the samples of class ``k`` (weighted by ``weights`` if given,
     as ``tau`` is, so that ``tau^k = p_k xhat_k`` holds), shape ``(K, D)`` (one pass over ``Psi``, an array or a
     :class:`~mrc_pyomo.data.DataSource`)."""
+    if y_idx is None:
+        raise ValueError("the class centroids need the labels: this problem was made without them "
+                         "(MRCProblem.from_arrays with y=None)")
     counts = np.bincount(y_idx, weights, minlength=n_classes)
     return class_sums_of(Psi, y_idx, n_classes, weights=weights) / counts[:, None]
 

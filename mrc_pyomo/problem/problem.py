@@ -80,8 +80,9 @@ class MRCProblem:
     @classmethod
     def from_arrays(cls, Psi, y, tau, lam, reduction=None):
         """The problem of a given ``Psi`` (array, sparse matrix or data source, not rescaled), class indices ``y``,
-        ``tau`` and ``lam`` (``lambda0 = 1``, ``std = lam``): the LP of eq. 4 as it is, for experiments and tests
-        (``y`` may be None for the full LP, which has no centroid rows)."""
+        ``tau`` and ``lam`` (``lambda0 = 1``, ``std = lam``): the LP of eq. 4 as it is, for experiments and tests.
+        ``y`` may be None for what needs no labels (the full LP, which has no centroid rows); what needs them
+        (MRC-CCG's first master, :meth:`rule`) then raises a ``ValueError`` that says so."""
         y = None if y is None else np.asarray(y)
         return cls(data=as_source(Psi), y=y, tau=np.asarray(tau, dtype=float), std=np.asarray(lam, dtype=float),
                    classes=np.arange(np.asarray(tau).shape[0]), reduction=reduction)
@@ -138,6 +139,9 @@ class MRCProblem:
         the user's units: the two are the same LP up to the rounding of the change of units, which is of the size
         of the rounding of ``R(mu)`` in the user's units, so it is lowered by the upper end's margin (the bound on
         that rounding) and kept at most the upper end (:mod:`~mrc_pyomo.oracles.rounding`)."""
+        if self.y is None:
+            raise ValueError("this problem was made without labels (MRCProblem.from_arrays with y=None): its rules "
+                             "are not certified in the user's units; give the labels")
         if self.centre is not None and self.lambda0 != 0:
             raise ValueError("a problem centred for lambda0 = 0 has rules in the user's units at lambda0 = 0 only")
         if self.reduction is not None:

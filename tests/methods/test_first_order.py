@@ -59,7 +59,7 @@ def test_the_certified_interval_holds_R_star(problem):
         assert R <= clf.upper_ <= R + 1e-9
         assert clf.lower_ - REFERENCE_TOL <= R_star <= clf.upper_ + REFERENCE_TOL
         assert (clf.status_ == "converged") == (clf.upper_ - clf.lower_ <= max(clf.eps_1, 1e-9))
-    assert fit.history_.phase.iloc[-1] == "ccg" and fit.master_ is not None
+    assert fit.history_.phase.iloc[-1] == "generation" and fit.master_ is not None
 
 
 def test_limits_callback_and_log(capsys):
@@ -71,7 +71,7 @@ def test_limits_callback_and_log(capsys):
         warnings.simplefilter("ignore", ConvergenceWarning)
         clf = MRCClassifier(method="fom", max_iter=7, eps_1=0.0).fit(X, y)
     phases = list(clf.history_.phase)
-    assert phases[:7] == ["first-order"] * 7 and 1 <= len(phases) - 7 <= 7 and set(phases[7:]) == {"ccg"}
+    assert phases[:7] == ["first-order"] * 7 and 1 <= len(phases) - 7 <= 7 and set(phases[7:]) == {"generation"}
     assert list(clf.history_.iteration) == list(range(1, len(phases) + 1))
     assert np.all(np.diff(clf.history_.seconds_elapsed) >= 0) and np.all(np.diff(clf.history_.upper) <= 1e-15)
     assert list(clf.history_.columns) == first_order.COLUMNS and (clf.history_.lambda0 == 0.01).all()

@@ -145,7 +145,7 @@ def test_limits_callback_history_and_log(capsys):
         warnings.simplefilter("ignore", ConvergenceWarning)
         clf = MRCClassifier(first_order=True, max_iter=7, eps_1=0.0).fit(X, y)
     phases = list(clf.history_.phase)
-    assert phases[:7] == ["first-order"] * 7 and 1 <= len(phases) - 7 <= 7 and set(phases[7:]) == {"ccg"}
+    assert phases[:7] == ["first-order"] * 7 and 1 <= len(phases) - 7 <= 7 and set(phases[7:]) == {"generation"}
     assert list(clf.history_.iteration) == list(range(1, len(phases) + 1)) and clf.n_iter_ == len(phases)
     assert np.all(np.diff(clf.history_.seconds_elapsed) >= 0) and np.all(np.diff(clf.history_.upper) <= 1e-15)
     assert list(clf.history_.columns) == first_order.COLUMNS and (clf.history_.lambda0 == 0.01).all()

@@ -118,3 +118,17 @@ def test_estimator_shows_a_single_class_plainly():
         MRCClassifier().fit(X, np.ones(20, dtype=np.int64))
     with pytest.raises(ValueError, match=r"got 1 class \('a'\)$"):
         MRCClassifier().fit(X, np.array(["a"] * 20))
+
+
+def test_a_problem_without_labels_says_what_needs_them():
+    """``from_arrays(..., y=None)``: the full LP solves it; MRC-CCG's first master and the rule in the user's
+    units need the labels, and say so (the rule pass no longer handles None)."""
+    from mrc_pyomo.methods.ccg import initial_master
+    from helpers import scaled_problem
+    Psi, _, tau, lam = scaled_problem(30, 3, 3, False, seed=1)
+    problem = MRCProblem.from_arrays(Psi, None, tau, lam)
+    assert full_lp.solve(problem, full_lp.LPConfig()).status == "converged"
+    with pytest.raises(ValueError, match="without labels"):
+        problem.rule(np.zeros_like(tau))
+    with pytest.raises(ValueError, match="need the labels"):
+        initial_master(problem, CCGConfig())

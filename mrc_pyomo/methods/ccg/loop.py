@@ -137,9 +137,9 @@ def check_step(loop, problem, config, known, deadline):
     check = check_solution(loop.master, loop.solution, problem, config, loop.best, loop.lower)
     loop.best, loop.lower = check.best, check.lower
     check = replace(check, remove=loop.rows.age(check.remove, config.row_age))
-    phase = "features" if config.regime == "nm" and known["iteration"] <= INIT_FEATURE_ROUNDS else "ccg"
-    record = iteration_record(known, phase, loop.solution, check, loop.lower, loop.master,
-                              deadline.elapsed() - tic, deadline)
+    known["features_only"] = config.regime == "nm" and known["iteration"] <= INIT_FEATURE_ROUNDS
+    record = iteration_record(known, loop.solution, check, loop.lower, loop.master, deadline.elapsed() - tic,
+                              deadline)
     loop.history.append(record)
     return check, record
 
@@ -162,14 +162,14 @@ def stop_reason(loop, check, config, deadline, k):
 
 def update_step(loop, check, deadline):
     """The **update** step: remove the rows the check found over-satisfied, add the rows and features it picked
-    (in the initial ``"features"`` phase of the regime ``"nm"``, the features only); with nothing to add, the
+    (in the first rounds of the regime ``"nm"``, ``features_only``, the features only); with nothing to add, the
     master is re-solved from scratch instead (its solver called a master optimal that the certificate refutes)."""
     tic = deadline.elapsed()
     if not (len(check.new_samples) or len(check.new_features)):
         loop.master.refine()
         loop.refined = True
     samples, subsets = check.new_samples, check.new_subsets
-    if loop.history[-1]["phase"] == "features" and len(check.new_features):
+    if loop.history[-1]["features_only"] and len(check.new_features):
         samples, subsets = samples[:0], subsets[:0]   # column generation on the initial rows first
     loop.changes = loop.master.update(check.remove, samples, subsets, check.new_features)
     loop.rows.updated(loop.changes.removed_mask, loop.changes.rows_removed, loop.changes.rows_added,
@@ -232,8 +232,8 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
         except MasterSolveError as error:
             if len(loop.history) == 0:
                 return (yield from first_solve_failed(problem, config, start, deadline, log, loop, error))
-            loop.history.append(failure_record(known, loop.history[-1]["phase"], loop.lower, loop.best.risk,
-                                               error, deadline))
+            known["features_only"] = loop.history[-1]["features_only"]
+            loop.history.append(failure_record(known, loop.lower, loop.best.risk, error, deadline))
             if log is not None:
                 log(loop.history[-1])
             status = Status.TIME_LIMIT if deadline.expired() or isinstance(error, MasterTimeLimit) else \

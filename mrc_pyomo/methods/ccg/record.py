@@ -11,26 +11,30 @@ from ...oracles.primal import primal_violations
 from .check import Check
 
 HISTORY_COLUMNS = [
-    "iteration", "lambda0", "phase", "R_master", "R_mu", "lower", "upper", "max_primal_violation",
+    "iteration", "lambda0", "phase", "features_only", "R_master", "R_mu", "lower", "upper", "max_primal_violation",
     "max_dual_violation", "n_rows", "n_features", "rows_added", "rows_removed", "rows_readded", "features_added",
     "seconds_oracle", "seconds_update", "seconds_build", "seconds_handover", "seconds_solve", "seconds_elapsed",
     "solver_status",
 ]
+#: the ``phase`` of a master's record: the part of a fit it belongs to (a first-order phase's say "first-order")
+GENERATION = "generation"
 
-def iteration_record(known, phase, solution, check, lower, master, seconds_oracle, deadline):
-    """The record of a master (keys :data:`HISTORY_COLUMNS`), from what was known before it was solved
-    (``known``: its size, the changes that made it, ``seconds_update`` and the solve's time split), its solution
-    and its check."""
-    return {**known, "phase": phase, "R_master": solution.objective, "R_mu": check.risk, "lower": lower,
+
+def iteration_record(known, solution, check, lower, master, seconds_oracle, deadline):
+    """The record of a master (keys :data:`HISTORY_COLUMNS`; ``phase`` ``"generation"``: a master of the generation
+    loop, where a first-order phase's records say ``"first-order"``), from what was known before it was solved
+    (``known``: its size, the changes that made it, ``seconds_update``, the solve's time split and
+    ``features_only``, the first rounds of the regime ``"nm"``), its solution and its check."""
+    return {**known, "phase": GENERATION, "R_master": solution.objective, "R_mu": check.risk, "lower": lower,
             "upper": check.best.risk, "max_primal_violation": check.max_primal_violation,
             "max_dual_violation": check.max_dual_violation, "seconds_oracle": seconds_oracle,
             "seconds_elapsed": deadline.elapsed(), "solver_status": master.solver_status}
 
 
-def failure_record(known, phase, lower, upper, error, deadline):
+def failure_record(known, lower, upper, error, deadline):
     """The record of a master the solver failed on (``known`` has its ``seconds_solve``): ``R_master`` and the
     violations NaN, the solver's message."""
-    return {**known, "phase": phase, "R_master": np.nan, "R_mu": np.nan, "lower": lower, "upper": upper,
+    return {**known, "phase": GENERATION, "R_master": np.nan, "R_mu": np.nan, "lower": lower, "upper": upper,
             "max_primal_violation": np.nan, "max_dual_violation": np.nan, "seconds_oracle": 0.0,
             "seconds_build": 0.0, "seconds_handover": 0.0,
             "seconds_elapsed": deadline.elapsed(), "solver_status": str(error)}
