@@ -4,9 +4,9 @@ Kelley's method is constraint generation at its plainest: solve the master, add 
 all samples (the deepest cut), never remove one.  It is what MRC-CCG becomes with ``n_max = 1`` and no row
 ageing, and it shows why MRC-CCG adds rows in batches: it needs many more masters.  A method is a config
 dataclass, a ``configure(settings, problem)`` that makes it from the estimator's parameters, and ``steps``, a
-generator that yields each iteration's state, is sent whether to stop there, and returns a ``FitResult`` whose
-ends are certified by the library's oracles (``upper = R(mu)`` exact, ``lower`` the Lagrangian bound of the
-master's duals).  Registered under a name, it is a valid ``MRCClassifier(method=...)``, with ``steps``,
+generator that yields each iteration's state, is sent whether to stop there, stops when its deadline expires or
+its solver stops at the time left (``MasterTimeLimit``), and returns a ``FitResult`` whose ends are certified by
+the library's oracles (``upper = R(mu)`` exact, ``lower`` the Lagrangian bound of the master's duals).  Registered under a name, it is a valid ``MRCClassifier(method=...)``, with ``steps``,
 ``callback``, ``time_limit`` and ``verbose`` as every method has them.
 
     python examples/new_method.py
@@ -21,6 +21,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 
 from mrc_pyomo import MRCClassifier
+from mrc_pyomo.master import MasterSolveError, MasterTimeLimit
 from mrc_pyomo.methods import Method, register_method
 from mrc_pyomo.methods.ccg import initial_master
 from mrc_pyomo.methods.deadline import deadline_of
@@ -57,7 +58,12 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     master = initial_master(problem, config)   # the class centroids' rows, every feature: a bounded first master
     best, lower, history, status = Incumbent.best_of(problem, ()), 0.0, [], Status.MAX_ITER
     for k in range(1, config.max_iter + 1):
-        solution = master.solve(time_limit=deadline.remaining())
+        try:
+            solution = master.solve(time_limit=deadline.remaining())
+        except MasterSolveError as error:   # the solver's time limit (MasterTimeLimit), or a failure
+            status = Status.TIME_LIMIT if isinstance(error, MasterTimeLimit) or deadline.expired() else \
+                Status.SOLVER_ERROR
+            break
         cut = separation(problem.data, solution.mu, solution.nu, 1, master.covered(), problem.blocked)
         value = risk(solution.mu, cut.varphi, problem.tau, problem.lam)   # R(mu^k), exact
         if value < best.risk:
@@ -78,13 +84,16 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
             status = Status.TIME_LIMIT
             break
         master.add_rows(cut.samples, cut.subsets)   # the deepest cut, and nothing removed
-    return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower, upper=best.risk,
-                     status=status, history=history, columns=tuple(history[0]))
+    return FitResult(master=master, mu=best.mu, objective=history[-1]["R_master"] if history else np.nan,
+                     lower=lower, upper=best.risk, status=status, history=history, columns=COLUMNS)
+
+
+COLUMNS = ("iteration", "R_master", "R_mu", "lower", "upper", "n_rows", "seconds_elapsed")
 
 
 register_method(Method(name="kelley", title="Kelley", config=KelleyConfig, configure=configure, steps=steps,
                        summary="Kelley's cutting planes: the single deepest cut per master, none removed",
-                       columns=("iteration", "R_master", "R_mu", "lower", "upper", "n_rows", "seconds_elapsed")))
+                       columns=COLUMNS))
 
 if __name__ == "__main__":
     X, y = load_wine(return_X_y=True)

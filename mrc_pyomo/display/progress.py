@@ -45,7 +45,7 @@ def describe(lower, upper, record=None, room=None):
     text = f"R* in [{lower:.6f}, {upper:.6f}], gap {upper - lower:.2e}"
     more = ""
     if record is not None and "n_rows" in record:
-        more = f", {record['n_rows']} rows, {record['n_features']} features"
+        more = f", {record['n_rows']} rows" + (f", {record['n_features']} features" if "n_features" in record else "")
     elif record is not None and record.get("phase") == "first-order":
         more = f", first-order phase, beta {record['beta']:.1e}"
     return text + more if room is None or len(text + more) <= room else text

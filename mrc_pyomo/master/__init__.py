@@ -17,8 +17,8 @@ from .highs import REFINED_TOLERANCE
 from .interface import Master
 from .solvers import BUILTIN_SOLVER, check_solver, register_backend
 from .restricted import RestrictedMaster
-from .solution import BackendSolution, MasterSolution, MasterSolveError, MasterTimeLimit
+from .solution import BackendSolution, MasterSolution, MasterSolveError, MasterTimeLimit, solve_error
 
 __all__ = ["BUILTIN_SOLVER", "REFINED_TOLERANCE", "Backend", "BackendSolution", "Capabilities", "Master",
            "MasterSolution", "MasterSolveError", "MasterTimeLimit", "RestrictedMaster", "check_solver",
-           "register_backend"]
+           "register_backend", "solve_error"]

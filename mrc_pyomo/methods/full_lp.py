@@ -75,7 +75,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..formulations import get_formulation
+from ..formulations import PaperFormulation, get_formulation
 from ..master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, MasterTimeLimit, RestrictedMaster
 from ..master.dual_lp import DualLPBackend
 from ..oracles.certificate import gap_tolerance, lower_bound
@@ -175,8 +175,9 @@ def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000,
     :class:`~mrc_pyomo.methods.deadline.Deadline`) bounds the solve.  Raises ``ValueError`` when the LP is beyond
     :data:`MAX_ROWS` rows or :data:`MAX_NONZEROS` nonzeros, :class:`~mrc_pyomo.master.MasterSolveError` when the
     solver does not return an optimal solution (:class:`~mrc_pyomo.master.MasterTimeLimit` at the time limit).
-    A ``formulation`` other than the paper's (:mod:`mrc_pyomo.formulations`) is solved in its primal form, by
-    ``form``'s HiGHS options (``None``: ``"ipm"``, with crossover).
+    A ``formulation`` other than the paper's own (:mod:`mrc_pyomo.formulations`; a subclass of it that changes its
+    rows too: the dual form is written for the paper's coefficients) is solved in its primal form, by ``form``'s
+    HiGHS options (``None``: ``"ipm"``, with crossover).
     """
     check_size(problem, formulation)
     if form is not None and form not in FORMS:
@@ -185,7 +186,7 @@ def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000,
     start = time.perf_counter()
     if solver != BUILTIN_SOLVER:
         form, options, backend = "pyomo", solver_options, None
-    elif get_formulation(formulation).has_columns:   # the dual form is the paper's
+    elif type(get_formulation(formulation)) is not PaperFormulation:   # the dual form is the paper's rows' alone
         form = form or "ipm"
         options, backend = {**FORM_OPTIONS[form], **(solver_options or {})}, None
     else:

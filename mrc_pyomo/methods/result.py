@@ -1,14 +1,13 @@
 """What every method returns (:class:`FitResult`), why it stopped (:class:`Status`), where it may start
 (:class:`Start`), and how its iterations are watched (:func:`finish`).
 
-Each method of :mod:`mrc_pyomo.methods` is a function ``solve(problem, config, start=None, ...)`` of a prepared
-:class:`~mrc_pyomo.problem.MRCProblem`, returning one :class:`FitResult` whose ``mu`` is a rule of that problem
-(its rescaled columns, reduced features at 0) with the certified interval ``[lower, upper]``, ``upper = R(mu)``.
-
-A method that iterates is written as a generator, ``steps(problem, config, ...)``: it yields what each iteration
-leaves to watch (MRC-CCG's :class:`~mrc_pyomo.methods.ccg.record.IterationState`, a first-order iteration's
-record), is sent back whether to stop there (``True``: stop; ``None`` or ``False``: go on), and returns its
-:class:`FitResult`.  Its ``solve`` is :func:`finish` of its ``steps`` with a callback.  So a fit is watched one
+Each method of :mod:`mrc_pyomo.methods` (:mod:`~mrc_pyomo.methods.registry`) is a generator of a prepared
+:class:`~mrc_pyomo.problem.MRCProblem`, ``steps(problem, config, *, start=None, deadline=None, log=None)``: it
+yields what each iteration leaves to watch (MRC-CCG's :class:`~mrc_pyomo.methods.ccg.record.IterationState`, a
+first-order iteration's record), is sent back whether to stop there (``True``: stop; ``None`` or ``False``: go
+on), and returns one :class:`FitResult` whose ``mu`` is a rule of that problem (its rescaled columns, reduced
+features at 0) with the certified interval ``[lower, upper]``, ``upper = R(mu)``.  Its ``solve(problem, config,
+..., callback=None)`` is :func:`finish` of its ``steps`` with a callback.  So a fit is watched one
 iteration at a time in the caller's own thread (:meth:`mrc_pyomo.MRCClassifier.steps`), and a method that runs
 another (a path's stages, a first-order phase before the loop) passes its iterations on with ``yield from``.
 """

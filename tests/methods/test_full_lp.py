@@ -10,6 +10,8 @@ import numpy as np
 import pyomo.environ as pyo
 import pytest
 import scipy.sparse as sp
+from sklearn.datasets import load_wine
+from sklearn.preprocessing import StandardScaler
 
 from helpers import enumerated_R_star, random_problem, reference_R_star, scaled_problem
 from mrc_pyomo import MRCClassifier
@@ -162,3 +164,24 @@ def test_full_lp_too_large_is_refused():
     X, y = random_problem(200_000, 3, 6, seed=1)
     with pytest.raises(ValueError, match="use method='ccg'"):
         MRCClassifier(method="lp").fit(X, y)
+
+
+def test_a_formulation_that_changes_the_paper_s_rows_is_solved_in_its_primal_form():
+    """The full LP's dual form is written for the paper's coefficients: a subclass of the paper's formulation
+    that scales its rows (examples/new_formulation.py) is solved in its primal form, to R* (the dual form made of
+    it was infeasible, or "stalled" at [0, R(0)])."""
+    import runpy
+    from helpers import ROOT
+    from mrc_pyomo.formulations import FORMULATIONS
+    before = dict(FORMULATIONS)
+    runpy.run_path(str(ROOT / "examples" / "new_formulation.py"), run_name="example")
+    try:
+        X, y = load_wine(return_X_y=True)
+        X = StandardScaler().fit_transform(X)
+        paper = MRCClassifier(method="lp", eps_1=1e-9).fit(X, y)
+        scaled = MRCClassifier(method="lp", formulation="scaled_rows", eps_1=1e-6).fit(X, y)
+        assert scaled.status_ == "converged" and scaled.master_.full_lp_method == "ipm"
+        assert scaled.upper_ == pytest.approx(paper.upper_, abs=1e-6)
+    finally:
+        FORMULATIONS.clear()
+        FORMULATIONS.update(before)

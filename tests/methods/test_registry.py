@@ -57,3 +57,17 @@ def test_a_method_from_an_example_fits_as_a_built_in_one(kelley):
     assert list(path.table.status) == ["converged", "converged"]
     assert "kelley" in build_parser().parse_args(["fit", "data.csv", "--method", "kelley"]).method
     assert isinstance(kelley, Method) and np.isfinite(clf.upper_)
+
+
+def test_a_registered_method_stops_at_the_time_limit_and_shows_its_progress(kelley, capsys):
+    """The example's method inside a solve the time limit stops (the solver's MasterTimeLimit) says "time_limit";
+    its records show at verbose=1 without the fields of MRC-CCG's (the live line read "n_features")."""
+    from sklearn.datasets import load_digits
+    from sklearn.exceptions import ConvergenceWarning
+    X, y = load_digits(return_X_y=True)
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf = MRCClassifier(method="kelley", time_limit=1e-4).fit(X[:300], y[:300])
+    assert clf.status_ == "time_limit" and 0 <= clf.lower_ <= clf.upper_
+    X, y = load_wine(return_X_y=True)
+    MRCClassifier(method="kelley", verbose=1).fit(StandardScaler().fit_transform(X), y)
+    assert "Kelley" in capsys.readouterr().err

@@ -29,7 +29,8 @@ def as_added(master):
 def initial_master(problem, config):
     """The first master of ``problem``: the class-centroid rows and the initial features
     (:mod:`mrc_pyomo.problem.initialization`), without the rows and features its reduction leaves out, for the
-    solver of ``config`` (a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`)."""
+    solver of ``config`` (a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`, or any config with its fields
+    ``regime``, ``fit_intercept``, ``solver``, ``solver_options`` and ``formulation``: another method's)."""
     n_classes, reduction = problem.n_classes, problem.reduction
     samples, subsets, floor = centroid_rows(problem.n_samples, n_classes, reduction)
     features = initial_features(n_classes, problem.n_features, config.regime, config.fit_intercept)
