@@ -55,9 +55,19 @@ def plot_history(fitted, axes=None):
     lower = history["lower"].to_numpy() if len(history) else np.array([fitted.lower_])
     upper = history["upper"].to_numpy() if len(history) else np.array([fitted.upper_])
     x = it if len(history) else np.array([0])
+    gap_panel(axes[0], x, upper - lower, eps_1)
+    interval_panel(axes[1], history, it, x, lower, upper)
+    size_panel(axes[2], history, it)
+    seconds_panel(axes[3], history, it)
+    for ax in axes:
+        ax.set_xlabel("iteration")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    fig.tight_layout()
+    return fig
 
-    ax = axes[0]
-    gap = upper - lower
+
+def gap_panel(ax, x, gap, eps_1):
+    """Panel 1 of :func:`plot_history`: the certified gap on a log scale (0 as triangles on the bottom edge)."""
     positive = gap > 0
     ax.semilogy(x[positive], gap[positive], "o-", color=COLOURS["gap"], label="certified gap upper - lower")
     if (~positive).any():
@@ -65,11 +75,13 @@ def plot_history(fitted, axes=None):
                 transform=ax.get_xaxis_transform(), label=f"gap 0 ({(~positive).sum()} iterations)")
     if eps_1:
         ax.axhline(eps_1, color="gray", linestyle=":", label=f"eps_1 = {eps_1:g}")
-    ax.set_xlabel("iteration")
     ax.set_ylabel("certified gap (log scale)")
     _legend(ax)
 
-    ax = axes[1]
+
+def interval_panel(ax, history, it, x, lower, upper):
+    """Panel 2 of :func:`plot_history`: the certified interval, ``R^k`` and ``R(mu^k)`` (those above the panel
+    as triangles on its top edge, counted in the legend)."""
     ax.fill_between(x, lower, upper, alpha=0.25, color=COLOURS["upper"], step=None,
                     label="certified interval (holds $R^*$)")
     ax.plot(x, upper, "-", color=COLOURS["upper"], label="upper = R(best rule)")
@@ -85,22 +97,25 @@ def plot_history(fitted, axes=None):
             ax.plot(it[~inside], np.ones((~inside).sum()), "^", color=COLOURS["R_mu"], clip_on=False,
                     transform=ax.get_xaxis_transform(), label=rf"$R(\mu^k)$ > {top:.3g} ({(~inside).sum()})")
     ax.set_ylim(min(0.0, float(np.min(lower))), top)
-    ax.set_xlabel("iteration")
     ax.set_ylabel("worst-case error probability")
     _legend(ax)
 
-    ax = axes[2]
+
+def size_panel(ax, history, it):
+    """Panel 3 of :func:`plot_history`: the rows and features of each master (MRC-CCG)."""
     if "n_rows" in history and len(history):
         ax.plot(it, history["n_rows"], "o-", color=COLOURS["n_rows"], label="rows in $I$")
-        ax.plot(it, history["n_features"], "s-", color=COLOURS["n_features"], label="features in $J$")
+        if "n_features" in history:
+            ax.plot(it, history["n_features"], "s-", color=COLOURS["n_features"], label="features in $J$")
         _legend(ax)
     else:
         ax.text(0.5, 0.5, "no master along the iterations\n(MRC-SUB solves no LP; the full LP is one)",
                 ha="center", va="center", transform=ax.transAxes)
-    ax.set_xlabel("iteration")
     ax.set_ylabel("active set size")
 
-    ax = axes[3]
+
+def seconds_panel(ax, history, it):
+    """Panel 4 of :func:`plot_history`: each iteration's seconds by part (MRC-CCG), or per step."""
     if "seconds_solve" in history and len(history):
         bottom = np.zeros(len(it))
         for column, label in TIME_PARTS:
@@ -112,12 +127,7 @@ def plot_history(fitted, axes=None):
         ax.plot(it, np.diff(np.concatenate([[0.0], history["seconds_elapsed"].to_numpy()])), ".",
                 color=COLOURS["seconds_solve"], label="seconds per step")
         _legend(ax)
-    ax.set_xlabel("iteration")
     ax.set_ylabel("seconds")
-    for ax in axes:
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    fig.tight_layout()
-    return fig
 
 
 def _legend(ax):

@@ -25,8 +25,8 @@ class Points:
         train = ids < self.n_samples
         local = ids[train]
         if self.stored_ids is not None:
-            local = np.minimum(np.searchsorted(self.stored_ids, local), len(self.stored_ids) - 1)
-            if not np.array_equal(self.stored_ids[local], ids[train]):
+            local = np.minimum(np.searchsorted(self.stored_ids, local), max(len(self.stored_ids) - 1, 0))
+            if len(local) and (not len(self.stored_ids) or not np.array_equal(self.stored_ids[local], ids[train])):
                 raise ValueError("this compacted master only holds the samples of its rows")
         if len(local):
             rows = self.data.rows(local, columns)

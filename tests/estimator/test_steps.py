@@ -235,8 +235,8 @@ def test_a_fit_running_in_a_daemon_thread_at_exit_ends_with_it_quietly():
         import numpy as np
         from mrc_pyomo import MRCClassifier
         rng = np.random.default_rng(0)
-        X, y = rng.normal(size=(3000, 20)), rng.integers(0, 8, 3000)
-        it = MRCClassifier(n_max=2, eps_1=0.0, lambda0=1e-4, phi="fourier", random_state=0).steps(X, y)
+        X, y = rng.normal(size=(3000, 20)), rng.integers(0, 8, 3000)   # many short masters: one row each
+        it = MRCClassifier(n_max=1, eps_1=0.0, lambda0=1e-4).steps(X, y)
         threading.Thread(target=lambda: list(it), daemon=True).start()
         time.sleep(1.0)
         print(repr(it), flush=True)

@@ -10,6 +10,7 @@ import mrc_pyomo
 
 PACKAGE = Path(mrc_pyomo.__file__).resolve().parent
 MAX_LINES = 300
+MAX_FUNCTION_LINES = 80
 MAX_LOOSE_MODULES = 8
 
 
@@ -135,3 +136,43 @@ def test_no_module_is_a_re_export_shim(name):
     assert not star, f"{name} re-exports with *"
     if path.name != "__init__.py" and body:
         assert not all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in body), f"{name} only imports"
+
+
+def test_every_module_has_its_mirror_test_module():
+    """The tests mirror the package (tests/conftest.py): ``tests/<room>/test_<module>.py`` for each module
+    ``mrc_pyomo/<room>/<module>.py`` but ``__init__.py`` and ``__main__.py`` (``tests/test_<module>.py`` for a
+    module at the top)."""
+    tests = Path(__file__).resolve().parents[1]
+    missing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        mirror = tests / path.parent.relative_to(PACKAGE) / f"test_{path.name}"
+        if not mirror.is_file():
+            missing.append(str(mirror.relative_to(tests.parent)))
+    assert not missing, f"modules without their test module: {missing}"
+
+
+def test_no_function_is_over_80_lines():
+    """Every function of the package, its docstring included, fits in :data:`MAX_FUNCTION_LINES` lines: a longer
+    one is several steps that want names of their own."""
+    long = {}
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    long[f"{name}.{node.name}"] = lines
+    assert not long, long
+
+
+def test_the_path_is_below_the_estimator():
+    """``mrc_path`` imports nothing of the classifier (the classifier fits through the path at the core, as
+    scikit-learn's ``ElasticNet.fit`` calls ``enet_path``), and no method carries a time limit in its config."""
+    known = modules()
+    assert "mrc_pyomo.estimator.classifier" not in imports("mrc_pyomo.estimator.path",
+                                                           known["mrc_pyomo.estimator.path"], known)
+    assert "mrc_pyomo.methods.pathwise" in imports("mrc_pyomo.estimator.classifier",
+                                                   known["mrc_pyomo.estimator.classifier"], known)
+    sources = "\n".join(path.read_text() for path in PACKAGE.rglob("*.py"))
+    assert "time_limit=remaining" not in sources and "replace(config, time_limit" not in sources
