@@ -16,15 +16,17 @@ NUMPY = array_api_compat.array_namespace(np.empty(0))
 def array_namespace(*arrays):
     """The array API namespace of ``arrays`` (None and SciPy sparse matrices left out; NumPy's if none is left);
     a ``TypeError`` if they are of several libraries."""
+    if all(type(array) is np.ndarray for array in arrays):   # the common case, at no cost
+        return NUMPY
     dense = [array for array in arrays if array is not None and not sp.issparse(array)]
-    if all(type(array) is np.ndarray for array in dense):   # the common case, at no cost
+    if all(type(array) is np.ndarray for array in dense):
         return NUMPY
     return array_api_compat.array_namespace(*dense)
 
 
 def is_numpy(xp):
     """Whether ``xp`` (a namespace of :func:`array_namespace`) is NumPy's."""
-    return array_api_compat.is_numpy_namespace(xp)
+    return xp is NUMPY or array_api_compat.is_numpy_namespace(xp)
 
 
 def is_standard_array(data):

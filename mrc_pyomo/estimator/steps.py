@@ -129,8 +129,15 @@ class Steps:
         return _Loop(self)
 
     def __next__(self):
-        with self._turn():
-            return self._next()
+        if self._exiting:   # the program ends, and its exit drops the fit: the iteration ends here
+            raise StopIteration
+        try:
+            with self._turn():
+                return self._next()
+        except RuntimeError:
+            if self._exiting:
+                raise StopIteration from None
+            raise
 
     def _next(self):
         if self._ended or self._exiting:
@@ -153,9 +160,16 @@ class Steps:
 
     def close(self):
         """End the fit as a callback's stop does (``status_ == "callback"``, the best certified rule so far) and
-        set the estimator's attributes; nothing if the fit has ended or never started."""
-        with self._turn():
-            self._close()
+        set the estimator's attributes; nothing if the fit has ended or never started, or once the program ends
+        (its exit drops the fit)."""
+        if self._exiting:
+            return
+        try:
+            with self._turn():
+                self._close()
+        except RuntimeError:
+            if not self._exiting:
+                raise
 
     def _close(self):
         if self._ended or self._fit is None:

@@ -113,7 +113,8 @@ def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, st
     ``deadline`` bounds all stages together and ``config.max_iter`` the iterations of all stages; ``stage_eps``:
     the certified gap at which the stages before the last stop (None: ``config.eps_1`` for all).  Each record of
     a stage gains ``lambda0``, and ``iteration`` counts from the start of the first stage.  Returns the list of
-    ``(lambda0, FitResult)`` of the stages run (a stage the deadline or ``max_iter`` leaves no room for is not)."""
+    ``(lambda0, FitResult)`` of the stages run (a stage the deadline or ``max_iter`` leaves no room for, or no
+    iteration, is not)."""
     deadline = deadline_of(deadline)
     results, used = [], 0
     for position, lambda0 in enumerate(lambda0s):
@@ -134,6 +135,8 @@ def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, st
                       solve_times=tuple(record["seconds_solve"] for _, result in results for record in result.history
                                         if "seconds_solve" in record))
         result = yield from method.steps(problem.at(lambda0), stage, start=start, deadline=deadline, log=stage_log)
+        if results and result.status == Status.TIME_LIMIT and not result.history:
+            break   # the deadline left this stage no iteration: it is not reached
         results.append((lambda0, result))
         used += len(result.history)
         if result.status == Status.CALLBACK:
