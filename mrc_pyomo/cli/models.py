@@ -34,7 +34,7 @@ MOVED_MODULES = {
     "mrc_pyomo.certificate": "mrc_pyomo.oracles.certificate",
     "mrc_pyomo.full_lp": "mrc_pyomo.methods.full_lp",
     "mrc_pyomo.subgradient": "mrc_pyomo.methods.subgradient",
-    "mrc_pyomo.continuation": "mrc_pyomo.methods.continuation",
+    "mrc_pyomo.continuation": "mrc_pyomo.methods.pathwise",
     "mrc_pyomo.result": "mrc_pyomo.methods.result",
     "mrc_pyomo.classifier": "mrc_pyomo.estimator.classifier",
     "mrc_pyomo.rule": "mrc_pyomo.estimator.rule",

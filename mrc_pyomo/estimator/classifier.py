@@ -57,22 +57,28 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         certifies directly, take 1.4x to 3.5x longer through the stages (quick run, median 1.92x).
     fit_intercept : bool, default=True
         Prepend the constant feature 1 to ``Psi``.
-    method : {"ccg", "lp", "subgradient", "fom"}, default="ccg"
-        MRC-CCG (Algorithm 1), the full LP over all ``n (2^K - 1)`` rows (its primal or dual form by the
-        simplex or the interior point method, chosen by size: :func:`mrc_pyomo.methods.full_lp.choose_method`),
-        MRC-SUB, the accelerated subgradient method of the MRC literature (:mod:`mrc_pyomo.methods.subgradient`; the
-        paper's baseline; ``max_iter`` subgradient steps, no LP, ``master_`` is None), or MRC-FOM, FISTA on the
-        smoothed worst-case risk (:mod:`mrc_pyomo.methods.first_order`; ``max_iter`` iterations of one forward and
-        one backward pass over the data, in memory or on Dask), then MRC-CCG from the rows its best rule makes
-        active, for the certificate (``max_iter`` masters at most).
+    method : {"ccg", "lp", "subgradient", "fom"} or another registered name, default="ccg"
+        A method of the registry (:mod:`mrc_pyomo.methods.registry`): any name registered with
+        :func:`~mrc_pyomo.methods.registry.register_method` is valid, also one registered after this estimator was
+        made (``examples/new_method.py`` adds Kelley's cutting planes).  The built-in ones: ``"ccg"``, MRC-CCG
+        (Algorithm 1); ``"lp"``, the full LP over all ``n (2^K - 1)`` rows (its primal or dual form by the simplex
+        or the interior point method, chosen by size: :func:`mrc_pyomo.methods.full_lp.choose_method`);
+        ``"subgradient"``, MRC-SUB, the accelerated subgradient method of the MRC literature
+        (:mod:`mrc_pyomo.methods.subgradient`; the paper's baseline; ``max_iter`` subgradient steps, no LP,
+        ``master_`` is None); ``"fom"``, MRC-FOM, FISTA on the smoothed worst-case risk
+        (:mod:`mrc_pyomo.methods.first_order`; ``max_iter`` iterations of one forward and one backward pass over
+        the data, in memory or on Dask), then MRC-CCG from the rows its best rule makes active, for the
+        certificate (``max_iter`` masters at most).
     first_order : "auto" or bool, default="auto"
-        MRC-CCG only: a first-order phase before the loop (:mod:`mrc_pyomo.methods.pathwise`): MRC-FOM's
-        iterations until its best ``R`` improves by less than 1% over a smoothing stage or the time limit, its rule
-        a candidate for ``mu_``, so that a fit stopped early returns a good rule.  ``"auto"`` runs it where the
-        loop is slow to give one (:func:`~mrc_pyomo.methods.pathwise.runs_phase`: dense features, ``K D >= 4000``
-        and ``n K D >= 5e6``: images); ``True`` always, ``False`` never.  ``history_`` shows the phase
-        (``phase == "first-order"``) and ``n_iter_`` counts its iterations with the masters; ``max_iter`` bounds
-        each.  Not used by :func:`~mrc_pyomo.mrc_path`.
+        A first-order phase before the fit, for a method that takes one (its registry entry's ``after_phase``:
+        MRC-CCG): the phase of the registry's first-order method (:func:`~mrc_pyomo.methods.registry.phase_method`,
+        MRC-FOM's iterations) until its best ``R`` improves by less than 1% over a smoothing stage or the time
+        limit, its rule a candidate for ``mu_``, so that a fit stopped early returns a good rule
+        (:func:`mrc_pyomo.methods.pathwise.fit_steps`).  ``"auto"`` runs it where the loop is slow to give one
+        (:func:`~mrc_pyomo.methods.pathwise.runs_phase`: regime ``"n"``, ``K D >= 4000`` and ``n K D >= 5e6``:
+        images); ``True`` always, ``False`` never.  ``history_`` shows the phase (``phase == "first-order"``)
+        and ``n_iter_`` counts its iterations with the masters; ``max_iter`` bounds each.
+        :func:`~mrc_pyomo.mrc_path` runs none (each stage starts from the one before; ``True`` is refused there).
     solver : str, default="highs"
         ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is
         a Pyomo solver name (``pyomo.environ.SolverFactory``): a persistent interface (``"appsi_highs"``,
@@ -97,15 +103,23 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         iterations for ``method="fom"``); None: the method's default, 1,000, and 10,000 steps for MRC-SUB (MRCpy's,
         as in the paper's comparisons: its rule after 1,000 steps is still the trivial one on digits).
     regime : {"auto", "n", "nm"}, default="auto"
-        MRC-CCG's regime (``method="ccg"``; MRC-FOM's certificate always runs in ``"n"``, and ``regime_`` says where a
-        fit ran): ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"`` uses
-        ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``: the master with
-        every row and feature, as ``method="lp"``; sparse text with few classes), else ``"nm"`` for sparse features and
-        ``"n"`` for dense ones (random Fourier features, images: the certificate of ``"nm"`` cannot close while dense
-        features lie outside ``J``); :func:`mrc_pyomo.methods.ccg.config.choose_regime` states the rule and its
-        measurements.
+        MRC-CCG's regime, which each method's ``configure`` reads (MRC-FOM's certificate always runs in ``"n"``;
+        MRC-SUB and the full LP take the whole problem; ``regime_`` says where a fit ran): ``"n"``: all features,
+        rows added and removed; ``"nm"``: rows and features added.  ``"auto"`` uses ``"n"`` when ``K * D <=
+        LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``: MRC-CCG's registry entry then runs
+        the full LP's steps, as ``method="lp"``; sparse text with few classes; :func:`~mrc_pyomo.mrc_path` keeps to
+        the generation loop), else ``"nm"`` for sparse features and ``"n"`` for dense ones (random Fourier
+        features, images: the certificate of ``"nm"`` cannot close while dense features lie outside ``J``);
+        :func:`mrc_pyomo.methods.ccg.config.choose_regime` states the rule and its measurements.
     time_limit : float, optional
-        Seconds after which the loop stops (checked after each iteration).
+        Seconds the fit may take (None: no limit), its own seconds from its start: the validation of the data and
+        the preparation of the problem count, the time spent at a step (in ``callback``, or between two ``next()``
+        of :meth:`steps`) does not.  A fit has one :class:`~mrc_pyomo.methods.deadline.Deadline`, which every
+        level asks for the time left (the stages, the first-order phase, the loop, each master's solve, which
+        HiGHS stops at the limit; :func:`~mrc_pyomo.mrc_path`'s bounds all its stages): once the time is up no
+        master or iteration starts, so a fit returns within the limit plus one solve and a few passes over the
+        data, with ``status_ == "time_limit"`` and the best certified rule found.  The paper's small first master
+        is solved whatever the time, so that a loop whose time is up before it still ends with a master's rule.
     solver_options : dict, optional
         Options passed to the solver (HiGHS option names on the default path).
     random_state : int, RandomState or None

@@ -73,7 +73,7 @@ def unpredicted_classes_message(problem, rule, status, estimator):
     all): the classes, the training accuracy, and what kept the rule from them.  A fit that stopped before it
     converged (``status`` another than ``"converged"``) is named with its stop and gap: its rule is not yet the
     minimax rule, so neither the feature map nor the regularisation is to blame yet.  A converged fit whose
-    ``lambda0`` is at or above :func:`~mrc_pyomo.methods.continuation.zero_rule_lambda0` has the constant rule
+    ``lambda0`` is at or above :func:`~mrc_pyomo.methods.pathwise.zero_rule_lambda0` has the constant rule
     ``mu = 0`` among its minimisers: the regularisation is to blame; one whose missing classes carry less than
     :data:`LIGHT_CLASSES` of the sample weight, their weight.  Otherwise the feature map may be too poor (a
     linear rule cannot separate the classes), or ``lambda0`` too large."""

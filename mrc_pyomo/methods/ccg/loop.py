@@ -213,7 +213,7 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     status is ``"solver_error"`` (or ``"time_limit"``).  A failure on the first master raises
     ``MasterSolveError``.
 
-    Warm start (:mod:`mrc_pyomo.methods.continuation`): ``start`` (a :class:`~mrc_pyomo.methods.result.Start`)
+    Warm start (:mod:`mrc_pyomo.methods.pathwise`): ``start`` (a :class:`~mrc_pyomo.methods.result.Start`)
     may give the first master instead of :func:`initial_master` (e.g. the final master of a fit at a larger
     ``lambda0``, with this problem's costs), rules ``candidates`` the result may be (evaluated on this problem
     before the first master) and the ``solve_times`` of earlier masters for the stall budget.  A given master's
