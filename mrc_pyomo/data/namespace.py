@@ -9,7 +9,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.externals import array_api_compat
 
-#: the namespace of NumPy arrays (and of SciPy sparse matrices, whose products are NumPy arrays)
+# the namespace of NumPy arrays (and of SciPy sparse matrices, whose products are NumPy arrays); not in the API
+# pages, whose text would show where the package is installed
 NUMPY = array_api_compat.array_namespace(np.empty(0))
 
 

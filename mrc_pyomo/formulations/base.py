@@ -41,7 +41,7 @@ def label_counts(labels):
 def item_keys(samples, subsets):
     """One fixed-width key per (sample, label set) pair, comparable with ``np.isin``: the bytes of the sample id
     followed by the packed label set."""
-    packed = np.concatenate([np.asarray(samples, dtype="<i8").view(np.uint8).reshape(-1, 8),
+    packed = np.concatenate([np.ascontiguousarray(samples, dtype="<i8").view(np.uint8).reshape(-1, 8),
                              np.packbits(np.asarray(subsets, dtype=bool), axis=1)], axis=1)
     return np.ascontiguousarray(packed).view(f"V{packed.shape[1]}").ravel()
 

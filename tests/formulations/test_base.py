@@ -114,3 +114,13 @@ def test_formulations_are_equal_and_hash_alike_by_type():
     assert Minimal() != Other() and Other() != Minimal()
     assert len({Minimal(), Minimal(), Other()}) == 2
     assert repr(Minimal()) == "Minimal()" and repr(Other()) == "Other()"
+
+
+def test_item_keys_of_strided_sample_ids():
+    """Sample ids as ``np.nonzero`` returns them (strided views of one array) give the keys of their copies: a
+    master's ``add_rows`` takes them as they come."""
+    weights = np.array([[0.0, 1.0, 2.0], [3.0, 0.0, 0.0], [0.0, 0.0, 4.0]])
+    samples, sizes = np.nonzero(weights)
+    subsets = np.arange(3)[None, :] <= sizes[:, None]
+    assert not samples.flags.c_contiguous or not sizes.flags.c_contiguous or samples.base is not None
+    assert np.array_equal(item_keys(samples, subsets), item_keys(samples.copy(), subsets))
