@@ -191,6 +191,19 @@ def assert_exact(clf, X, y, tol=1e-6):
     assert clf.upper_ == pytest.approx(worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_), rel=1e-12)
 
 
+def assert_certified(fits, X, y, lambda0):
+    """For fits of one problem: ``upper_`` is ``R(mu_)`` raised by the bound on its rounding, the interval holds
+    the R* of an independent full LP, and "converged" means a gap within eps_1."""
+    classes, y_idx = np.unique(y, return_inverse=True)
+    Psi = fits[0].feature_map_.transform(X)
+    R_star = reference_R_star(Psi, y_idx, len(classes), lambda0)
+    for clf in fits:
+        R = worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_)
+        assert R <= clf.upper_ <= R + 1e-9
+        assert clf.lower_ - REFERENCE_TOL <= R_star <= clf.upper_ + REFERENCE_TOL
+        assert (clf.status_ == "converged") == (clf.upper_ - clf.lower_ <= max(clf.eps_1, 1e-9))
+
+
 # -- solvers -------------------------------------------------------------------------------------------------
 
 PERSISTENT = ["appsi_highs", "gurobi_persistent", "appsi_gurobi", "cplex_persistent"]

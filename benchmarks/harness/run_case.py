@@ -123,7 +123,7 @@ def waste(history, final_rows, cold_best_seconds=None):
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("case", choices=sorted(CASES))
-    parser.add_argument("method", choices=["ccg", "lp", "subgradient", "fom", "path"])
+    parser.add_argument("method", choices=["ccg", "lp", "subgradient", "fom", "pdhg", "path"])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--fraction", type=float, default=1.0, help="fraction of the training samples used")
     parser.add_argument("--classes", type=int, help="number of classes (many_classes only)")
@@ -163,8 +163,8 @@ def main(argv=None):
         clf = MRCClassifier(eps_1=args.eps_1, time_limit=args.time_limit, continuation=args.continuation,
                             regime=args.regime, formulation=args.formulation,
                             first_order=FIRST_ORDER[args.first_order], **params)
-    elif args.method == "fom":
-        clf = MRCClassifier(method="fom", eps_1=args.eps_1, time_limit=args.time_limit, regime=args.regime,
+    elif args.method in ("fom", "pdhg"):
+        clf = MRCClassifier(method=args.method, eps_1=args.eps_1, time_limit=args.time_limit, regime=args.regime,
                             formulation=args.formulation, **params)
     elif args.method == "lp":
         clf = MRCClassifier(method="lp", formulation=args.formulation, time_limit=args.time_limit, **params)
@@ -183,7 +183,7 @@ def main(argv=None):
         "R_master": clf.objective_,
         "test_error": float(np.mean(clf.predict(X_test) != y_test)), "iterations": int(clf.n_iter_),
         "status": clf.status_, "peak_mb": peak_rss_mb(), "data_mb": rss_data,
-        "eps_1": args.eps_1 if args.method in ("ccg", "fom", "path") else None,
+        "eps_1": args.eps_1 if args.method in ("ccg", "fom", "pdhg", "path") else None,
         "regime": getattr(clf, "regime_", None),
         "continuation": args.continuation, "time_limit": args.time_limit, "formulation": args.formulation,
         "first_order": args.first_order if args.method == "ccg" else None,
@@ -191,7 +191,7 @@ def main(argv=None):
     }
     if stages is not None:
         record["stages"] = stages
-    elif args.method in ("ccg", "fom"):
+    elif args.method in ("ccg", "fom", "pdhg"):
         record.update(seconds_oracle=float(h.seconds_oracle.sum()), seconds_update=float(h.seconds_update.sum()),
                       seconds_solve=float(h.seconds_solve.sum()),
                       trace=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.R_mu)],

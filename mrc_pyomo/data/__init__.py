@@ -3,11 +3,11 @@ and by rows fetched by sample id, in memory, on Dask (:mod:`mrc_pyomo.data.dask_
 another library of the array API standard (:mod:`mrc_pyomo.data.namespace`)."""
 
 from .convert import as_source, is_dask_array
-from .namespace import array_namespace, is_numpy
+from .namespace import array_namespace, is_numpy, to_numpy
 from .source import ArraySource, DataSource, InMemorySource
 
 __all__ = ["ArraySource", "DaskSource", "DataSource", "InMemorySource", "array_namespace", "as_source",
-           "is_dask_array", "is_numpy"]
+           "is_dask_array", "is_numpy", "to_numpy"]
 
 
 def __getattr__(name):

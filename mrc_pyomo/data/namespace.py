@@ -36,3 +36,13 @@ def is_standard_array(data):
     if isinstance(data, np.ndarray) or sp.issparse(data) or type(data).__module__.startswith("dask."):
         return False
     return hasattr(data, "__array_namespace__") or array_api_compat.is_array_api_obj(data)
+
+
+def to_numpy(array):
+    """``array`` as a NumPy array on the host: itself if it is one, CuPy's ``get()``, PyTorch's ``cpu()``, else
+    through the standard's buffer protocol (array-api-strict)."""
+    if isinstance(array, np.ndarray):
+        return array
+    if hasattr(array, "get"):
+        return array.get()
+    return np.asarray(array.cpu() if hasattr(array, "cpu") else array)

@@ -17,9 +17,9 @@ phase where it pays: the core of every fit and of :func:`mrc_pyomo.mrc_path`).  
 the built-in methods.
 """
 
-from . import first_order, full_lp, pathwise, subgradient
+from . import first_order, full_lp, pathwise, pdhg, subgradient
 from .ccg import method as ccg_method
 from .registry import METHODS, Method, Settings, get_method, phase_method, register_method
 
 __all__ = ["METHODS", "Method", "Settings", "ccg_method", "first_order", "full_lp", "get_method", "pathwise",
-           "phase_method", "register_method", "subgradient"]
+           "pdhg", "phase_method", "register_method", "subgradient"]

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from sklearn.exceptions import ConvergenceWarning
 
-from helpers import REFERENCE_TOL, problems, random_problem, reference_R_star
+from helpers import assert_certified, problems, random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.display.log import LOG_HEADER
 from mrc_pyomo.master import MasterSolveError, MasterTimeLimit
 from mrc_pyomo.master.highs import HighsBackend
 from mrc_pyomo.methods import deadline, first_order
 from mrc_pyomo.methods.deadline import Deadline
-from mrc_pyomo.oracles.primal import class_scores, worst_case_risk
+from mrc_pyomo.oracles.primal import class_scores
 from mrc_pyomo.problem import prepare
 
 
@@ -51,14 +51,7 @@ def test_the_certified_interval_holds_R_star(problem):
         warnings.simplefilter("ignore", ConvergenceWarning)
         fit = MRCClassifier(method="fom", **params).fit(X, y)
         short = MRCClassifier(method="fom", max_iter=5, **params).fit(X, y)
-    classes, y_idx = np.unique(y, return_inverse=True)
-    Psi = fit.feature_map_.transform(X)
-    R_star = reference_R_star(Psi, y_idx, len(classes), params["lambda0"])
-    for clf in (fit, short):
-        R = worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_)
-        assert R <= clf.upper_ <= R + 1e-9
-        assert clf.lower_ - REFERENCE_TOL <= R_star <= clf.upper_ + REFERENCE_TOL
-        assert (clf.status_ == "converged") == (clf.upper_ - clf.lower_ <= max(clf.eps_1, 1e-9))
+    assert_certified((fit, short), X, y, params["lambda0"])
     assert fit.history_.phase.iloc[-1] == "generation" and fit.master_ is not None
 
 

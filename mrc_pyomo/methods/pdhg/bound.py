@@ -1,0 +1,68 @@
+"""The certified lower bound of a dual iterate ``W`` of MRC-PDHG, and its rescue.
+
+**The bound.**  A ``W`` in the simplex is the image of the distribution over rows ``(i, C_k)`` of its nested
+decomposition (:func:`~mrc_pyomo.methods.pdhg.saddle.nested_rows`), whose ``g = F^T alpha`` is ``Psi^T W`` and
+whose ``-b.alpha = sum alpha_r (1 - 1/|C_r|) = 1 - h(W)``: the Lagrangian bound (*) of
+:mod:`mrc_pyomo.oracles.certificate` applies, with ``rho = R`` of the best rule, safe in floating point (the
+rounding of ``g`` and of ``h`` bounded, :func:`dual_bound`).  No master and no pass beyond the iteration's
+own: ``G = Psi^T W`` is the backward pass the next primal step needs.
+
+**The rescue, valid for any** ``W``.  The distribution ``alpha_0`` with weight ``w_i / sum w`` on each row
+``(i, {y_i})`` has ``g = tau`` exactly and ``-b.alpha_0 = 0``.  The mixture ``alpha_theta = (1 - theta) alpha +
+theta alpha_0`` of the two distributions over rows has ``g_theta - tau = (1 - theta)(g - tau)`` and
+``-b.alpha_theta = (1 - theta)(1 - h(W))``.  At ``1 - theta = 1 / max_j r_j`` (``r_j = |g_j - tau_j| /
+lambda_j``) every ``r`` of the mixture is at most 1 and (*) is ``(1 - h(W)) / max_j r_j``, with no penalty.
+(*) is evaluated on the mixture's numbers as computed, its rounding bounded as ``W``'s, so the rescue is valid
+whatever ``theta``.  The better of ``W``'s bound and its rescue's is kept: early on, or when a few features with
+tiny ``lambda_j`` keep ``max_j r_j`` far above 1 (mnist), the rescue is the larger.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from ...data import array_namespace, as_source, to_numpy
+from ...oracles.certificate import lagrangian_bound
+from ...oracles.rounding import gamma
+
+
+def column_peaks(problem):
+    """``max_i |Psi_ij|`` per feature (shape ``(D,)``, on the host): what bounds the rounding of ``g = Psi^T W``
+    (:func:`dual_bound`).  One pass."""
+    def peaks(block, start):
+        if sp.issparse(block):
+            return np.asarray(abs(block).max(axis=0).todense()).ravel()
+        xp = array_namespace(block)
+        return to_numpy(xp.max(xp.abs(block), axis=0))
+    return np.max(as_source(problem.data).map_reduce(peaks, list), axis=0)
+
+
+def rounding_of(W, peaks):
+    """``(g_error, b_error)``: bounds on the rounding of ``g = Psi^T W / sum W`` per feature (shape ``(1, D)``)
+    and of ``-b.alpha = 1 - h(W) / sum W``, for ``W`` of shape ``(n, K)`` (sums of at most ``n`` products, blocks
+    added in any order, and one division)."""
+    n, K = W.shape
+    return gamma(n + K + 2) * (1.0 + gamma(n * K)) * peaks[None, :], gamma(n * K + 2)
+
+
+def dual_bound(W, G, problem, rho, peaks):
+    """The certified lower bound on ``R*`` of the dual iterate ``W`` (``G = Psi^T W``; any namespace) with ``rho
+    = R`` of the best rule: the Lagrangian bound (*) of ``W`` and of its rescue (module docstring), the better,
+    at least 0 (``R* >= 0``)."""
+    xp = array_namespace(W)
+    total = float(xp.sum(W))
+    if not total > 0:
+        return 0.0
+    g = to_numpy(G) / total
+    minus_b = 1.0 - float(xp.sum(xp.max(W, axis=1))) / total
+    errors = rounding_of(W, peaks)
+    tau, lam = problem.tau, problem.lam
+    bound = lagrangian_bound(g, minus_b, tau, lam, rho, errors)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(lam > 0, np.abs(g - tau) / lam, np.where(np.abs(g - tau) > errors[0], np.inf, 0.0))
+    worst = float(ratio.max())
+    if 1.0 < worst < np.inf:
+        share = 1.0 / worst   # 1 - theta
+        mixed = (errors[0] + gamma(3) * peaks[None, :], errors[1] + gamma(2))   # |g|, |tau| <= peaks
+        rescued = lagrangian_bound(share * g + (1.0 - share) * tau, share * minus_b, tau, lam, rho, mixed)
+        bound = max(bound, rescued)
+    return max(0.0, bound)

@@ -1,0 +1,131 @@
+"""The iterations of MRC-PDHG: a restarted, reflected primal-dual hybrid gradient on the saddle form
+(:mod:`~mrc_pyomo.methods.pdhg.saddle`), after PDLP (Applegate et al., 2021, "Practical large-scale linear
+programming using primal-dual hybrid gradient") and cuPDLP+ (its Halpern iteration with reflection).
+
+With per-coordinate primal steps ``T`` and per-sample dual steps ``S``, one PDHG step ``z -> P(z)`` is::
+
+    mu+ = soft_threshold(mu - T (Psi^T W - tau), T lambda)         (Psi^T W: the backward pass of the last step)
+    W+  = prox_{S h, simplex}(W + S Psi (2 mu+ - mu)^T)             (Psi mu+^T: one forward pass)
+
+the dual prox exact (:func:`~mrc_pyomo.methods.pdhg.saddle.dual_prox`).  The iterate moves to Halpern's
+``z+ = (j+1)/(j+2) ((1 + r) P(z) - r z) + 1/(j+2) z_0`` (reflection ``r``, ``j`` steps since the restart point
+``z_0``).  The steps are Pock and Chambolle's diagonal preconditioning, ``T_j = 1 / sum_i |Psi_ij|`` and ``S_i =
+1 / sum_j |Psi_ij|`` (the preconditioned operator's norm is then at most 1), scaled by ``eta`` over that norm
+(a few power steps, :func:`operator_norm`) and by the primal weight: ``T / omega``, ``S omega``, ``omega_0 =
+||T^(1/2) tau|| / ||S^(1/2)||_2`` (PDLP's ratio of the primal and dual scales in the preconditioned space).  The
+iteration restarts at ``P(z)`` when the fixed-point residual ``||z - P(z)||`` in PDHG's metric fell below a
+fifth of its value after the last restart, or below 0.8 of it and rose again, or after a third of all
+iterations (PDLP's rule).
+
+**Every iterate is certified**: ``P(z)``'s exact ``R`` from the scores of its forward pass (the best is the
+rule) and its ``W``'s lower bound (:mod:`~mrc_pyomo.methods.pdhg.bound`) from the backward pass the next step
+needs.  The arrays live in the data's namespace (:mod:`mrc_pyomo.data.namespace`: on a GPU for a CuPy or PyTorch
+array); the bound's few ``(K, D)`` numbers come to the host.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from ...data import array_namespace, as_source, to_numpy
+from ..first_order import backward, forward, soft_threshold
+from .saddle import dual_prox
+
+
+def data_namespace(problem):
+    """The namespace the iterations run in: that of the problem's data (NumPy's for NumPy, SciPy and Dask data)."""
+    return getattr(as_source(problem.data), "xp", None) or array_namespace(np.empty(0))
+
+
+def absolute_sums(block, start):
+    """``(sum_i |Psi_ij| per feature, sum_j |Psi_ij| per sample)`` of a block of samples, on the host."""
+    if sp.issparse(block):
+        absolute = abs(block)
+        return np.asarray(absolute.sum(axis=0)).ravel(), np.asarray(absolute.sum(axis=1)).ravel()
+    xp = array_namespace(block)
+    absolute = xp.abs(block)
+    return to_numpy(xp.sum(absolute, axis=0)), to_numpy(xp.sum(absolute, axis=1))
+
+
+def preconditioner(problem):
+    """``(T0, S0)`` on the host: Pock and Chambolle's diagonal steps, ``1 / sum_i |Psi_ij|`` per feature (shape
+    ``(D,)``) and ``1 / sum_j |Psi_ij|`` per sample (shape ``(n,)``), one pass; an all-zero column or row gets 1."""
+    parts = as_source(problem.data).map_reduce(absolute_sums, list)
+    columns = np.sum([part[0] for part in parts], axis=0)
+    rows = np.concatenate([part[1] for part in parts])
+    with np.errstate(divide="ignore"):
+        return np.where(columns > 0, 1.0 / columns, 1.0), np.where(rows > 0, 1.0 / rows, 1.0)
+
+
+def operator_norm(problem, T0, S0, iterations, xp):
+    """An estimate of ``||S0^(1/2) Psi T0^(1/2)||`` (at most 1) by ``iterations`` power steps, two passes each,
+    from a fixed start; 1 if ``iterations`` is 0.  Raised by 1% for safety: the estimate is from below."""
+    if iterations <= 0:
+        return 1.0
+    root_T, root_S = xp.sqrt(xp.asarray(T0))[None, :], xp.sqrt(xp.asarray(S0))[:, None]
+    x = xp.asarray(np.random.default_rng(0).normal(size=problem.tau.shape))
+    value = 1.0
+    for _ in range(iterations):
+        norm = float(xp.sqrt(xp.sum(x * x)))
+        if norm == 0.0:
+            return 1.0
+        x = x / norm
+        x = root_T * backward(problem.data, root_S * root_S * forward(problem.data, root_T * x))
+        value = math.sqrt(float(xp.sqrt(xp.sum(x * x))))
+    return min(1.0, 1.01 * value) if value > 0 else 1.0
+
+
+@dataclass
+class Iterate:
+    """A point of the iteration: ``mu`` and its scores ``V = Psi mu^T``, ``W`` and ``G = Psi^T W``."""
+
+    mu: object
+    V: object
+    W: object
+    G: object
+
+    def combined(self, a, other, b, anchor, c):
+        """``a self + b other + c anchor``, every part (the passes are linear: no pass)."""
+        return Iterate(*(a * x + b * y + c * z for x, y, z in zip(
+            (self.mu, self.V, self.W, self.G), (other.mu, other.V, other.W, other.G),
+            (anchor.mu, anchor.V, anchor.W, anchor.G))))
+
+
+@dataclass
+class Arrays:
+    """The problem's arrays in the iterations' namespace: ``tau``, ``lam``, the ``fixed`` features of the
+    reduction and its ``blocked`` labels (None if none)."""
+
+    tau: object
+    lam: object
+    fixed: object
+    blocked: object
+
+    @classmethod
+    def of(cls, problem, xp):
+        fixed = np.zeros(problem.tau.shape, dtype=bool) if problem.reduction is None else problem.reduction.fixed
+        blocked = None if problem.blocked is None else xp.asarray(problem.blocked)
+        return cls(xp.asarray(problem.tau), xp.asarray(problem.lam), xp.asarray(fixed), blocked)
+
+
+def pdhg_step(z, problem, arrays, T, S):
+    """``P(z)``: one PDHG step from ``z`` with the primal steps ``T`` (shape ``(K, D)``) and the dual steps ``S``
+    (per sample), two passes (module docstring)."""
+    xp = array_namespace(z.mu)
+    mu = soft_threshold(z.mu - T * (z.G - arrays.tau), T * arrays.lam)
+    mu = xp.where(arrays.fixed, 0.0, mu)
+    V = forward(problem.data, mu)
+    W = dual_prox(z.W + S[:, None] * (2.0 * V - z.V), S, arrays.blocked)
+    return Iterate(mu, V, W, backward(problem.data, W))
+
+
+def residual(old, new, T, S):
+    """The fixed-point residual ``||z - P(z)||`` in PDHG's metric ``[[1/T, -K^T], [-K, 1/S]]`` (``K mu = Psi
+    mu^T``, whose change is that of the scores: no pass)."""
+    xp = array_namespace(old.mu)
+    dmu, dW = new.mu - old.mu, new.W - old.W
+    squared = float(xp.sum(dmu * dmu / T)) + float(xp.sum(dW * dW / S[:, None])) - 2.0 * float(
+        xp.sum(dW * (new.V - old.V)))
+    return math.sqrt(max(squared, 0.0))

@@ -1,0 +1,109 @@
+"""The saddle form of the MRC LP and the exact prox of its dual part.
+
+A distribution ``alpha`` over the rows ``(i, C)`` of the LP (paper, eq. 4) acts on ``mu`` only through
+``W_iy = sum_{C ni y} alpha_iC / |C|``, a distribution over the pairs ``(i, y)``.  The least ``sum_C alpha_iC /
+|C|`` of a ``W`` is ``h(W) = sum_i max_y W_iy``, reached by the nested prefix sets of each sample's sorted row:
+the rows ``(i, C_k)``, ``C_k`` the ``k`` largest entries of ``W_i``, with weight ``k (w_(k) - w_(k+1))``
+(:func:`nested_rows`).  So::
+
+    R* = min_mu max_{W in simplex, W = 0 on blocked (i, y)} 1 - tau.mu + lambda.|mu| + <W, Psi mu^T> - h(W),
+
+and the inner maximum at a ``mu`` is ``R(mu)`` (:mod:`mrc_pyomo.oracles.primal`).  The dual step of the
+primal-dual iteration is the prox of ``h`` on the simplex (:func:`dual_prox`), exact: per sample the threshold
+``t_i`` of the prox of ``S_i max_y`` (one sort of the row, :func:`row_thresholds`), then the shift ``nu`` of the
+simplex (:func:`simplex_shift`).
+
+Every function takes its arrays' namespace (:mod:`mrc_pyomo.data.namespace`): NumPy's, or that of another
+library of the array API standard on its device.
+"""
+
+import numpy as np
+
+from ...data import array_namespace, is_numpy, to_numpy
+
+
+def row_thresholds(Z, steps):
+    """``t_i`` with ``sum_y (Z_iy - t_i)_+ = steps_i`` for every row of ``Z`` (``-inf`` entries, blocked labels,
+    left out): the prox of ``steps_i max_y`` subtracts the row's excess over ``t_i``.  One sort per row."""
+    xp = array_namespace(Z)
+    n, K = Z.shape
+    ordered = -xp.sort(-Z, axis=1)
+    candidates = (xp.cumulative_sum(ordered, axis=1) - steps[:, None]) / xp.arange(1, K + 1, dtype=Z.dtype)
+    # the entries above their candidate threshold are a prefix of the sorted row: its length picks the threshold
+    kept = xp.sum(xp.astype(ordered > candidates, xp.int64), axis=1)
+    return xp.take_along_axis(candidates, (xp.maximum(kept, 1) - 1)[:, None], axis=1)[:, 0]
+
+
+def simplex_shift(M, steps, iterations=50):
+    """``nu`` with ``f(nu) = sum_iy (M_iy - steps_i nu)_+ - 1 = 0``.  Newton's steps from ``nu_0 = max_iy (M_iy -
+    1) / steps_i``, where ``f >= 0``, over the breakpoints ``M_iy / steps_i`` above ``nu_0`` (no other term is
+    positive at the root): ``f`` is convex, decreasing and piecewise linear, so each step stays left of the root
+    and reaches it once it is on the root's piece (a few steps; one sort of the breakpoints if ``iterations``
+    did not)."""
+    xp = array_namespace(M)
+    breakpoints = M / steps[:, None]
+    nu = float(xp.max((xp.max(M, axis=1) - 1.0) / steps))
+    candidates = breakpoints > nu
+    values = breakpoints[candidates]
+    weights = xp.broadcast_to(steps[:, None], M.shape)[candidates]
+    for _ in range(iterations):
+        # the breakpoints left of nu stay left of the root: each step keeps only those to its right
+        positive = values > nu
+        values, weights = values[positive], weights[positive]
+        slope = float(xp.sum(weights))
+        excess = float(xp.sum(weights * (values - nu))) - 1.0
+        if slope == 0.0 or excess <= 1e-15 * max(1.0, slope * abs(nu)):
+            return nu
+        nu += excess / slope
+    order = xp.argsort(-values, stable=True)
+    values, weights = xp.take(values, order), xp.take(weights, order)
+    shifts = (xp.cumulative_sum(weights * values) - 1.0) / xp.cumulative_sum(weights)
+    kept = int(xp.sum(xp.astype(values > shifts, xp.int64)))
+    return float(shifts[max(kept, 1) - 1])
+
+
+def dual_prox(Z, steps, blocked=None):
+    """``argmin_{W in simplex, W = 0 on blocked} sum_i ||W_i - Z_i||^2 / (2 steps_i) + h(W)``: ``(M - steps
+    nu)_+`` with ``M = min(Z, t)``, each row clipped at its threshold (:func:`row_thresholds`), ``nu`` the
+    simplex's shift (:func:`simplex_shift`).  (The optimality conditions: on each row, ``W_i = (Z_i - S_i
+    (g_i + nu))_+`` with ``g_i`` in the subdifferential of ``max``, a distribution on the row's largest
+    entries: exactly the clip at ``t_i``.)"""
+    xp = array_namespace(Z)
+    if blocked is not None:
+        Z = xp.where(blocked, -xp.inf, Z)
+    M = xp.minimum(Z, row_thresholds(Z, steps)[:, None])
+    return xp.maximum(M - steps[:, None] * simplex_shift(M, steps), 0.0)
+
+
+def h(W):
+    """``h(W) = sum_i max_y W_iy``: the least ``sum_C alpha_iC / |C|`` of the distributions over rows whose
+    ``W`` is ``W`` (module docstring)."""
+    xp = array_namespace(W)
+    return float(xp.sum(xp.max(W, axis=1)))
+
+
+def empirical_weights(problem, xp=None):
+    """``W_0``: the empirical distribution ``w_i e_{y_i} / sum w`` (the problem's sample weights, or equal), in
+    the namespace ``xp`` (NumPy's if None): ``Psi^T W_0 = tau`` and ``h(W_0) = 1`` (its Lagrangian bound is 0),
+    a start in the simplex."""
+    n, K = problem.n_samples, problem.n_classes
+    weights = np.ones(n) if problem.weights is None else np.asarray(problem.weights, dtype=float)
+    W = np.zeros((n, K))
+    W[np.arange(n), problem.y] = weights / weights.sum()
+    return W if xp is None or is_numpy(xp) else xp.asarray(W)
+
+
+def nested_rows(W, floor=0.0):
+    """``(samples, subsets)``: the rows ``(i, C_k)`` of the nested decomposition of ``W`` (module docstring)
+    whose weight ``k (w_(k) - w_(k+1))`` is above ``floor``, on the host (NumPy arrays, for a master): their
+    weights, spread over their labels (divided by ``|C_k|``), sum to ``W``; they sum to ``sum W``, and divided by
+    ``|C_k|`` to ``h(W)``."""
+    W = to_numpy(W)
+    n, K = W.shape
+    order = np.argsort(-W, axis=1, kind="stable")
+    ordered = np.take_along_axis(W, order, axis=1)
+    weights = (ordered - np.concatenate([ordered[:, 1:], np.zeros((n, 1))], axis=1)) * np.arange(1, K + 1)
+    samples, sizes = np.nonzero(weights > floor)
+    ranks = np.empty_like(order)
+    np.put_along_axis(ranks, order, np.arange(K)[None, :], axis=1)
+    return samples, ranks[samples] <= sizes[:, None]

@@ -1,0 +1,87 @@
+"""MRC-PDHG as a method (:mod:`mrc_pyomo.methods.pdhg.method`): on the property test's problems its interval
+holds an independent R* and "converged" means a gap within eps_1; its certificate starts from its dual's support;
+it stops at its limits and its callback, logs, and gives on Dask the in-memory fit."""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from sklearn.exceptions import ConvergenceWarning
+
+from helpers import assert_certified, problems, random_problem
+from mrc_pyomo import MRCClassifier
+from mrc_pyomo.methods.pdhg import PDHGConfig, method
+from mrc_pyomo.methods.pdhg.saddle import nested_rows
+from mrc_pyomo.problem import prepare
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(problems())
+def test_the_certified_interval_holds_r_star(problem):
+    """``upper_`` is ``R(mu_)`` (raised by the bound on its rounding), the interval holds the R* of an
+    independent full LP, "converged" iff the gap is within eps_1; also with 5 iterations and no certificate."""
+    X, y, params = problem
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # the fits' warnings on their rules are not what is tested here
+        fit = MRCClassifier(method="pdhg", **params).fit(X, y)
+        short = MRCClassifier(method="pdhg", max_iter=5, **params).fit(X, y)
+    assert_certified((fit, short), X, y, params["lambda0"])
+    assert fit.status_ == "converged"
+
+
+def test_the_certificate_starts_from_the_dual_s_support():
+    """Stopped by a stall before its gap closes, the phase hands MRC-CCG a first master of the centroids' rows
+    and the nested rows of its last W; the loop certifies, and the history goes on from the phase's records."""
+    X, y = random_problem(300, 4, 5, seed=6)
+    problem = prepare(X, y)
+    config = PDHGConfig(window=20, tolerance=10.0, eps_1=1e-6)   # a stall after 21 iterations
+    found, real = {}, method.certificate_master
+
+    def seen(problem, W, config):
+        master = real(problem, W, config)
+        found["rows"] = {(int(i), tuple(c)) for i, c in zip(np.asarray(master.samples), np.asarray(master.subsets))}
+        found["W"] = W
+        return master
+    method.certificate_master = seen
+    try:
+        result = method.solve(problem, config)
+    finally:
+        method.certificate_master = real
+    nested = {(int(i), tuple(c)) for i, c in zip(*nested_rows(found["W"], config.support_floor))}
+    assert nested and nested <= found["rows"]
+    assert all(i >= problem.n_samples for i, _ in found["rows"] - nested)   # the rest: the class centroids' rows
+    assert result.status == "converged" and result.upper - result.lower <= 1e-6
+    phases = [record["phase"] for record in result.history]
+    assert phases[:21] == ["first-order"] * 21 and set(phases[21:]) == {"generation"}
+    assert [record["iteration"] for record in result.history] == list(range(1, len(phases) + 1))
+
+
+def test_limits_callback_and_log(capsys):
+    X, y = random_problem(200, 4, 3, seed=2)
+    seen = []
+    with pytest.warns(ConvergenceWarning, match="callback"):
+        clf = MRCClassifier(method="pdhg", eps_1=0.0, callback=lambda r: seen.append(r) or len(seen) == 3).fit(X, y)
+    assert clf.status_ == "callback" and clf.n_iter_ == 3 and clf.master_ is None and clf.lower_ >= 0.0
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf = MRCClassifier(method="pdhg", time_limit=0.0).fit(X, y)
+    assert clf.status_ == "time_limit" and clf.n_iter_ == 1
+    assert list(clf.history_.columns) == method.COLUMNS
+    capsys.readouterr()
+    MRCClassifier(method="pdhg", verbose=2, eps_1=1e-2).fit(X, y)
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.strip().startswith("10 PDHG") for line in lines) and any("converged" in line for line in lines)
+
+
+def test_on_dask_the_in_memory_fit():
+    dask = pytest.importorskip("dask")
+    da = pytest.importorskip("dask.array")
+    X, y = random_problem(300, 4, 3, seed=5)
+    with dask.config.set(scheduler="sync"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        memory = MRCClassifier(method="pdhg", max_iter=60, eps_1=0.0).fit(X, y)
+        on_dask = MRCClassifier(method="pdhg", max_iter=60, eps_1=0.0).fit(da.from_array(X, chunks=(70, 4)), y)
+    assert np.allclose(on_dask.mu_, memory.mu_, atol=1e-9, rtol=0)
+    assert on_dask.upper_ == pytest.approx(memory.upper_, abs=1e-9)
+    assert on_dask.lower_ == pytest.approx(memory.lower_, abs=1e-9)
