@@ -49,13 +49,13 @@ def test_the_primal_oracle_on_a_standard_array_gives_numpy_s_numbers():
 
 
 def test_the_first_order_passes_run_on_a_standard_array():
-    """forward, backward, the smoothed objective and its prox on an ArraySource of 2,500 rows (three canonical
-    blocks): the numbers of the NumPy passes."""
+    """forward, backward, the smoothed objective and its prox on an ArraySource of 2,500 rows (three blocks): the numbers of the NumPy passes."""
     X, y = random_problem(2500, 5, 3, seed=4)
     Psi = np.hstack([np.ones((len(X), 1)), X])
     mu = np.random.default_rng(1).normal(scale=0.1, size=(3, Psi.shape[1]))
     tau = np.zeros_like(mu)
     source = as_source(xps.asarray(Psi))
+    source.block_rows = 1000   # three blocks (a device's are larger: ArraySource.block_rows)
     assert source.rows([3, 0])[1, 0] == 1.0 and source.nonzeros() == np.count_nonzero(Psi)
     V, V_s = first_order.forward(Psi, mu), first_order.forward(source, xps.asarray(mu))
     assert np.allclose(np.asarray(V_s), V, rtol=0, atol=1e-12)
@@ -67,3 +67,15 @@ def test_the_first_order_passes_run_on_a_standard_array():
     assert np.allclose(np.asarray(g_s), g, rtol=0, atol=1e-12)
     assert np.array_equal(np.asarray(first_order.soft_threshold(xps.asarray(g), 0.01)),
                           first_order.soft_threshold(g, 0.01))
+
+
+def test_to_numpy_brings_any_array_to_the_host():
+    from mrc_pyomo.data import to_numpy
+    dense = np.arange(6.0).reshape(2, 3)
+    assert to_numpy(dense) is dense
+    assert np.array_equal(to_numpy(xps.asarray(dense)), dense)
+
+    class OnDevice:   # CuPy's way: get() copies to the host
+        def get(self):
+            return dense
+    assert to_numpy(OnDevice()) is dense

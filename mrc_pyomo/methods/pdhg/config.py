@@ -9,43 +9,60 @@ from ..ccg.config import CCGConfig
 
 @dataclass(frozen=True)
 class PDHGConfig:
-    """Every setting of MRC-PDHG, its tuning with its measurements (one core, single-threaded BLAS).
+    """Every setting of MRC-PDHG, its tuning with its measurements (one core, single-threaded BLAS, unless said).
 
     ``eps_1``: the certified gap it stops at (its own bound's, or its certificate's loop's); ``max_iter``:
     iterations at most (and masters of the certificate's loop).  ``eta``: the step scale, divided by the
-    preconditioned operator's norm found by ``power_iterations`` steps of the power method (the norm is at most 1:
-    1.0 on mnist_8000, 0.61 on satellite + RFF, 0.39 on 50 classes).  ``reflection``: the reflection of the
-    Halpern iteration (1: reflected, as cuPDLP+; 0: averaged), anchored at the last restart point, which cut
-    mnist_8000's R at 60 s from 0.401 to 0.396.  ``restart_sufficient``, ``restart_necessary``,
-    ``restart_artificial``: PDLP's restart rule on the fixed-point residual.  ``primal_weight``: the primal weight ``omega`` at the start (None: PDLP's ratio of the scales,
-    :mod:`~mrc_pyomo.methods.pdhg.iteration`); ``weight_smoothing``: the weight of
-    the new estimate of ``log omega`` at a restart (PDLP: 0.5); 0 keeps the primal weight at its start, which
-    measured better on mnist_8000 (0.396 against 0.404 at 60 s) and on 26 classes.  The iterations stop once
-    neither end of the certified interval moved by more than ``tolerance`` of the gap over the last ``window``
-    iterations; ``certify=False`` ends the fit there (its lower end the iterations' bound).  The certificate's
-    first master holds the rows of the last ``W`` with weight above ``support_floor``; its loop runs with
-    ``certificate``'s settings (regime ``"n"``)."""
+    preconditioned operator's norm found by ``power_iterations`` steps of the power method (the norm is at most
+    1: 1.0 on mnist_8000, 0.61 on satellite + RFF, 0.39 on 50 classes).  ``adaptive``: PDLP's adaptive step (a step is
+    retried with a smaller ``eta`` when it exceeds its local limit; the limit is mostly far above ``1 / norm``):
+    R at 30 s with and without it, mnist_8000 0.403 / 0.428, satellite + RFF 0.2509 / 0.258, 50 classes 0.471 /
+    0.569, 26 classes certified by its own bound in 19 s / 0.8053.  ``reflection``: None for plain PDHG, else
+    the reflection of a Halpern iteration anchored at the last restart point (1: reflected, as cuPDLP+), which
+    helped with fixed steps (all of mnist on an H100, R at 20 s 0.512 against 0.545) but not with adaptive ones
+    (mnist_8000 0.411 against 0.403 at 30 s, the others equal).  ``restart_sufficient``,
+    ``restart_necessary``, ``restart_artificial``: PDLP's restart rule on the fixed-point residual.
+    ``weight_scale``: the primal weight ``omega`` at the start over PDLP's ratio of the scales
+    (:func:`~mrc_pyomo.methods.pdhg.phase.primal_weight`); R at 20 s on all of mnist (H100) for the scales 0.1,
+    0.3, 1, 3, 10: 0.630, 0.559, 0.512, 0.491, 0.494 (fixed steps); with adaptive steps on one core, 3 against
+    1: mnist_8000 0.395 / 0.427 at 60 s, satellite + RFF 0.2509 / 0.2524 and 50 classes 0.471 / 0.478 at 30 s.
+    ``weight_smoothing``: the weight of the new estimate of ``log omega`` at a restart (PDLP: 0.5; all of mnist
+    0.495 at 20 s); 0 keeps the primal weight of the start.  ``bound_every``: the dual's bound is evaluated
+    every this many iterations (it reads ``Psi^T W`` back to the host: on a GPU, every 10 or so).
+
+    The iterations stop for the certificate once neither end of the certified interval moved by more than
+    ``tolerance`` of the gap over the last ``window`` iterations, or once the support of ``W`` settled: its
+    entries above ``support_floor`` at two iterations ``window`` apart share ``settled`` of their union (on
+    satellite + RFF 0.90 after 10 s, 0.95 after 17 s; on 50 classes 0.86 after 40 s).  ``certify=False`` ends
+    the fit there (its lower end the iterations' bound).  The certificate's first master holds the rows of the
+    last ``W`` with weight above ``support_floor``; its loop runs with ``certificate``'s settings (regime
+    ``"n"``)."""
 
     eps_1: float = 1e-3
     max_iter: int = 100_000
     eta: float = 0.95
     power_iterations: int = 12
-    reflection: float = 1.0
+    reflection: float = None
+    adaptive: bool = True
     restart_sufficient: float = 0.2
     restart_necessary: float = 0.8
     restart_artificial: float = 0.36
     weight_smoothing: float = 0.0
-    primal_weight: float = None
+    weight_scale: float = 3.0
     tolerance: float = 1e-2
-    window: int = 200
+    window: int = 100
+    settled: float = 0.9
+    bound_every: int = 1
     certify: bool = True
     support_floor: float = 1e-9
     certificate: CCGConfig = field(default_factory=lambda: CCGConfig(regime="n"))
     regime = "n"
 
     def __post_init__(self):
-        if not 0.0 <= self.reflection <= 1.0:
+        if self.reflection is not None and not 0.0 <= self.reflection <= 1.0:
             raise ValueError(f"reflection must be in [0, 1], got {self.reflection}")
+        if self.bound_every < 1:
+            raise ValueError(f"bound_every must be at least 1, got {self.bound_every}")
         if not 0.0 < self.eta < 1.0:
             raise ValueError(f"eta must be in (0, 1), got {self.eta}")
 

@@ -30,6 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ...data import array_namespace, as_source, to_numpy
+from ...oracles.primal import most_violated_subsets
 from ..first_order import backward, forward, soft_threshold
 from .saddle import dual_prox
 
@@ -126,6 +127,26 @@ def residual(old, new, T, S):
     mu^T``, whose change is that of the scores: no pass)."""
     xp = array_namespace(old.mu)
     dmu, dW = new.mu - old.mu, new.W - old.W
-    squared = float(xp.sum(dmu * dmu / T)) + float(xp.sum(dW * dW / S[:, None])) - 2.0 * float(
-        xp.sum(dW * (new.V - old.V)))
-    return math.sqrt(max(squared, 0.0))
+    squared = xp.sum(dmu * dmu / T) + xp.sum(dW * dW / S[:, None]) - 2.0 * xp.sum(dW * (new.V - old.V))
+    return math.sqrt(max(float(squared), 0.0))   # one value read back
+
+
+def step_limit(old, new, scales, omega):
+    """PDLP's largest step scale at which the step from ``old`` to ``new`` is accepted: ``(omega ||dmu||^2_{1/T0} +
+    ||dW||^2_{1/S0} / omega) / (2 |<dW, dV>|)`` (``dV = Psi dmu^T``: the change of the scores, no pass); inf if
+    the coupling is 0."""
+    xp, (T0, S0) = array_namespace(old.mu), scales
+    dmu, dW = new.mu - old.mu, new.W - old.W
+    coupling = abs(float(xp.sum(dW * (new.V - old.V))))
+    if coupling == 0.0:
+        return math.inf
+    distance = omega * float(xp.sum(dmu * dmu / T0[None, :])) + float(xp.sum(dW * dW / S0[:, None])) / omega
+    return distance / (2.0 * coupling)
+
+
+def risk_of(it, arrays):
+    """``(R(mu), varphi(mu))`` of the iterate's ``mu`` from its scores (paper, eq. 3), each a 0-d array of its
+    namespace: nothing read back to the host."""
+    xp = array_namespace(it.mu)
+    top = xp.max(most_violated_subsets(it.V, arrays.blocked)[0])
+    return 1.0 - xp.sum(arrays.tau * it.mu) + top + xp.sum(arrays.lam * xp.abs(it.mu)), top

@@ -10,13 +10,13 @@ import numpy as np
 from ...data import array_namespace, to_numpy
 from ...oracles.certificate import gap_tolerance
 from ...oracles.incumbent import Incumbent
-from ...oracles.primal import most_violated_subsets
 from ..deadline import deadline_of
 from ..first_order import backward
 from ..result import Status, finish
 from .bound import column_peaks, dual_bound
 from .config import PDHGConfig
-from .iteration import Arrays, Iterate, data_namespace, operator_norm, pdhg_step, preconditioner, residual
+from .iteration import (Arrays, Iterate, data_namespace, operator_norm, pdhg_step, preconditioner, residual, risk_of,
+                        step_limit)
 from .saddle import empirical_weights
 
 
@@ -67,6 +67,57 @@ class Restarts:
         return new.combined(a * (1.0 + reflection), z, -a * reflection, self.point, 1.0 - a)
 
 
+@dataclass
+class Steps:
+    """The step scale ``eta`` (``T = eta T0 / omega``, ``S = eta omega S0``): fixed, or PDLP's adaptive rule
+    (``adaptive``): a step is taken if ``eta`` is at most its :func:`~mrc_pyomo.methods.pdhg.iteration.
+    step_limit`, else tried again, and the next ``eta`` is ``min((1 - (j+1)^-0.3) limit, (1 + (j+1)^-0.6)
+    eta)``, ``j`` the steps tried."""
+
+    eta: float
+    adaptive: bool = False
+    tried: int = 0
+
+    def take(self, z, problem, arrays, scales, omega):
+        """``(P(z), T, S)``: a step from ``z`` that the rule accepts, with its steps."""
+        xp, (T0, S0) = array_namespace(z.mu), scales
+        while True:
+            T, S = (self.eta / omega) * xp.broadcast_to(T0[None, :], problem.tau.shape), self.eta * omega * S0
+            new = pdhg_step(z, problem, arrays, T, S)
+            if not self.adaptive:
+                return new, T, S
+            self.tried += 1
+            limit, eta = step_limit(z, new, scales, omega), self.eta
+            self.eta = min((1.0 - (self.tried + 1) ** -0.3) * limit, (1.0 + (self.tried + 1) ** -0.6) * eta)
+            if eta <= limit:
+                return new, T, S
+
+
+@dataclass
+class Support:
+    """The support of the dual iterates, ``{(i, y): W_iy > floor}``, compared every ``every`` iterations: it has
+    settled when the last two share at least ``settled`` of their union (Jaccard).  The active rows are then
+    named (the certificate's first master is made of them) and more iterations mostly polish the rule."""
+
+    floor: float
+    every: int
+    settled: float
+    last: object = None
+
+    def has_settled(self, W, k):
+        """Whether the support settled at iteration ``k`` (compared on the iterations that are multiples of
+        ``every``)."""
+        if k % self.every:
+            return False
+        xp = array_namespace(W)
+        mask, last = W > self.floor, self.last
+        self.last = mask
+        if last is None:
+            return False
+        union = float(xp.sum(xp.astype(mask | last, xp.float64)))
+        return union > 0 and float(xp.sum(xp.astype(mask & last, xp.float64))) >= self.settled * union
+
+
 @dataclass(frozen=True)
 class Outcome(Incumbent):
     """What the phase leaves: the best rule (an :class:`~mrc_pyomo.oracles.incumbent.Incumbent`, on the host),
@@ -76,56 +127,63 @@ class Outcome(Incumbent):
     W: object = None
 
 
+def primal_weight(problem, T0, S0):
+    """PDLP's first primal weight, the ratio of the primal and the dual scales in the preconditioned space:
+    ``||T0^(1/2) tau|| / ||S0^(1/2)||`` (``tau`` the primal's linear term, and the dual's a subgradient of
+    ``h``, one entry of 1 per sample); 1 where ``tau`` is 0."""
+    omega = float(np.linalg.norm(np.sqrt(T0)[None, :] * problem.tau)) / math.sqrt(float(np.sum(S0)))
+    return omega if omega > 0 else 1.0
+
+
 def start(problem, config, xp):
     """``(z_0, restarts, (T0, S0), norm)``: ``mu = 0`` and the empirical ``W_0``, the restarts anchored there with
     PDLP's first primal weight, the preconditioner (in ``xp``) and the preconditioned operator's norm."""
     T0, S0 = preconditioner(problem)
     norm = operator_norm(problem, T0, S0, config.power_iterations, xp)
-    omega = config.primal_weight
-    if omega is None:
-        omega = float(np.linalg.norm(np.sqrt(T0)[None, :] * problem.tau)) / math.sqrt(float(np.sum(S0)))
+    omega = config.weight_scale * primal_weight(problem, T0, S0)
     W = empirical_weights(problem, xp)
     z = Iterate(xp.zeros(problem.tau.shape, dtype=W.dtype), xp.zeros(W.shape, dtype=W.dtype), W,
                 backward(problem.data, W))
-    return z, Restarts(omega=omega if omega > 0 else 1.0, point=z), (xp.asarray(T0), xp.asarray(S0)), norm
+    return z, Restarts(omega=omega, point=z), (xp.asarray(T0), xp.asarray(S0)), norm
 
 
 def phase_steps(problem, config=None, *, deadline=None, log=None):
     """The iterations of MRC-PDHG on ``problem`` from ``mu = 0`` and the empirical ``W`` until ``config.max_iter``,
     the ``deadline``, a stop sent to the generator (which yields each iteration's record), the certified gap
-    within ``config.eps_1`` or a stall (:func:`stalled`).  Returns ``(best, history, status)`` as a first-order
+    within ``config.eps_1``, a stall (:func:`stalled`) or the dual's support settled (:class:`Support`).  Returns ``(best, history, status)`` as a first-order
     phase does (:mod:`mrc_pyomo.methods.registry`): ``best`` an :class:`Outcome`, ``status`` ``"converged"`` for a
     closed gap, None for a stall."""
     config, deadline = PDHGConfig() if config is None else config, deadline_of(deadline)
     xp = data_namespace(problem)
     arrays, peaks = Arrays.of(problem, xp), column_peaks(problem)
     z, restarts, (T0, S0), norm = start(problem, config, xp)
-    top = float(xp.max(most_violated_subsets(z.V, arrays.blocked)[0]))
+    top = float(risk_of(z, arrays)[1])
     best, lower, history, status = Incumbent(problem.tau * 0.0, 1.0 + top, 1.0 + top), 0.0, [], Status.MAX_ITER
+    support = Support(config.support_floor, config.window, config.settled)
+    steps = Steps(config.eta / norm, config.adaptive)
     for k in range(1, config.max_iter + 1):
-        scale = config.eta / norm
-        T, S = (scale / restarts.omega) * xp.broadcast_to(T0[None, :], problem.tau.shape), scale * restarts.omega * S0
-        new = pdhg_step(z, problem, arrays, T, S)
+        new, T, S = steps.take(z, problem, arrays, (T0, S0), restarts.omega)
         value = residual(z, new, T, S)
-        top = float(xp.max(most_violated_subsets(new.V, arrays.blocked)[0]))
-        risk = 1.0 - float(xp.sum(arrays.tau * new.mu)) + top + float(xp.sum(arrays.lam * xp.abs(new.mu)))
+        risk, top = risk_of(new, arrays)
+        risk = float(risk)
         if risk < best.risk:
-            best = Incumbent(to_numpy(new.mu), risk, top + 1.0)
-        lower = max(lower, dual_bound(new.W, new.G, problem, best.risk, peaks))
+            best = Incumbent(to_numpy(new.mu), risk, float(top) + 1.0)
+        if k % config.bound_every == 0 or k == config.max_iter:
+            lower = max(lower, dual_bound(new.W, new.G, problem, best.risk, peaks))
         restarted = restarts.update(new, value, k, config, (T0, S0))
-        z = new if restarted else restarts.anchored(z, new, k, config.reflection)
+        z = new if restarted or config.reflection is None else restarts.anchored(z, new, k, config.reflection)
         history.append({"iteration": k, "lambda0": problem.lambda0, "phase": "first-order", "R_mu": risk,
                         "lower": lower, "upper": best.risk, "omega": restarts.omega, "residual": value,
                         "seconds_elapsed": deadline.elapsed()})
-        status = yield from stop_of(history, log, config, deadline)
+        status = yield from stop_of(history, log, config, deadline, support.has_settled(new.W, k))
         if status != Status.MAX_ITER:
             break
     return Outcome(best.mu, best.risk, best.nu, lower, new.W if history else z.W), history, status
 
 
-def stop_of(history, log, config, deadline):
+def stop_of(history, log, config, deadline, settled=False):
     """Show the last record to ``log`` and yield it; return the status it ends the phase with, or
-    ``"max_iter"`` to go on (None: a stall, :func:`stalled`)."""
+    ``"max_iter"`` to go on (None: a stall, :func:`stalled`, or the dual's support ``settled``)."""
     record = history[-1]
     if log is not None:
         log(record)
@@ -135,7 +193,7 @@ def stop_of(history, log, config, deadline):
         return Status.CONVERGED
     if deadline.expired():
         return Status.TIME_LIMIT
-    if len(history) > config.window and stalled(history, config):
+    if settled or (len(history) > config.window and stalled(history, config)):
         return None
     return Status.MAX_ITER
 

@@ -35,31 +35,42 @@ def row_thresholds(Z, steps):
 
 
 def simplex_shift(M, steps, iterations=50):
-    """``nu`` with ``f(nu) = sum_iy (M_iy - steps_i nu)_+ - 1 = 0``.  Newton's steps from ``nu_0 = max_iy (M_iy -
-    1) / steps_i``, where ``f >= 0``, over the breakpoints ``M_iy / steps_i`` above ``nu_0`` (no other term is
-    positive at the root): ``f`` is convex, decreasing and piecewise linear, so each step stays left of the root
-    and reaches it once it is on the root's piece (a few steps; one sort of the breakpoints if ``iterations``
-    did not)."""
+    """``nu`` with ``f(nu) = sum_iy (M_iy - steps_i nu)_+ - 1 = 0``.  On NumPy: Newton's steps from ``nu_0 = max_iy
+    (M_iy - 1) / steps_i``, where ``f >= 0``, over the breakpoints ``M_iy / steps_i`` above ``nu_0`` (no other
+    term is positive at the root): ``f`` is convex, decreasing and piecewise linear, so each step stays left of
+    the root and reaches it once it is on the root's piece (a few steps; one sort of the breakpoints if
+    ``iterations`` did not).  In another namespace (a GPU): the sort of all breakpoints at once, with no value
+    read back to the host (a 0-d array)."""
     xp = array_namespace(M)
     breakpoints = M / steps[:, None]
-    nu = float(xp.max((xp.max(M, axis=1) - 1.0) / steps))
+    if not is_numpy(xp):
+        return sorted_shift(xp.reshape(breakpoints, (-1,)), xp.reshape(xp.broadcast_to(steps[:, None], M.shape),
+                                                                        (-1,)))
+    nu = float(np.max((M.max(axis=1) - 1.0) / steps))
     candidates = breakpoints > nu
-    values = breakpoints[candidates]
-    weights = xp.broadcast_to(steps[:, None], M.shape)[candidates]
+    values, weights = breakpoints[candidates], np.broadcast_to(steps[:, None], M.shape)[candidates]
     for _ in range(iterations):
         # the breakpoints left of nu stay left of the root: each step keeps only those to its right
         positive = values > nu
         values, weights = values[positive], weights[positive]
-        slope = float(xp.sum(weights))
-        excess = float(xp.sum(weights * (values - nu))) - 1.0
+        slope = float(np.sum(weights))
+        excess = float(weights @ (values - nu)) - 1.0
         if slope == 0.0 or excess <= 1e-15 * max(1.0, slope * abs(nu)):
             return nu
         nu += excess / slope
+    return float(sorted_shift(values, weights))
+
+
+def sorted_shift(values, weights):
+    """The root of ``sum_k weights_k (values_k - nu)_+ = 1`` by one sort of the breakpoints ``values`` (``-inf``
+    ones never count): the largest prefix of the sorted values above its own candidate root."""
+    xp = array_namespace(values)
     order = xp.argsort(-values, stable=True)
     values, weights = xp.take(values, order), xp.take(weights, order)
-    shifts = (xp.cumulative_sum(weights * values) - 1.0) / xp.cumulative_sum(weights)
-    kept = int(xp.sum(xp.astype(values > shifts, xp.int64)))
-    return float(shifts[max(kept, 1) - 1])
+    finite = xp.where(xp.isfinite(values), values, 0.0)
+    shifts = (xp.cumulative_sum(weights * finite) - 1.0) / xp.cumulative_sum(weights)
+    kept = xp.sum(xp.astype(values > shifts, xp.int64))
+    return xp.take(shifts, xp.reshape(xp.maximum(kept, 1) - 1, (1,)))[0]
 
 
 def dual_prox(Z, steps, blocked=None):

@@ -11,7 +11,8 @@ from helpers import random_problem, reference_R_star
 from mrc_pyomo.data import ArraySource
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.methods.pdhg import PDHGConfig
-from mrc_pyomo.methods.pdhg.phase import Restarts, phase, phase_steps
+from mrc_pyomo.methods.pdhg.iteration import Arrays, data_namespace, step_limit
+from mrc_pyomo.methods.pdhg.phase import Restarts, Steps, Support, phase, phase_steps, start
 from mrc_pyomo.oracles.primal import worst_case_risk
 from mrc_pyomo.problem import prepare
 
@@ -94,3 +95,28 @@ def test_the_generator_yields_each_record():
     steps = phase_steps(problem, PDHGConfig(max_iter=3, eps_1=0.0))
     first = next(steps)
     assert first["iteration"] == 1 and first["phase"] == "first-order" and set(first) >= {"omega", "residual"}
+
+
+def test_the_support_settles_and_the_adaptive_steps_hold_their_limit():
+    """Support: compared every ``every`` iterations, settled at a Jaccard share of ``settled``.  Steps: every step
+    taken by the adaptive rule is within its limit; a fixed rule takes its first step."""
+    xp = np
+    support = Support(floor=0.0, every=2, settled=0.75)
+    W = xp.array([[1.0, 0.0], [1.0, 1.0]])
+    assert not support.has_settled(W, 1) and not support.has_settled(W, 2)   # the first comparison point
+    assert support.has_settled(W, 4)
+    assert not support.has_settled(xp.array([[1.0, 1.0], [0.0, 1.0]]), 6)   # 2 shared of 4
+    problem, _ = small(3)
+    arrays = Arrays.of(problem, data_namespace(problem))
+    z, restarts, scales, norm = start(problem, PDHGConfig(), data_namespace(problem))
+    steps = Steps(100.0 / norm, adaptive=True)   # far too large a start: it is cut down
+    for _ in range(20):
+        eta = steps.eta
+        new, T, S = steps.take(z, problem, arrays, scales, restarts.omega)
+        used = float(T[0, 0] * restarts.omega / scales[0][0])
+        assert used <= step_limit(z, new, scales, restarts.omega) * (1 + 1e-12) and used <= eta * (1 + 1e-12)
+        z = new
+    assert steps.tried > 20
+    fixed = Steps(0.5, adaptive=False)
+    fixed.take(z, problem, arrays, scales, restarts.omega)
+    assert fixed.tried == 0 and fixed.eta == 0.5
