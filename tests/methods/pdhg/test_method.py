@@ -36,7 +36,7 @@ def test_the_certificate_starts_from_the_dual_s_support():
     and the nested rows of its last W; the loop certifies, and the history goes on from the phase's records."""
     X, y = random_problem(300, 4, 5, seed=6)
     problem = prepare(X, y)
-    config = PDHGConfig(window=20, tolerance=10.0, eps_1=1e-6)   # a stall after 21 iterations
+    config = PDHGConfig(stall_window=20, tolerance=10.0, eps_1=1e-6)   # a stall after 21 iterations
     found, real = {}, method.certificate_master
 
     def seen(problem, W, config):

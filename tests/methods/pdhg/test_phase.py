@@ -28,7 +28,7 @@ def test_every_interval_holds_r_star_and_closes(seed):
     """Every record's [lower, upper] holds R*, upper never rises and is R of the rule returned, lower never
     falls, and the gap closes to eps_1 ("converged")."""
     problem, R_star = small(seed)
-    best, history, status = phase(problem, PDHGConfig(eps_1=1e-3, window=10**6))
+    best, history, status = phase(problem, PDHGConfig(eps_1=1e-3, window=10**6, stall_window=10**6))
     lowers, uppers = np.array([r["lower"] for r in history]), np.array([r["upper"] for r in history])
     assert (lowers <= R_star + 1e-9).all() and (uppers >= R_star - 1e-9).all()
     assert (np.diff(uppers) <= 0).all() and (np.diff(lowers) >= 0).all()
@@ -46,8 +46,8 @@ def test_limits_a_stop_sent_and_a_stall():
     assert status == "callback" and len(history) == 3
     _, history, status = phase(problem, PDHGConfig(eps_1=0.0), deadline=Deadline(0.0))
     assert status == "time_limit" and len(history) == 1
-    _, history, status = phase(problem, PDHGConfig(eps_1=0.0, window=5, tolerance=1e9))
-    assert status is None and len(history) == 6   # nothing moves by 1e9 gaps: a stall after the window
+    _, history, status = phase(problem, PDHGConfig(eps_1=0.0, stall_window=5, tolerance=1e9))
+    assert status is None and len(history) == 6   # nothing moves by 1e9 upper ends: a stall after the window
     best, history, _ = phase(problem, PDHGConfig(max_iter=0))
     assert history == [] and best.lower == 0.0 and best.W.sum() == pytest.approx(1.0)
 
