@@ -7,14 +7,14 @@ certified lower bound and the first master of its certificate, in six modules:
 * :mod:`~mrc_pyomo.methods.pdhg.iteration`: one step, its preconditioner and its residual;
 * :mod:`~mrc_pyomo.methods.pdhg.phase`: the iterations with their restarts, primal weight and stops (the
   first-order phase);
-* :mod:`~mrc_pyomo.methods.pdhg.config`: :class:`PDHGConfig`, every setting;
-* :mod:`~mrc_pyomo.methods.pdhg.method`: the phase, then the certificate from the dual's support, and the
-  method's entry in the registry.
+* :mod:`~mrc_pyomo.methods.pdhg.tuning`: :class:`PDHGConfig`, every setting and its tuning;
+* :mod:`~mrc_pyomo.methods.pdhg.certify`: the method: the phase, then the certificate from the dual's support,
+  and its entry in the registry.
 """
 
 from .bound import dual_bound
-from .config import PDHGConfig, configure
-from .method import COLUMNS, METHOD, certificate_master, solve, steps
+from .tuning import PDHGConfig, configure
+from .certify import COLUMNS, METHOD, certificate_master, solve, steps
 from .phase import Outcome, phase_steps
 from .saddle import dual_prox, empirical_weights, nested_rows, row_thresholds, simplex_shift
 

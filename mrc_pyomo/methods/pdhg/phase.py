@@ -14,7 +14,7 @@ from ..deadline import deadline_of
 from ..first_order import backward
 from ..result import Status, finish
 from .bound import column_peaks, dual_bound
-from .config import PDHGConfig
+from .tuning import PDHGConfig
 from .iteration import (Arrays, Iterate, data_namespace, operator_norm, pdhg_step, preconditioner, residual, risk_of,
                         step_limit)
 from .saddle import empirical_weights

@@ -1,4 +1,4 @@
-"""MRC-PDHG as a method (:mod:`mrc_pyomo.methods.pdhg.method`): on the property test's problems its interval
+"""MRC-PDHG as a method (:mod:`mrc_pyomo.methods.pdhg.certify`): on the property test's problems its interval
 holds an independent R* and "converged" means a gap within eps_1; its certificate starts from its dual's support;
 it stops at its limits and its callback, logs, and gives on Dask the in-memory fit."""
 
@@ -11,7 +11,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from helpers import assert_certified, problems, random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.methods.pdhg import PDHGConfig, method
+from mrc_pyomo.methods.pdhg import PDHGConfig, certify
 from mrc_pyomo.methods.pdhg.saddle import nested_rows
 from mrc_pyomo.problem import prepare
 
@@ -37,18 +37,18 @@ def test_the_certificate_starts_from_the_dual_s_support():
     X, y = random_problem(300, 4, 5, seed=6)
     problem = prepare(X, y)
     config = PDHGConfig(stall_window=20, tolerance=10.0, eps_1=1e-6)   # a stall after 21 iterations
-    found, real = {}, method.certificate_master
+    found, real = {}, certify.certificate_master
 
     def seen(problem, W, config):
         master = real(problem, W, config)
         found["rows"] = {(int(i), tuple(c)) for i, c in zip(np.asarray(master.samples), np.asarray(master.subsets))}
         found["W"] = W
         return master
-    method.certificate_master = seen
+    certify.certificate_master = seen
     try:
-        result = method.solve(problem, config)
+        result = certify.solve(problem, config)
     finally:
-        method.certificate_master = real
+        certify.certificate_master = real
     nested = {(int(i), tuple(c)) for i, c in zip(*nested_rows(found["W"], config.support_floor))}
     assert nested and nested <= found["rows"]
     assert all(i >= problem.n_samples for i, _ in found["rows"] - nested)   # the rest: the class centroids' rows
@@ -67,7 +67,7 @@ def test_limits_callback_and_log(capsys):
     with pytest.warns(ConvergenceWarning, match="time_limit"):
         clf = MRCClassifier(method="pdhg", time_limit=0.0).fit(X, y)
     assert clf.status_ == "time_limit" and clf.n_iter_ == 1
-    assert list(clf.history_.columns) == method.COLUMNS
+    assert list(clf.history_.columns) == certify.COLUMNS
     capsys.readouterr()
     MRCClassifier(method="pdhg", verbose=2, eps_1=1e-2).fit(X, y)
     lines = capsys.readouterr().out.splitlines()

@@ -16,7 +16,7 @@ from ..deadline import deadline_of
 from ..pathwise import after_phase, phase_result
 from ..registry import Method, register_method
 from ..result import Start, Status, finish
-from .config import PDHGConfig, configure
+from .tuning import PDHGConfig, configure
 from .phase import phase_steps
 from .saddle import nested_rows
 

@@ -1,9 +1,9 @@
-"""MRC-PDHG's settings (:mod:`mrc_pyomo.methods.pdhg.config`): checked where made, made from the estimator's."""
+"""MRC-PDHG's settings (:mod:`mrc_pyomo.methods.pdhg.tuning`): checked where made, made from the estimator's."""
 
 import pytest
 
 from helpers import random_problem
-from mrc_pyomo.methods.pdhg.config import PDHGConfig, configure
+from mrc_pyomo.methods.pdhg.tuning import PDHGConfig, configure
 from mrc_pyomo.methods.registry import Settings
 from mrc_pyomo.problem import prepare
 
