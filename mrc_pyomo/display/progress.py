@@ -47,7 +47,7 @@ def describe(lower, upper, record=None, room=None):
     if record is not None and "n_rows" in record:
         more = f", {record['n_rows']} rows" + (f", {record['n_features']} features" if "n_features" in record else "")
     elif record is not None and record.get("phase") == "first-order":
-        more = f", first-order phase, beta {record['beta']:.1e}"
+        more = ", first-order phase" + (f", beta {record['beta']:.1e}" if "beta" in record else "")
     return text + more if room is None or len(text + more) <= room else text
 
 

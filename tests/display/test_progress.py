@@ -135,3 +135,15 @@ def test_the_log_fits_in_122_columns_and_the_live_line_in_the_terminal(monkeypat
         line.close(clf.status_, clf.lower_, clf.upper_, clf.n_iter_)
         assert ("rows" in postfix) is shown
         assert len(f"MRC-CCG: {record['iteration']} it [00:00], {postfix}") < width
+
+
+@pytest.mark.parametrize("method", ["ccg", "lp", "subgradient", "fom", "pdhg"])
+def test_verbose_1_shows_every_built_in_method(capfd, method):
+    """The live line of each built-in method's records: MRC-PDHG's first-order records have no ``beta`` (the
+    live line read it from every first-order record and raised KeyError)."""
+    X, y = random_problem(120, 3, 3, seed=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        MRCClassifier(method=method, verbose=1, max_iter=30).fit(X, y)
+    err = capfd.readouterr().err
+    assert "R* in [" in err
