@@ -7,12 +7,12 @@ nothing."""
 import numpy as np
 import pytest
 
-from helpers import REFERENCE_TOL, reference_R_star, scaled_problem
+from helpers import REFERENCE_TOL, random_problem, reference_R_star, scaled_problem
 from mrc_pyomo.master.solution import Changes
 from mrc_pyomo.methods.ccg.config import CCGConfig
 from mrc_pyomo.methods.ccg.start import as_added, centroid_rows, first_master, initial_master, warm_master
 from mrc_pyomo.methods.result import FitResult, Start, Status
-from mrc_pyomo.problem import MRCProblem
+from mrc_pyomo.problem import MRCProblem, prepare
 from mrc_pyomo.problem.initialization import class_centroids, initial_rows
 from mrc_pyomo.problem.reduction import Reduction
 
@@ -126,3 +126,19 @@ def test_first_master_says_which_of_the_three_it_is():
                                                     status=Status.TIME_LIMIT))):
         master, kind = first_master(problem, config, start)
         assert kind == "initial" and pairs(master.samples, master.subsets) == pairs(*initial_rows(N, 3)[:2])
+
+
+@pytest.mark.parametrize("n_classes", [3, 12])
+def test_a_first_master_of_the_centroids_own_labels_is_bounded(n_classes):
+    """``own_labels_only``: one row ``(n + k, {k})`` per class (and the many-class floor), and the master of those
+    rows alone solves to a finite value at most R* (its dual is feasible: the rows' mixture has g = tau)."""
+    X, y = random_problem(40 if n_classes == 3 else 60, 2, n_classes, seed=3)
+    problem = prepare(X, y, lambda0=0.1)
+    master = initial_master(problem, CCGConfig(regime="n"), own_labels_only=True)
+    samples, subsets = np.asarray(master.samples), np.asarray(master.subsets)
+    assert list(samples) == list(problem.n_samples + np.arange(n_classes))
+    assert np.array_equal(subsets, np.eye(n_classes, dtype=bool))
+    value = master.solve().objective
+    assert np.isfinite(value)
+    if n_classes == 3:
+        assert value <= reference_R_star(np.asarray(problem.data.array), problem.y, 3, 0.1) + 1e-7
