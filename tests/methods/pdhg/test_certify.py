@@ -85,3 +85,23 @@ def test_on_dask_the_in_memory_fit():
     assert np.allclose(on_dask.mu_, memory.mu_, atol=1e-9, rtol=0)
     assert on_dask.upper_ == pytest.approx(memory.upper_, abs=1e-9)
     assert on_dask.lower_ == pytest.approx(memory.lower_, abs=1e-9)
+
+
+def test_the_segments_from_the_rule_to_each_master_s_point(monkeypatch):
+    """After each master the rule on the segments to the master's point is searched (while that is cheaper than
+    the master): the result's rule is the best found, its upper end its exact R, and a stop sent during the
+    certificate stays the caller's stop."""
+    from mrc_pyomo.oracles.incumbent import Incumbent
+    X, y = random_problem(300, 4, 5, seed=6)
+    problem = prepare(X, y)
+    config = PDHGConfig(stall_window=20, tolerance=10.0, eps_1=1e-6)
+    searched = []
+    real = certify.improve_on_segments
+    monkeypatch.setattr(certify, "improve_on_segments", lambda *a: searched.append(a[2]) or real(*a))
+    result = certify.solve(problem, config)
+    assert searched and result.status == "converged"
+    assert result.upper == Incumbent.evaluate(problem, result.mu).risk
+    masters = []
+    stopped = certify.solve(problem, config, callback=lambda item: not isinstance(item, dict) and (
+        masters.append(item) or True))
+    assert stopped.status == "callback" and len(masters) == 1
