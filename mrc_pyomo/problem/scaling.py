@@ -30,11 +30,15 @@ R-invariant and is not done.)  Pure NumPy / SciPy.
 import numpy as np
 import scipy.sparse as sp
 
-from ..data import DataSource, as_source
+from ..data import DataSource, array_namespace, as_source, to_numpy
 
 
-def _column_peaks(block, start):
-    """``max_i |Psi_ij|`` of a block (0 for a column without entries)."""
+def block_peaks(block, start):
+    """``max_i |Psi_ij|`` of a block of samples, on the host (0 for a column without entries): a NumPy array, a
+    sparse matrix or an array of another library of the array API standard (on its device)."""
+    if not (sp.issparse(block) or isinstance(block, np.ndarray)):
+        xp = array_namespace(block)
+        return to_numpy(xp.max(xp.abs(block), axis=0)) if block.shape[0] else np.zeros(block.shape[1])
     if not sp.issparse(block):
         return np.abs(block).max(axis=0) if block.shape[0] else np.zeros(block.shape[1])
     block = sp.csc_matrix(block)
@@ -43,6 +47,12 @@ def _column_peaks(block, start):
     if block.nnz:
         peak[nonempty] = np.maximum.reduceat(np.abs(block.data), block.indptr[:-1][nonempty])
     return peak
+
+
+def column_peaks(Psi):
+    """``max_i |Psi_ij|`` per column of ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`), one pass,
+    on the host."""
+    return as_source(Psi).map_reduce(block_peaks, lambda parts: np.max(parts, axis=0))
 
 
 def _normalised_squares(unit):
@@ -60,7 +70,7 @@ def column_scales(Psi):
     two passes over ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`): the columns' peaks, then the
     mean squares of the columns divided by their peaks."""
     data = as_source(Psi)
-    peak = data.map_reduce(_column_peaks, lambda parts: np.max(parts, axis=0))
+    peak = column_peaks(data)
     unit = np.where(peak > 0, peak, 1.0)
     mean_square = data.map_reduce(_normalised_squares(unit), sum) / max(data.n_samples, 1)
     if not data.n_samples:

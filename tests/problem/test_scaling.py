@@ -7,11 +7,14 @@ answer is checked against an independent full LP (``helpers.reference_R_star``, 
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from helpers import R_star_of, assert_exact, standard_problem
 from mrc_pyomo import MRCClassifier
+from mrc_pyomo.data import ArraySource
 from mrc_pyomo.oracles.primal import worst_case_risk
+from mrc_pyomo.problem.scaling import column_peaks
 
 
 def scaled(X, factor, column=None):
@@ -69,3 +72,17 @@ def test_no_regularisation_on_shifted_data():
     Psi = clf.feature_map_.transform(X + 1e6)
     R = worst_case_risk(Psi, clf.mu_, clf.tau_, clf.lambda_)
     assert R < clf.upper_ <= R + 1e-8   # raised by the bound on the rounding of R(mu_): 2.2e-9 here
+
+
+def test_the_column_peaks_of_every_kind_of_block():
+    """``max_i |Psi_ij|`` per column from dense, sparse (an empty column: 0) and array-api-strict data, and over
+    several blocks of a source."""
+    X = np.array([[1.0, -3.0, 0.0], [-2.0, 0.5, 0.0]])
+    expected = np.array([2.0, 3.0, 0.0])
+    assert np.array_equal(column_peaks(X), expected) and np.array_equal(column_peaks(sp.csr_matrix(X)), expected)
+    tall = np.random.default_rng(0).normal(size=(2500, 3))
+    assert np.array_equal(column_peaks(tall), np.abs(tall).max(axis=0))
+    xps = pytest.importorskip("array_api_strict")
+    source = ArraySource(xps.asarray(tall))
+    source.block_rows = 1000
+    assert np.array_equal(column_peaks(source), np.abs(tall).max(axis=0))

@@ -18,28 +18,17 @@ tiny ``lambda_j`` keep ``max_j r_j`` far above 1 (mnist), the rescue is the larg
 """
 
 import numpy as np
-import scipy.sparse as sp
 
-from ...data import array_namespace, as_source, to_numpy
+from ...data import array_namespace, to_numpy
 from ...oracles.certificate import lagrangian_bound
 from ...oracles.rounding import gamma
-
-
-def column_peaks(problem):
-    """``max_i |Psi_ij|`` per feature (shape ``(D,)``, on the host): what bounds the rounding of ``g = Psi^T W``
-    (:func:`dual_bound`).  One pass."""
-    def peaks(block, start):
-        if sp.issparse(block):
-            return np.asarray(abs(block).max(axis=0).todense()).ravel()
-        xp = array_namespace(block)
-        return to_numpy(xp.max(xp.abs(block), axis=0))
-    return np.max(as_source(problem.data).map_reduce(peaks, list), axis=0)
 
 
 def rounding_of(W, peaks):
     """``(g_error, b_error)``: bounds on the rounding of ``g = Psi^T W / sum W`` per feature (shape ``(1, D)``)
     and of ``-b.alpha = 1 - h(W) / sum W``, for ``W`` of shape ``(n, K)`` (sums of at most ``n`` products, blocks
-    added in any order, and one division)."""
+    added in any order, and one division); ``peaks``: ``max_i |Psi_ij|`` per feature
+    (:func:`~mrc_pyomo.problem.scaling.column_peaks`)."""
     n, K = W.shape
     return gamma(n + K + 2) * (1.0 + gamma(n * K)) * peaks[None, :], gamma(n * K + 2)
 

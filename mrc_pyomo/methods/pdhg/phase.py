@@ -10,10 +10,11 @@ import numpy as np
 from ...data import array_namespace, to_numpy
 from ...oracles.certificate import gap_tolerance
 from ...oracles.incumbent import Incumbent
+from ...problem.scaling import column_peaks
 from ..deadline import deadline_of
 from ..first_order import backward
 from ..result import Status, finish
-from .bound import column_peaks, dual_bound
+from .bound import dual_bound
 from .tuning import PDHGConfig
 from .iteration import (Arrays, Iterate, data_namespace, operator_norm, pdhg_step, preconditioner, residual, risk_of,
                         step_limit)
@@ -155,7 +156,7 @@ def phase_steps(problem, config=None, *, deadline=None, log=None):
     closed gap, None for a stall."""
     config, deadline = PDHGConfig() if config is None else config, deadline_of(deadline)
     xp = data_namespace(problem)
-    arrays, peaks = Arrays.of(problem, xp), column_peaks(problem)
+    arrays, peaks = Arrays.of(problem, xp), column_peaks(problem.data)
     z, restarts, (T0, S0), norm = start(problem, config, xp)
     top = float(risk_of(z, arrays)[1])
     best, lower, history, status = Incumbent(problem.tau * 0.0, 1.0 + top, 1.0 + top), 0.0, [], Status.MAX_ITER

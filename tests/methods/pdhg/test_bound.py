@@ -1,10 +1,9 @@
 """The certified lower bound of a dual iterate (:mod:`mrc_pyomo.methods.pdhg.bound`): below the R* of an
-independent full LP for any W in the simplex, its rescue the larger where W's own bound is poor, the peaks
-those of the data."""
+independent full LP for any W in the simplex, its rescue the larger where W's own bound is poor, its rounding
+bounds proportional to the data's peaks."""
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 
 from helpers import random_problem, reference_R_star
 from mrc_pyomo.methods.first_order import backward
@@ -12,6 +11,7 @@ from mrc_pyomo.methods.pdhg import bound
 from mrc_pyomo.methods.pdhg.saddle import empirical_weights, h
 from mrc_pyomo.oracles.certificate import lagrangian_bound
 from mrc_pyomo.problem import prepare
+from mrc_pyomo.problem.scaling import column_peaks
 
 
 def prepared(seed, n=40, d=3, K=3, lambda0=0.01):
@@ -26,7 +26,7 @@ def test_every_w_bounds_r_star_from_below(seed):
     """Random W in the simplex, mixtures with the empirical W_0 and W_0 itself: every bound is at most R*
     (rho = R(0) = 1 - 1/K, valid: R* <= R(0))."""
     problem, R_star = prepared(seed)
-    peaks = bound.column_peaks(problem)
+    peaks = column_peaks(problem.data)
     rng = np.random.default_rng(seed)
     W0 = empirical_weights(problem)
     for share in (0.0, 0.5, 0.9, 0.99, 1.0):
@@ -40,7 +40,7 @@ def test_the_rescue_is_the_mixture_s_bound():
     """For a W whose own bound is far below 0, the bound is ``(1 - h(W)) / max_j r_j`` (the mixture with W_0 at
     that weight), to its rounding; a scaled W (not summing to 1) gives the same bound."""
     problem, R_star = prepared(1, lambda0=0.1)
-    peaks = bound.column_peaks(problem)
+    peaks = column_peaks(problem.data)
     W = np.random.default_rng(0).dirichlet(np.ones(problem.n_samples * 3)).reshape(-1, 3)
     G = backward(problem.data, W)
     ratio = (np.abs(G - problem.tau) / problem.lam).max()
@@ -51,11 +51,6 @@ def test_the_rescue_is_the_mixture_s_bound():
     assert bound.dual_bound(0 * W, 0 * G, problem, 1.0, peaks) == 0.0
 
 
-def test_the_peaks_of_dense_and_sparse_data():
-    X = np.array([[1.0, -3.0], [-2.0, 0.5]])
-    for data in (X, sp.csr_matrix(X)):
-        problem = prepare(data, np.array([0, 1]), fit_intercept=False, lambda0=0.1)
-        assert np.array_equal(bound.column_peaks(problem), np.abs(np.asarray(problem.data.array.todense()
-                              if sp.issparse(problem.data.array) else problem.data.array)).max(axis=0))
+def test_the_rounding_bounds_scale_with_the_peaks():
     errors = bound.rounding_of(np.ones((4, 3)), np.array([1.0, 2.0]))
     assert errors[0].shape == (1, 2) and errors[0][0, 1] == 2 * errors[0][0, 0] and errors[1] > 0
