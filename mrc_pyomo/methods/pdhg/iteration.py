@@ -122,26 +122,30 @@ def pdhg_step(z, problem, arrays, T, S):
     return Iterate(mu, V, W, backward(problem.data, W))
 
 
-def residual(old, new, T, S):
-    """The fixed-point residual ``||z - P(z)||`` in PDHG's metric ``[[1/T, -K^T], [-K, 1/S]]`` (``K mu = Psi
-    mu^T``, whose change is that of the scores: no pass)."""
-    xp = array_namespace(old.mu)
-    dmu, dW = new.mu - old.mu, new.W - old.W
-    squared = xp.sum(dmu * dmu / T) + xp.sum(dW * dW / S[:, None]) - 2.0 * xp.sum(dW * (new.V - old.V))
-    return math.sqrt(max(float(squared), 0.0))   # one value read back
-
-
-def step_limit(old, new, scales, omega):
-    """PDLP's largest step scale at which the step from ``old`` to ``new`` is accepted: ``(omega ||dmu||^2_{1/T0} +
-    ||dW||^2_{1/S0} / omega) / (2 |<dW, dV>|)`` (``dV = Psi dmu^T``: the change of the scores, no pass); inf if
-    the coupling is 0."""
+def movement(old, new, scales):
+    """``(||dmu||^2_{1/T0}, ||dW||^2_{1/S0}, <dW, dV>)`` of the step from ``old`` to ``new`` (``scales``: ``(T0,
+    S0)``; ``dV = Psi dmu^T``, the change of the scores: no pass), read back to the host at once: what the
+    residual (:func:`residual`) and the adaptive step's limit (:func:`step_limit`) are made of."""
     xp, (T0, S0) = array_namespace(old.mu), scales
     dmu, dW = new.mu - old.mu, new.W - old.W
-    coupling = abs(float(xp.sum(dW * (new.V - old.V))))
+    sums = xp.stack([xp.sum(dmu * dmu / T0[None, :]), xp.sum(dW * dW / S0[:, None]), xp.sum(dW * (new.V - old.V))])
+    return tuple(float(value) for value in to_numpy(sums))
+
+
+def residual(moved, eta, omega):
+    """The fixed-point residual ``||z - P(z)||`` of a step with the steps ``T = eta T0 / omega``, ``S = eta omega
+    S0`` in PDHG's metric ``[[1/T, -K^T], [-K, 1/S]]`` (``K mu = Psi mu^T``), from its :func:`movement`."""
+    primal, dual, coupling = moved
+    return math.sqrt(max(primal * omega / eta + dual / (eta * omega) - 2.0 * coupling, 0.0))
+
+
+def step_limit(moved, omega):
+    """PDLP's largest step scale at which a step of :func:`movement` ``moved`` is accepted: ``(omega
+    ||dmu||^2_{1/T0} + ||dW||^2_{1/S0} / omega) / (2 |<dW, dV>|)``; inf if the coupling is 0."""
+    primal, dual, coupling = moved
     if coupling == 0.0:
         return math.inf
-    distance = omega * float(xp.sum(dmu * dmu / T0[None, :])) + float(xp.sum(dW * dW / S0[:, None])) / omega
-    return distance / (2.0 * coupling)
+    return (omega * primal + dual / omega) / (2.0 * abs(coupling))
 
 
 def risk_of(it, arrays):

@@ -16,8 +16,8 @@ from ..first_order import backward
 from ..result import Status, finish
 from .bound import dual_bound
 from .tuning import PDHGConfig
-from .iteration import (Arrays, Iterate, data_namespace, operator_norm, pdhg_step, preconditioner, residual, risk_of,
-                        step_limit)
+from .iteration import (Arrays, Iterate, data_namespace, movement, operator_norm, pdhg_step, preconditioner,
+                        residual, risk_of, step_limit)
 from .saddle import empirical_weights
 
 
@@ -80,18 +80,21 @@ class Steps:
     tried: int = 0
 
     def take(self, z, problem, arrays, scales, omega):
-        """``(P(z), T, S)``: a step from ``z`` that the rule accepts, with its steps."""
+        """``(P(z), eta, movement)``: a step from ``z`` that the rule accepts, the step scale it was taken with and
+        its :func:`~mrc_pyomo.methods.pdhg.iteration.movement`."""
         xp, (T0, S0) = array_namespace(z.mu), scales
         while True:
-            T, S = (self.eta / omega) * xp.broadcast_to(T0[None, :], problem.tau.shape), self.eta * omega * S0
+            eta = self.eta
+            T, S = (eta / omega) * xp.broadcast_to(T0[None, :], problem.tau.shape), eta * omega * S0
             new = pdhg_step(z, problem, arrays, T, S)
+            moved = movement(z, new, scales)
             if not self.adaptive:
-                return new, T, S
+                return new, eta, moved
             self.tried += 1
-            limit, eta = step_limit(z, new, scales, omega), self.eta
+            limit = step_limit(moved, omega)
             self.eta = min((1.0 - (self.tried + 1) ** -0.3) * limit, (1.0 + (self.tried + 1) ** -0.6) * eta)
             if eta <= limit:
-                return new, T, S
+                return new, eta, moved
 
 
 @dataclass
@@ -163,8 +166,8 @@ def phase_steps(problem, config=None, *, deadline=None, log=None):
     support = Support(config.support_floor, config.window, config.settled)
     steps = Steps(config.eta / norm, config.adaptive)
     for k in range(1, config.max_iter + 1):
-        new, T, S = steps.take(z, problem, arrays, (T0, S0), restarts.omega)
-        value = residual(z, new, T, S)
+        new, eta, moved = steps.take(z, problem, arrays, (T0, S0), restarts.omega)
+        value = residual(moved, eta, restarts.omega)
         risk, top = risk_of(new, arrays)
         risk = float(risk)
         if risk < best.risk:

@@ -43,7 +43,8 @@ def test_a_step_is_its_formula_and_the_residual_its_metric():
     rng = np.random.default_rng(0)
     mu, W = rng.normal(size=problem.tau.shape), rng.dirichlet(np.ones(150)).reshape(50, 3)
     z = iteration.Iterate(mu, Psi @ mu.T, W, (Psi.T @ W).T)
-    T, S = np.full(problem.tau.shape, 0.3), rng.uniform(0.1, 0.5, 50)
+    T0, S = np.full(problem.tau.shape[1], 0.3), rng.uniform(0.1, 0.5, 50)
+    T = np.broadcast_to(T0[None, :], problem.tau.shape)
     arrays = iteration.Arrays.of(problem, xp)
     new = iteration.pdhg_step(z, problem, arrays, T, S)
     step = z.mu - T * (z.G - problem.tau)
@@ -55,7 +56,12 @@ def test_a_step_is_its_formula_and_the_residual_its_metric():
     A = dense_operator(Psi, 3)
     metric = np.block([[np.diag(1 / T.ravel()), -A.T], [-A, np.diag(np.repeat(1 / S, 3))]])
     v = np.concatenate([dmu, dW])
-    assert iteration.residual(z, new, T, S) == pytest.approx(np.sqrt(v @ metric @ v), rel=1e-10)
-    assert iteration.residual(z, z, T, S) == 0.0
+    moved = iteration.movement(z, new, (T0, S))   # T = T0 and S = S0: eta = omega = 1
+    assert iteration.residual(moved, 1.0, 1.0) == pytest.approx(np.sqrt(v @ metric @ v), rel=1e-10)
+    assert iteration.residual(moved, 2.0, 0.5) == pytest.approx(np.sqrt(v @ np.block([
+        [np.diag(0.25 / T.ravel()), -A.T], [-A, np.diag(np.repeat(1 / S, 3))]]) @ v), rel=1e-10)
+    assert iteration.residual(iteration.movement(z, z, (T0, S)), 1.0, 1.0) == 0.0
+    assert iteration.step_limit(moved, 1.0) == pytest.approx(
+        (np.sum(dmu ** 2 / T.ravel()) + np.sum(dW ** 2 / np.repeat(S, 3))) / (2 * abs(dW @ (A @ dmu))), rel=1e-10)
     both = new.combined(2.0, z, -1.0, z, 0.5)
     assert np.allclose(both.W, 2 * new.W - W + 0.5 * W) and np.allclose(both.G, 2 * new.G - 0.5 * z.G)
