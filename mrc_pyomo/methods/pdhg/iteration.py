@@ -1,26 +1,25 @@
-"""The iterations of MRC-PDHG: a restarted, reflected primal-dual hybrid gradient on the saddle form
+"""The iterations of MRC-PDHG: a restarted primal-dual hybrid gradient on the saddle form
 (:mod:`~mrc_pyomo.methods.pdhg.saddle`), after PDLP (Applegate et al., 2021, "Practical large-scale linear
-programming using primal-dual hybrid gradient") and cuPDLP+ (its Halpern iteration with reflection).
+programming using primal-dual hybrid gradient").
 
 With per-coordinate primal steps ``T`` and per-sample dual steps ``S``, one PDHG step ``z -> P(z)`` is::
 
     mu+ = soft_threshold(mu - T (Psi^T W - tau), T lambda)         (Psi^T W: the backward pass of the last step)
     W+  = prox_{S h, simplex}(W + S Psi (2 mu+ - mu)^T)             (Psi mu+^T: one forward pass)
 
-the dual prox exact (:func:`~mrc_pyomo.methods.pdhg.saddle.dual_prox`).  The iterate moves to Halpern's
-``z+ = (j+1)/(j+2) ((1 + r) P(z) - r z) + 1/(j+2) z_0`` (reflection ``r``, ``j`` steps since the restart point
-``z_0``).  The steps are Pock and Chambolle's diagonal preconditioning, ``T_j = 1 / sum_i |Psi_ij|`` and ``S_i =
-1 / sum_j |Psi_ij|`` (the preconditioned operator's norm is then at most 1), scaled by ``eta`` over that norm
-(a few power steps, :func:`operator_norm`) and by the primal weight: ``T / omega``, ``S omega``, ``omega_0 =
-||T^(1/2) tau|| / ||S^(1/2)||_2`` (PDLP's ratio of the primal and dual scales in the preconditioned space).  The
-iteration restarts at ``P(z)`` when the fixed-point residual ``||z - P(z)||`` in PDHG's metric fell below a
-fifth of its value after the last restart, or below 0.8 of it and rose again, or after a third of all
-iterations (PDLP's rule).
+the dual prox exact (:func:`~mrc_pyomo.methods.pdhg.saddle.dual_prox`).  The steps are Pock and Chambolle's
+diagonal preconditioning, ``T0_j = 1 / sum_i |Psi_ij|`` and ``S0_i = 1 / sum_j |Psi_ij|`` (the preconditioned
+operator's norm is then at most 1, :func:`operator_norm`), times a step scale and the primal weight: ``T = eta
+T0 / omega``, ``S = eta omega S0``.  ``eta`` starts below one over that norm and follows PDLP's adaptive rule
+(:func:`step_limit`); ``omega`` starts at PDLP's ratio of the primal and dual scales.  A step's
+:func:`movement` gives both its fixed-point residual in PDHG's metric (:func:`residual`, which PDLP's restarts
+watch) and its step limit.  The sequencing (restarts, the optional Halpern iteration, the stops) is
+:mod:`~mrc_pyomo.methods.pdhg.phase`'s.
 
-**Every iterate is certified**: ``P(z)``'s exact ``R`` from the scores of its forward pass (the best is the
-rule) and its ``W``'s lower bound (:mod:`~mrc_pyomo.methods.pdhg.bound`) from the backward pass the next step
-needs.  The arrays live in the data's namespace (:mod:`mrc_pyomo.data.namespace`: on a GPU for a CuPy or PyTorch
-array); the bound's few ``(K, D)`` numbers come to the host.
+**Every iterate is certified**: ``P(z)``'s exact ``R`` from the scores of its forward pass (:func:`risk_of`; the
+best is the rule) and its ``W``'s lower bound (:mod:`~mrc_pyomo.methods.pdhg.bound`) from the backward pass the
+next step needs.  The arrays live in the data's namespace (:mod:`mrc_pyomo.data.namespace`: on a GPU for a CuPy
+or PyTorch array); the bound's few ``(K, D)`` numbers come to the host.
 """
 
 import math

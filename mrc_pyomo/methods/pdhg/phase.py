@@ -1,6 +1,7 @@
 """MRC-PDHG's first-order phase: its iterations (:mod:`~mrc_pyomo.methods.pdhg.iteration`) sequenced with
-PDLP's restarts and primal weight (:class:`Restarts`), every iterate's exact ``R`` and its dual's certified bound,
-until the gap closes, a limit, a stop sent or a stall (:func:`phase_steps`)."""
+PDLP's adaptive steps (:class:`Steps`), restarts and primal weight (:class:`Restarts`), every iterate's exact
+``R`` and its dual's certified bound, until the gap closes, a limit, a stop sent, a stall or the dual's support
+settled (:func:`phase_steps`)."""
 
 import math
 from dataclasses import dataclass
@@ -154,9 +155,11 @@ def start(problem, config, xp):
 def phase_steps(problem, config=None, *, deadline=None, log=None):
     """The iterations of MRC-PDHG on ``problem`` from ``mu = 0`` and the empirical ``W`` until ``config.max_iter``,
     the ``deadline``, a stop sent to the generator (which yields each iteration's record), the certified gap
-    within ``config.eps_1``, a stall (:func:`stalled`) or the dual's support settled (:class:`Support`).  Returns ``(best, history, status)`` as a first-order
-    phase does (:mod:`mrc_pyomo.methods.registry`): ``best`` an :class:`Outcome`, ``status`` ``"converged"`` for a
-    closed gap, None for a stall."""
+    within ``config.eps_1``, a stall (:func:`stalled`) or the dual's support settled (:class:`Support`).  Each
+    step is taken by :class:`Steps` (fixed or adaptive), the next point is the step's (or, with
+    ``config.reflection``, Halpern's point anchored at the last restart).  Returns ``(best, history, status)`` as
+    a first-order phase does (:mod:`mrc_pyomo.methods.registry`): ``best`` an :class:`Outcome`, ``status``
+    ``"converged"`` for a closed gap, None for a stall or a settled support."""
     config, deadline = PDHGConfig() if config is None else config, deadline_of(deadline)
     xp = data_namespace(problem)
     arrays, peaks = Arrays.of(problem, xp), column_peaks(problem.data)
