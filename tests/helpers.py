@@ -8,6 +8,7 @@ line.
 """
 
 import itertools
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -16,8 +17,9 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import strategies as st
 from scipy.optimize import linprog
+from sklearn.exceptions import ConvergenceWarning
 
-from mrc_pyomo import RandomFourierFeatures
+from mrc_pyomo import MRCClassifier, RandomFourierFeatures
 from mrc_pyomo.feature_maps import make_feature_map
 from mrc_pyomo.oracles.primal import worst_case_risk
 from mrc_pyomo.problem.estimates import mean_and_confidence
@@ -202,6 +204,19 @@ def assert_certified(fits, X, y, lambda0):
         assert R <= clf.upper_ <= R + 1e-9
         assert clf.lower_ - REFERENCE_TOL <= R_star <= clf.upper_ + REFERENCE_TOL
         assert (clf.status_ == "converged") == (clf.upper_ - clf.lower_ <= max(clf.eps_1, 1e-9))
+
+
+def fits_in_memory_and_on_dask(X, y, **params):
+    """``(in_memory, on_dask)``: ``MRCClassifier(**params)`` fitted on ``X`` and on ``X`` as a Dask array of
+    70-row chunks (Dask's synchronous scheduler; the fits' convergence warnings silenced), for tests that the
+    two give the same fit."""
+    dask = pytest.importorskip("dask")
+    da = pytest.importorskip("dask.array")
+    with dask.config.set(scheduler="sync"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        memory = MRCClassifier(**params).fit(X, y)
+        on_dask = MRCClassifier(**params).fit(da.from_array(X, chunks=(70, X.shape[1])), y)
+    return memory, on_dask
 
 
 # -- solvers -------------------------------------------------------------------------------------------------

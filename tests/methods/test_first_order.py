@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from sklearn.exceptions import ConvergenceWarning
 
-from helpers import assert_certified, problems, random_problem
+from helpers import assert_certified, fits_in_memory_and_on_dask, problems, random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.display.log import LOG_HEADER
 from mrc_pyomo.master import MasterSolveError, MasterTimeLimit
@@ -115,13 +115,8 @@ def test_time_running_out_after_the_phase_returns_its_rule(monkeypatch):
 
 def test_on_dask_the_in_memory_run():
     """The same code on a Dask array (chunks of 70 rows): the same iterations, the same rule to 1e-9."""
-    dask = pytest.importorskip("dask")
-    da = pytest.importorskip("dask.array")
     X, y = random_problem(300, 4, 3, seed=5)
-    with dask.config.set(scheduler="sync"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        memory = MRCClassifier(method="fom", max_iter=60).fit(X, y)
-        on_dask = MRCClassifier(method="fom", max_iter=60).fit(da.from_array(X, chunks=(70, 4)), y)
+    memory, on_dask = fits_in_memory_and_on_dask(X, y, method="fom", max_iter=60)
     assert np.allclose(on_dask.mu_, memory.mu_, atol=1e-9, rtol=0)
     assert on_dask.upper_ == pytest.approx(memory.upper_, abs=1e-9)
     assert on_dask.lower_ == pytest.approx(memory.lower_, abs=1e-9)

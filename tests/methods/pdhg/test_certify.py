@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from sklearn.exceptions import ConvergenceWarning
 
-from helpers import assert_certified, problems, random_problem
+from helpers import assert_certified, fits_in_memory_and_on_dask, problems, random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.methods.pdhg import PDHGConfig, certify
 from mrc_pyomo.methods.pdhg.saddle import nested_rows
@@ -75,13 +75,8 @@ def test_limits_callback_and_log(capsys):
 
 
 def test_on_dask_the_in_memory_fit():
-    dask = pytest.importorskip("dask")
-    da = pytest.importorskip("dask.array")
     X, y = random_problem(300, 4, 3, seed=5)
-    with dask.config.set(scheduler="sync"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        memory = MRCClassifier(method="pdhg", max_iter=60, eps_1=0.0).fit(X, y)
-        on_dask = MRCClassifier(method="pdhg", max_iter=60, eps_1=0.0).fit(da.from_array(X, chunks=(70, 4)), y)
+    memory, on_dask = fits_in_memory_and_on_dask(X, y, method="pdhg", max_iter=60, eps_1=0.0)
     assert np.allclose(on_dask.mu_, memory.mu_, atol=1e-9, rtol=0)
     assert on_dask.upper_ == pytest.approx(memory.upper_, abs=1e-9)
     assert on_dask.lower_ == pytest.approx(memory.lower_, abs=1e-9)
