@@ -21,6 +21,7 @@ import numpy as np
 
 from ...data import array_namespace, to_numpy
 from ...oracles.certificate import lagrangian_bound
+from ...oracles.dual import relative_feature_violations
 from ...oracles.rounding import gamma
 
 
@@ -46,9 +47,7 @@ def dual_bound(W, G, problem, rho, peaks):
     errors = rounding_of(W, peaks)
     tau, lam = problem.tau, problem.lam
     bound = lagrangian_bound(g, minus_b, tau, lam, rho, errors)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(lam > 0, np.abs(g - tau) / lam, np.where(np.abs(g - tau) > errors[0], np.inf, 0.0))
-    worst = float(ratio.max())
+    worst = float(relative_feature_violations(g, tau, lam, errors[0]).max())   # max_j r_j, as (*) reads it
     if 1.0 < worst < np.inf:
         share = 1.0 / worst   # 1 - theta
         mixed = (errors[0] + gamma(3) * peaks[None, :], errors[1] + gamma(2))   # |g|, |tau| <= peaks
