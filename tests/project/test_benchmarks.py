@@ -333,6 +333,18 @@ def test_backends_counts_the_terms_a_pyomo_backend_would_take(capsys):
     assert rows > final > 0 and masters == int(lines[1].split()[5]) and terms > 2 * rows
 
 
+def test_pdhg_phase_runs_the_iterations_and_the_certificate(capsys):
+    """benchmarks.experiments.pdhg_phase on the generated 26-class case: a setting changed by --set, the
+    iterations' line (their rate, the ends by the marks), then with --certify each master and the certified end."""
+    from benchmarks.experiments.pdhg_phase import main
+    main(["many_classes_26", "--time-limit", "1.5", "--set", "weight_scale=1.0"])
+    title, line = capsys.readouterr().out.splitlines()
+    assert title == "many_classes_26 weight_scale=1.0" and "iterations" in line and "per s" in line
+    main(["many_classes_26", "--certify", "--time-limit", "60"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("master ") and lines[-1].startswith("converged: [")
+
+
 def test_proximal_centre_variant_keeps_the_certificate():
     """The loop variant prox=KAPPA (an L1 proximal term through the loop's callback) reaches the LP's R* with a
     closed certified gap: its last masters are the LP's own, and any alpha >= 0 bounds R* from below."""

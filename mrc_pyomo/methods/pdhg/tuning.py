@@ -9,14 +9,17 @@ from ..ccg.config import CCGConfig
 
 @dataclass(frozen=True)
 class PDHGConfig:
-    """Every setting of MRC-PDHG, its tuning with its measurements (one core, single-threaded BLAS, unless said).
+    """Every setting of MRC-PDHG, its tuning with its measurements (one core, single-threaded BLAS, unless said;
+    ``python -m benchmarks.experiments.pdhg_phase CASE --set NAME=VALUE``: the iterations alone, or with
+    ``--hand-over`` where they stop, or with ``--certify`` the masters after them; on a GPU
+    ``benchmarks/gpu/pdhg_mnist.py``).
 
     ``eps_1``: the certified gap it stops at (its own bound's, or its certificate's loop's); ``max_iter``:
     iterations at most (and masters of the certificate's loop).  ``eta``: the step scale, divided by the
     preconditioned operator's norm found by ``power_iterations`` steps of the power method (the norm is at most
     1: 1.0 on mnist_8000, 0.61 on satellite + RFF, 0.39 on 50 classes).  ``adaptive``: PDLP's adaptive step (a step is
     retried with a smaller ``eta`` when it exceeds its local limit; the limit is mostly far above ``1 / norm``):
-    R at 30 s with and without it, mnist_8000 0.403 / 0.428, satellite + RFF 0.2509 / 0.258, 50 classes 0.471 /
+    R at 30 s with and without it, mnist_8000 0.403 / 0.428, satellite + RFF 0.2512 / 0.2597, 50 classes 0.471 /
     0.569, 26 classes certified by its own bound in 19 s / 0.8053.  ``reflection``: None for plain PDHG, else
     the reflection of a Halpern iteration anchored at the last restart point (1: reflected, as cuPDLP+), which
     helped with fixed steps (all of mnist on an H100, R at 20 s 0.512 against 0.545) but not with adaptive ones
