@@ -4,6 +4,7 @@ the fitted slope), and each case's convergence; and the section "Plots" that sho
 import numpy as np
 
 from benchmarks.report.cells import label
+from mrc_pyomo.display.plotting import plain_log_ticks
 from benchmarks.report.records import find, slope, usable
 
 CAPTIONS = [("convergence", "R^k and the best certified R(mu) so far against time, per method (as "
@@ -27,6 +28,7 @@ def draw_figures(records, speed, cases, img, mode):
         s = slope([r["n"] for r in sn], [r["seconds"] for r in sn])
         fig, ax = plt.subplots(figsize=(5, 3.8))
         ax.loglog([r["n"] for r in sn], [r["seconds"] for r in sn], "o-", label=f"MRC-CCG (slope {s:.2f})")
+        plain_log_ticks(ax)   # "6", "0.5": not matplotlib's "6x10^0"
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("training samples n")
         ax.set_ylabel("fit seconds")
@@ -44,6 +46,8 @@ def draw_figures(records, speed, cases, img, mode):
         ax.loglog(Ks, per_iteration, "s--", label=f"oracles per iteration (slope {s_oracle:.2f})")
         ref = Ks * np.log(Ks)
         ax.loglog(Ks, ref / ref[0] * sk[0]["seconds"], "k:", label="K log K")
+        plain_log_ticks(ax)   # seconds as "6", "0.5": not matplotlib's "6x10^0"
+        ax.set_xticks(Ks, [f"{K:g}" for K in Ks])   # a tick at each K run: "5", "10", "20"
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("classes K")
         ax.set_ylabel("fit seconds")
@@ -73,6 +77,7 @@ def draw_figures(records, speed, cases, img, mode):
             if usable(lp_run):
                 ax.axhline(lp_run["R"], color="k", lw=0.8, label=f"MRC-LP ({lp_run['seconds']:.0f} s)")
             ax.set_xscale("log")
+            plain_log_ticks(ax)   # "10", "0.1": not matplotlib's "10^1"
             ax.xaxis.set_minor_formatter(NullFormatter())   # labels on the decades only: none overlap
             ax.set_title(c)
             ax.set_xlabel("seconds")

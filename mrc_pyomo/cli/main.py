@@ -18,12 +18,14 @@ the data it predicts (a scikit-learn Pipeline of a StandardScaler and the MRCCla
 (svmlight) data the features are scaled, not centred (centring would make them dense).
 
 Progress: on a terminal a live line on stderr; otherwise (a pipe, a log file) the iteration log on stdout,
-a line per master; nothing with --quiet.
+a line per master within 100 columns; with --wide-log the log with every column (122), on a terminal too;
+nothing with --quiet.
 """
 
 import argparse
 import os
 import sys
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -36,17 +38,11 @@ from .. import __version__
 from ..formulations import FORMULATIONS
 from ..methods import METHODS, get_method
 from .data import CommandError, check_standardizable, missing_labels, plain, plural, read_data, separator_hint
+from .help import FIT_DESCRIPTION, STANDARDIZE_HELP, PlainFormatter
 from .models import load_model, save_model
 
 #: the values of ``--first-order``: the estimator's ``first_order``
 FIRST_ORDER = {"auto": "auto", "on": True, "off": False}
-STANDARDIZE_HELP = (
-    "standardise the features (scikit-learn's StandardScaler: centred, scaled to unit variance) before the "
-    "fit; the saved model applies the same standardisation in 'predict'.  Use it for features with a large "
-    "offset relative to their spread (raw measurements): R, the worst-case error, is invariant under a "
-    "positive rescaling of a feature column but not under a shift of it (wine data: test accuracy "
-    "0.944 raw, 1.000 standardised).  Sparse (svmlight) data are scaled only, not centred "
-    "(StandardScaler(with_mean=False)): centring would make them dense")
 
 
 def _solver_options(items):
@@ -82,12 +78,14 @@ def check_output(path, option, suffixes=None):
         raise CommandError(f"{option} {path}: not writable")
 
 
-def verbosity(quiet):
-    """The estimator's ``verbose`` level: 0 with --quiet; 1 (a live line on stderr, drawn by the estimator)
-    when stderr is a terminal; 2 (the iteration log on stdout) otherwise, so that a pipe or a log file gets
-    the log."""
+def verbosity(quiet, wide=False):
+    """The estimator's ``verbose`` level: 0 with --quiet; 3 (the wide iteration log on stdout) with --wide-log;
+    1 (a live line on stderr, drawn by the estimator) when stderr is a terminal; 2 (the iteration log on stdout)
+    otherwise, so that a pipe or a log file gets the log."""
     if quiet:
         return 0
+    if wide:
+        return 3
     try:
         return 1 if sys.stderr.isatty() else 2
     except (AttributeError, ValueError):   # no stderr, or a closed one
@@ -99,7 +97,8 @@ def _fit(args):
     from sklearn.preprocessing import StandardScaler
 
     from .. import MRCClassifier, RandomFourierFeatures
-    from ..display.log import time_split
+    from ..display.log import LOG_WIDTH, time_split
+    from ..display.progress import outcome
     from ..estimator.parameters import validate_parameters
     from ..master import check_solver
 
@@ -119,7 +118,7 @@ def _fit(args):
     phi = args.phi
     if phi == "fourier":
         phi = RandomFourierFeatures(n_components=args.n_components, random_state=args.random_state)
-    verbose = verbosity(args.quiet)
+    verbose = verbosity(args.quiet, args.wide_log)
     clf = MRCClassifier(
         phi=phi, lambda0=args.lambda0, fit_intercept=not args.no_intercept, method=args.method,
         solver=args.solver, eps_1=args.eps_1, eps_2=args.eps_2, n_max=args.n_max, m_max=args.m_max,
@@ -145,13 +144,12 @@ def _fit(args):
     h = clf.history_
     error = f"training error {1 - model.score(X, y):.4f}"
     worst = f"R(mu) = {clf.upper_:.8f} is the rule's certified worst-case error"
-    if verbose == 2:   # the estimator's log ended with the status and the certified interval
-        print(f"{worst}, {error}")
-    else:
-        print(f"{clf.status_}: R* in [{clf.lower_:.8f}, {clf.upper_:.8f}] (certified gap "
-              f"{clf.upper_ - clf.lower_:.2e}; {worst}), {error}, {plural(clf.n_iter_, 'iteration')}")
+    if verbose < 2:   # the estimator's log ends with the status and the certified interval; else this line
+        print(outcome(clf.status_, clf.lower_, clf.upper_, clf.n_iter_))
+    print(f"{worst}, {error}")
     if "seconds_solve" in h and len(h):   # the masters' records: where their time went
-        print(f"{h.seconds_elapsed.iloc[-1]:.2f} s: {time_split(h)}")
+        print(textwrap.fill(f"{h.seconds_elapsed.iloc[-1]:.2f} s: {time_split(h)}", LOG_WIDTH,
+                            subsequent_indent="  "))
     if args.save:   # the saved model is quiet: the log level was this command's, not the model's
         clf.set_params(verbose=False)
         save_model(model, args.save)
@@ -212,21 +210,14 @@ def check_columns(model, X, path, sep=","):
 
 def build_parser():
     parser = argparse.ArgumentParser(
-        prog="mrc-pyomo", formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="mrc-pyomo", formatter_class=PlainFormatter,
         description="Minimax risk classifiers (0-1 loss) learned by constraint and column generation.",
         epilog=__doc__.split("\n\n", 1)[1])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="{fit,predict}")
 
     fit = sub.add_parser("fit", help="learn an MRC from a data file and show the iterations",
-                         description="Learn an MRC; shows its progress (on a terminal a live line on stderr, "
-                                     "otherwise one line per iteration on stdout: the master's value R^k, "
-                                     "the certified R(mu^k), the largest violations and the active rows "
-                                     "and features).  Standardise (--standardize) features with a large "
-                                     "offset relative to their spread (raw measurements): R, the worst-case "
-                                     "error, is invariant under a positive rescaling of a feature column but "
-                                     "not under a shift of it; on scikit-learn's wine data the raw features "
-                                     "give a test accuracy of 0.944, standardised 1.000.")
+                         description=FIT_DESCRIPTION, formatter_class=PlainFormatter)
     fit.add_argument("data", help="CSV file with a header, or LIBSVM/svmlight file")
     fit.add_argument("--label", help="name of the label column of a CSV file (default: label)")
     fit.add_argument("--labels", help="file with one label per line, for data without a label column")
@@ -262,10 +253,14 @@ def build_parser():
                      "archive of its arrays and parameters, no code)")
     fit.add_argument("--history", metavar="CSV", help="write the iteration history as CSV")
     fit.add_argument("--export-master", metavar="PATH", help="write the last master as .lp or .mps")
-    fit.add_argument("--quiet", action="store_true", help="no progress display or iteration log")
+    display = fit.add_mutually_exclusive_group()
+    display.add_argument("--quiet", action="store_true", help="no progress display or iteration log")
+    display.add_argument("--wide-log", action="store_true",
+                         help="the iteration log with every column, the largest violations and the solver's seconds "
+                              "too (122 characters wide; the estimator's verbose=3), on stdout even on a terminal")
     fit.set_defaults(run=_fit)
 
-    predict = sub.add_parser("predict", help="predict with a saved model",
+    predict = sub.add_parser("predict", help="predict with a saved model", formatter_class=PlainFormatter,
                              description="Write one prediction per sample (CSV) to --output or stdout.  A model "
                                          "fitted with --standardize standardises the data itself.")
     predict.add_argument("model", help="file written by 'mrc-pyomo fit --save' (model.npz), checked before use")

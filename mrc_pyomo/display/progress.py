@@ -9,10 +9,14 @@
 * ``verbose=2``: the iteration log on ``sys.stdout``, a header then one line per master (MRC-CCG), per ten
   iterations of a first-order phase (MRC-FOM, or the default fit's phase before MRC-CCG) or per hundred steps
   (MRC-SUB), then the result; a line ``--- lambda0 = ... ---`` where each stage of a path
-  (:func:`mrc_pyomo.mrc_path`, or ``continuation=True``) begins.
+  (:func:`mrc_pyomo.mrc_path`, or ``continuation=True``) begins.  No line is wider than 100 characters
+  (:data:`~mrc_pyomo.display.log.LOG_WIDTH`): a master's line leaves out the largest violations and the solver's
+  seconds.
+* ``verbose=3``: the same log with every column (:data:`~mrc_pyomo.display.log.WIDE_HEADER`, 122 characters):
+  the wide log.
 
-The solver says nothing at any level: its own log is turned on only through ``solver_options`` (HiGHS's
-``output_flag``).  A display is a callable given each iteration's record (the keys of
+The solver says nothing at any level: its own log is turned on only through ``solver_options`` (``{"tee":
+True}``, with any solver).  A display is a callable given each iteration's record (the keys of
 the method's history, :attr:`~mrc_pyomo.methods.registry.Method.columns`; the line of the log is the method's
 :attr:`~mrc_pyomo.methods.registry.Method.log_line`), then closed with the fit's outcome; as a context manager
 it is closed on leaving the block, without an outcome if the fit raised.
@@ -25,6 +29,7 @@ import threading
 from tqdm.auto import tqdm
 
 from ..methods.registry import get_method
+from .log import log_header, wide_log
 
 def progress_display(verbose, method=None, stages=False, phase=None):
     """The display for ``verbose`` of a fit by ``method`` (a registered
@@ -35,7 +40,7 @@ def progress_display(verbose, method=None, stages=False, phase=None):
     if level <= 0 or (level == 1 and sys.stderr is None) or (level >= 2 and sys.stdout is None):
         return Silent()   # no stream to show it on (pythonw, some services): nothing to show
     method = get_method("ccg") if method is None else method
-    return LiveLine(method.title) if level == 1 else IterationLog(method, stages, phase)
+    return LiveLine(method.title) if level == 1 else IterationLog(method, stages, phase, wide=level >= 3)
 
 
 def describe(lower, upper, record=None, room=None):
@@ -128,10 +133,12 @@ class IterationLog(Silent):
     """``verbose=2``: the iteration log on ``sys.stdout`` (see the module docstring): each record's line as the
     method that made it words it (:attr:`~mrc_pyomo.methods.registry.Method.log_line`: the first-order phase's
     records, ``phase == "first-order"``, the phase's method; the others the fit's), the method's header before its
-    first line."""
+    first line; ``wide`` (``verbose=3``): the lines and header of MRC-CCG's masters with every column
+    (:func:`~mrc_pyomo.display.log.wide_log`)."""
 
-    def __init__(self, method, stages=False, phase=None):
+    def __init__(self, method, stages=False, phase=None, wide=False):
         self.method, self.phase, self.stages, self.header_shown, self.lambda0 = method, phase, stages, False, None
+        self.wide = wide
 
     def __call__(self, record):
         if self.stages and record.get("lambda0", self.lambda0) != self.lambda0:   # a stage begins
@@ -139,11 +146,12 @@ class IterationLog(Silent):
             print(f"--- lambda0 = {self.lambda0:g} ---", flush=True)
         first_order = record.get("phase") == "first-order"
         method = self.phase if first_order and self.phase is not None else self.method
-        line = None if method.log_line is None else method.log_line(record)
+        with wide_log(self.wide):
+            line = None if method.log_line is None else method.log_line(record)
         if line is None:
             return
         if not first_order and method.log_header is not None and not self.header_shown:
-            print(method.log_header, flush=True)
+            print(log_header(method.log_header, self.wide), flush=True)
             self.header_shown = True
         print(line, flush=True)
 
@@ -155,9 +163,9 @@ class IterationLog(Silent):
 class FoldsDisplay:
     """What :class:`~mrc_pyomo.MRCClassifierCV` shows while its folds' paths run: nothing at ``verbose=0``; at
     ``verbose=1`` one tqdm line on ``sys.stderr`` over the ``n_folds x len(lambda0s)`` stages, advanced as each
-    fold's path ends (in any order, with ``n_jobs``); at ``verbose=2`` a line per stage of each fold on
-    ``sys.stdout`` (its ``lambda0``, status, certified interval, masters, seconds and validation score).  The
-    refit then shows itself as a fit does."""
+    fold's path ends (in any order, with ``n_jobs``); at ``verbose=2`` (and 3) a line per stage of each fold on
+    ``sys.stdout`` (its ``lambda0``, status, certified interval, iterations, seconds and validation score), within
+    100 characters.  The refit then shows itself as a fit does."""
 
     def __init__(self, verbose, n_folds, lambda0s):
         self.level, self.n_folds, self.lambda0s = int(verbose), n_folds, list(lambda0s)
@@ -174,8 +182,8 @@ class FoldsDisplay:
             self.bar.update(len(self.lambda0s))
         elif self.level >= 2 and sys.stdout is not None:
             for row, score in zip(table.itertuples(), scores):
-                print(f"fold {k + 1}/{self.n_folds}  lambda0 = {row.lambda0:<8g} {row.status:>11}  R* in "
-                      f"[{row.lower:.6f}, {row.upper:.6f}]  {row.n_iter:4d} masters {row.seconds:8.2f} s  "
+                print(f"fold {k + 1}/{self.n_folds} lambda0 {row.lambda0:<7g} {row.status:<10} R* in "
+                      f"[{row.lower:.6f}, {row.upper:.6f}] {row.n_iter:4d} it. {row.seconds:7.2f} s "
                       f"score {score:.4f}", flush=True)
 
     def close(self):

@@ -253,9 +253,9 @@ def log_line(record):
     if record.get("phase") != "first-order":
         return format_record(record)
     if record["iteration"] % LOG_EVERY == 0:
-        return (f"{record['iteration']:6d} {record['phase']:12s} beta {record['beta']:8.1e}  R(mu_k) = "
-                f"{record['R_mu']:.8f}  certified interval [{record['lower']:.8f}, {record['upper']:.8f}]  "
-                f"{record['seconds_elapsed']:8.1f} s")
+        return (f"{record['iteration']:6d} {record['phase']:11s}  beta {record['beta']:7.1e}  R(mu_k) = "
+                f"{record['R_mu']:.8f}  R* in [{record['lower']:.8f}, {record['upper']:.8f}] "
+                f"{record['seconds_elapsed']:7.1f} s")
     return None
 
 

@@ -176,11 +176,12 @@ class _Terminal(io.StringIO):
         return True
 
 
-@pytest.mark.parametrize("where", ["terminal", "pipe", "quiet"])
+@pytest.mark.parametrize("where", ["terminal", "pipe", "quiet", "wide"])
 def test_cli_progress_display(data_files, capsys, monkeypatch, where):
     """The CLI leaves the display to the estimator: verbose=1 (a live line on stderr) when stderr is a
-    terminal, verbose=2 (the iteration log on stdout) when it is not, 0 with --quiet; never a callback."""
-    from mrc_pyomo.display.log import LOG_HEADER, format_record
+    terminal, verbose=2 (the iteration log on stdout, no line over 100 characters) when it is not, 0 with
+    --quiet, 3 (the wide log, every column) with --wide-log, on a terminal too; never a callback."""
+    from mrc_pyomo.display.log import LOG_HEADER, WIDE_HEADER, format_record
     d = data_files
     seen = []
     fit = MRCClassifier.fit
@@ -190,12 +191,12 @@ def test_cli_progress_display(data_files, capsys, monkeypatch, where):
         return fit(self, X, y)
 
     monkeypatch.setattr(MRCClassifier, "fit", recording_fit)
-    if where == "terminal":
+    if where in ("terminal", "wide"):
         monkeypatch.setattr(sys, "stderr", _Terminal())
     args = ["fit", d / "bc.csv", "--label", "diagnosis", "--history", d / "h.csv", "--save", d / "m.model"]
-    assert cli(args + (["--quiet"] if where == "quiet" else [])) == 0
+    assert cli(args + {"quiet": ["--quiet"], "wide": ["--wide-log"]}.get(where, [])) == 0
     out = capsys.readouterr().out
-    assert seen == [({"terminal": 1, "pipe": 2, "quiet": 0}[where], None)]
+    assert seen == [({"terminal": 1, "pipe": 2, "quiet": 0, "wide": 3}[where], None)]
     assert load_model(d / "m.model").verbose is False   # the command's display is not saved with the model
     assert type(seen[0][0]) is int and "\r" not in out and "\033" not in out
     if where == "pipe":   # a log file or a pipe gets the iteration log: its header and a line per master
@@ -203,6 +204,16 @@ def test_cli_progress_display(data_files, capsys, monkeypatch, where):
         lines = out.splitlines()
         start = lines.index(LOG_HEADER) + 1
         assert lines[start:start + len(history)] == [format_record(r) for r in history.to_dict("records")]
+        assert [line for line in lines if len(line) > 100] == []
+    if where == "wide":   # every column
+        history = pd.read_csv(d / "h.csv")
+        lines = out.splitlines()
+        start = lines.index(WIDE_HEADER) + 1
+        assert lines[start:start + len(history)] == [format_record(r, wide=True)
+                                                     for r in history.to_dict("records")]
+    if where in ("quiet", "terminal"):   # the outcome, then the rule's R(mu), in 100 columns
+        assert [line for line in out.splitlines() if len(line) > 100] == []
+        assert out.splitlines()[-5].startswith("converged: R* in [")
     if where == "quiet":
         assert LOG_HEADER not in out
 
@@ -256,3 +267,11 @@ def test_cli_first_order_sets_the_phase(data_files, capsys):
     for setting, iterations in (("on", 6), ("off", 3)):
         assert cli(["fit", d / "bc.csv", "--label", "diagnosis", "--max-iter", "3", "--first-order", setting]) == 0
         assert f"{iterations} iterations" in capsys.readouterr().out
+
+
+def test_cli_wide_log_and_quiet_exclude_each_other(data_files, capsys):
+    """--wide-log asks for the log that --quiet leaves out: both at once is argparse's error, before any fit."""
+    with pytest.raises(SystemExit) as exit_:
+        cli(["fit", data_files / "bc.csv", "--label", "diagnosis", "--quiet", "--wide-log"])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2 and out == "" and "not allowed with argument" in err

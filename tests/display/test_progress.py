@@ -12,7 +12,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from helpers import SOLVER_BANNERS, random_problem
-from mrc_pyomo import MRCClassifier
+from mrc_pyomo import MRCClassifier, MRCClassifierCV, mrc_path
 from mrc_pyomo.display.log import LOG_HEADER
 from mrc_pyomo.display.progress import outcome
 
@@ -118,14 +118,14 @@ def test_a_display_without_its_stream_shows_nothing_and_the_fit_runs(monkeypatch
     assert clf.status_ == "converged"
 
 
-def test_the_log_fits_in_122_columns_and_the_live_line_in_the_terminal(monkeypatch):
-    """The log's header and lines have the same width, at most 122 characters; the live line leaves out the
+def test_the_log_s_lines_have_the_header_s_width_and_the_live_line_fits_the_terminal(monkeypatch):
+    """The log's header and lines have the same width, at most 100 characters; the live line leaves out the
     master's size where the terminal is too narrow for it, and keeps it where there is room."""
     from mrc_pyomo.display import progress
     from mrc_pyomo.display.log import format_record
     clf = _fit(PATHS["highs, regime nm"], verbose=0)
     lines = [format_record(r) for r in clf.history_.to_dict("records")]
-    assert len(LOG_HEADER) <= 122 and {len(line) for line in lines} == {len(LOG_HEADER)}
+    assert len(LOG_HEADER) <= 100 and {len(line) for line in lines} == {len(LOG_HEADER)}
     record = clf.history_.iloc[-1].to_dict()
     for width, shown in [(80, False), (200, True)]:
         monkeypatch.setattr(progress, "terminal_width", lambda stream: width)
@@ -147,3 +147,90 @@ def test_verbose_1_shows_every_built_in_method(capfd, method):
         MRCClassifier(method=method, verbose=1, max_iter=30).fit(X, y)
     err = capfd.readouterr().err
     assert "R* in [" in err
+
+
+#: real small fits of every kind the iteration log shows: MRC-CCG's masters (regimes "n" and "nm"), a first-order
+#: phase before them (MRC-FOM, MRC-PDHG, the default fit's), MRC-SUB's steps, the stages of a path and of a
+#: continuation, the folds of MRCClassifierCV
+LOGGED = {
+    "default": lambda X, y, verbose: MRCClassifier(verbose=verbose).fit(X, y),
+    "regime nm": lambda X, y, verbose: MRCClassifier(verbose=verbose, regime="nm", m_max=3).fit(X, y),
+    "first-order phase": lambda X, y, verbose: MRCClassifier(verbose=verbose, first_order=True).fit(X, y),
+    "fom": lambda X, y, verbose: MRCClassifier(verbose=verbose, method="fom").fit(X, y),
+    "pdhg": lambda X, y, verbose: MRCClassifier(verbose=verbose, method="pdhg").fit(X, y),
+    "subgradient": lambda X, y, verbose: MRCClassifier(verbose=verbose, method="subgradient", max_iter=200).fit(X, y),
+    "continuation": lambda X, y, verbose: MRCClassifier(verbose=verbose, continuation=True).fit(X, y),
+    "path": lambda X, y, verbose: mrc_path(X, y, lambda0s=[0.1, 0.01], verbose=verbose),
+    "cv": lambda X, y, verbose: MRCClassifierCV(verbose=verbose, cv=2, lambda0s=[0.1, 0.01]).fit(X, y),
+}
+
+
+def _logged(capfd, fit, verbose):
+    X, y = random_problem(200, 8, 4, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        LOGGED[fit](X, y, verbose)
+    out, err = capfd.readouterr()
+    assert err == ""
+    return out.splitlines()
+
+
+@pytest.mark.parametrize("fit", list(LOGGED))
+def test_every_line_of_the_default_log_fits_100_columns(capfd, fit):
+    """verbose=2 prints no line wider than 100 characters (an 80-column terminal wrapped lines of 122 to 138):
+    the header, the masters, a first-order phase's lines, the stages' and folds' lines, the outcome."""
+    from mrc_pyomo.display.log import LOG_WIDTH
+    lines = _logged(capfd, fit, 2)
+    assert len(lines) > 2 and LOG_WIDTH == 100
+    assert [line for line in lines if len(line) > 100] == []
+    if fit not in ("subgradient", "cv"):
+        assert LOG_HEADER in lines
+    if fit in ("first-order phase", "fom", "pdhg"):   # the phase's lines are shown, within the width too
+        assert any(line.split()[1:2] in (["first-order"], ["PDHG"]) for line in lines)
+
+
+@pytest.mark.parametrize("fit", ["default", "fom", "path"])
+def test_verbose_3_is_the_wide_log_with_every_column(capfd, fit):
+    """verbose=3 prints the log with every column of LOG_COLUMNS (the violations and the solver's seconds too):
+    its header, and each master's line as wide."""
+    from mrc_pyomo.display.log import LOG_COLUMNS, WIDE_HEADER, format_record
+    lines = _logged(capfd, fit, 3)
+    assert LOG_HEADER not in lines and WIDE_HEADER in lines
+    assert WIDE_HEADER.split() == [title for title, _, _ in LOG_COLUMNS]
+    start = lines.index(WIDE_HEADER) + 1
+    masters = [line for line in lines[start:] if line[:5].strip().isdigit() and len(line) == len(WIDE_HEADER)]
+    assert len(masters) >= 2 and all(len(line.split()) == len(LOG_COLUMNS) for line in masters)
+    X, y = random_problem(200, 8, 4, seed=3)
+    record = MRCClassifier().fit(X, y).history_.iloc[0].to_dict()
+    assert len(format_record(record, wide=True)) == len(WIDE_HEADER) > 100
+    assert MRCClassifier(verbose=3).get_params()["verbose"] == 3
+    with pytest.raises(ValueError, match="verbose"):
+        MRCClassifier(verbose=4).fit(X, y)
+
+
+def test_a_master_stopped_by_the_time_limit_is_logged_as_a_time_limit(capfd, monkeypatch):
+    """HiGHS stopped by the time limit inside a master's solve (its third): the log's line for that master
+    says "time limit", as the fit's status "time_limit" does, not "solver failed: ... Time limit reached";
+    the record keeps HiGHS's words after "time limit: "."""
+    from mrc_pyomo.master import RestrictedMaster
+    from mrc_pyomo.methods import deadline
+    offset, solves = [0.0], []
+    real_now, real_solve = deadline.now, RestrictedMaster.solve
+    monkeypatch.setattr(deadline, "now", lambda: real_now() + offset[0])
+
+    def solve(master, time_limit=None, **kwargs):
+        solves.append(time_limit)
+        if len(solves) == 3:   # the time runs out in this solve: HiGHS is given none left
+            offset[0], time_limit = 86400.0, 0.0
+        return real_solve(master, time_limit=time_limit, **kwargs)
+    monkeypatch.setattr(RestrictedMaster, "solve", solve)
+    X, y = random_problem(150, 4, 3, seed=5)
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf = MRCClassifier(verbose=2, time_limit=600, n_max=5).fit(X, y)
+    lines = capfd.readouterr().out.splitlines()
+    assert clf.status_ == "time_limit" and len(solves) == 3
+    status = clf.history_.solver_status.iloc[-1]
+    assert status.startswith("time limit: HiGHS did not solve") and "Time limit reached" in status
+    last = lines[-2]
+    assert last.startswith("    3  time limit: stopped in the solve of this master (") and len(last) <= 100
+    assert not any("solver failed" in line or "Time limit reached" in line for line in lines)

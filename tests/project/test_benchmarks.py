@@ -484,6 +484,33 @@ def test_report_figures_colour_each_method_alike_and_caption_once(tmp_path, monk
 
 
 
+def test_report_log_axes_read_as_plain_numbers(tmp_path, monkeypatch):
+    """time_vs_K and time_vs_n label their log axes with plain numbers: K at each K run ("5", "10", "20"), the
+    seconds as "0.1", "1", "10" (matplotlib's minor labels read "6x10^0", its decades "10^1")."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+    from benchmarks.report.figures import draw_figures
+    records = ([{"experiment": "scaling_K", "K": K, "seconds": s, "seconds_oracle": s / 2, "iterations": 10}
+                for K, s in [(5, 2.0), (10, 4.0), (20, 9.0)]]
+               + [{"experiment": "scaling_n", "n": n, "seconds": s} for n, s in [(1000, 0.5), (4000, 3.0)]])
+    figures = []
+    monkeypatch.setattr(plt, "close", figures.append)
+    draw_figures(records, [], [], tmp_path, "quick")
+    assert (tmp_path / "time_vs_K_quick.png").exists() and len(figures) == 2
+    for fig in figures:
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        texts = [tick.label1.get_text() for axis in (ax.xaxis, ax.yaxis)
+                 for tick in axis.get_major_ticks() + axis.get_minor_ticks() if tick.label1.get_text()]
+        assert texts and not [text for text in texts if "10^" in text or "times" in text or "$" in text], texts
+    time_vs_K = figures[1].axes[0]
+    assert [t.get_text() for t in time_vs_K.get_xticklabels()] == ["5", "10", "20"]
+    assert {"0.1", "1", "10"} <= {t.get_text() for t in time_vs_K.get_yticklabels()}
+    monkeypatch.undo()
+    for fig in figures:
+        plt.close(fig)
+
+
 def git_status():
     """``git status --porcelain`` of the repository: what a run of the harness must leave as it found it."""
     return subprocess.run(["git", "status", "--porcelain"], capture_output=True, text=True, cwd=ROOT,

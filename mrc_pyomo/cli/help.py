@@ -1,0 +1,72 @@
+"""The help of the commands (``mrc-pyomo`` and ``python -m mrc_pyomo``), in plain text: the longer texts of
+``mrc-pyomo fit`` (:data:`FIT_DESCRIPTION`, :data:`STANDARDIZE_HELP`), and the texts that come from docstrings
+written in reStructuredText, which a terminal would show raw: :func:`plain_text` takes the markup out (roles,
+literals, links, emphasis) and :class:`PlainFormatter` fills the help with it, a paragraph at a time, to the
+terminal's width.
+"""
+
+import argparse
+import re
+import textwrap
+
+#: the description of ``mrc-pyomo fit``
+FIT_DESCRIPTION = (
+    "Learn an MRC; shows its progress (on a terminal a live line on stderr, otherwise one line per iteration on "
+    "stdout: the certified interval [lower, upper] and its gap, the master's value R^k, R(mu^k), the active rows "
+    "and features, the rows and features added and removed; --wide-log adds the largest violations and the "
+    "solver's seconds).  Standardise (--standardize) features with a large offset relative to their spread (raw "
+    "measurements): R, the worst-case error, is invariant under a positive rescaling of a feature column but not "
+    "under a shift of it; on scikit-learn's wine data the raw features give a test accuracy of 0.944, "
+    "standardised 1.000.")
+#: the help of ``mrc-pyomo fit --standardize``
+STANDARDIZE_HELP = (
+    "standardise the features (scikit-learn's StandardScaler: centred, scaled to unit variance) before the "
+    "fit; the saved model applies the same standardisation in 'predict'.  Use it for features with a large "
+    "offset relative to their spread (raw measurements): R, the worst-case error, is invariant under a "
+    "positive rescaling of a feature column but not under a shift of it (wine data: test accuracy "
+    "0.944 raw, 1.000 standardised).  Sparse (svmlight) data are scaled only, not centred "
+    "(StandardScaler(with_mean=False)): centring would make them dense")
+
+#: a role with its text: ``:func:`x```, ``:py:class:`x```, ``:math:`x```
+_ROLE = re.compile(r":[\w-]+(?::[\w-]+)?:`([^`]*)`")
+#: a target after the text of a role or a link: ``text <target>``
+_TARGET = re.compile(r"^(.*?)\s*<[^<>]*>$", re.S)
+
+
+def _role_text(match):
+    """What a role shows: its text before a ``<target>``, or the last part of a ``~`` name, or the name."""
+    body = match.group(1).lstrip("!")
+    shown = _TARGET.match(body)
+    if shown and shown.group(1):
+        return shown.group(1)
+    return body[1:].rsplit(".", 1)[-1] if body.startswith("~") else body
+
+
+def plain_text(text):
+    """``text`` (reStructuredText) as a reader sees it rendered: ``:func:`~a.b``` becomes ``b``, ````x```` and
+    ```x``` become ``x``, ```text <url>`_`` becomes ``text``, ``**x**`` and ``*x*`` become ``x``, and a ``::``
+    that opens a literal block becomes ``:``.  Anything else is left as it is."""
+    text = _ROLE.sub(_role_text, text)
+    text = re.sub(r"``(.+?)``", r"\1", text, flags=re.S)
+    text = re.sub(r"`([^`]+?)(?:\s*<[^<>`]+>)?`__?", r"\1", text)
+    text = re.sub(r"`([^`]+)`", r"\1", text)
+    text = re.sub(r"\*\*(\S(?:.*?\S)?)\*\*", r"\1", text)
+    text = re.sub(r"(?<![\w*])\*(\S(?:[^*]*?\S)?)\*(?![\w*])", r"\1", text)
+    text = re.sub(r"[ \t]+::$", "", text, flags=re.M)
+    return re.sub(r"(\S)::$", r"\1:", text, flags=re.M)
+
+
+class PlainFormatter(argparse.HelpFormatter):
+    """argparse's help with every text in plain text (:func:`plain_text`); a description or an epilog is filled
+    to the width a paragraph at a time, and an indented paragraph (a command line, a literal block) is kept
+    line for line."""
+
+    def _fill_text(self, text, width, indent):
+        paragraphs = re.split(r"\n[ \t]*\n", plain_text(textwrap.dedent(text)).strip("\n"))
+        return "\n\n".join(textwrap.indent(paragraph, indent) if paragraph[:1].isspace()
+                           else textwrap.fill(" ".join(paragraph.split()), width, initial_indent=indent,
+                                              subsequent_indent=indent, break_on_hyphens=False)
+                           for paragraph in paragraphs if paragraph.strip())
+
+    def _split_lines(self, text, width):
+        return super()._split_lines(plain_text(text), width)
