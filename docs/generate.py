@@ -1,6 +1,7 @@
 """Pages the docs build generates before Sphinx reads the sources (called from ``conf.py``).
 
-* ``_generated/tutorial_output.txt`` and ``_generated/tutorial.png``: the output and the figure of
+* ``_generated/tutorial_output.txt``, ``_generated/tutorial.png``, ``_generated/tutorial_steps.png`` and
+  ``_generated/tutorial_state.html``: the output, the figures and a state as a notebook shows it, of
   ``examples/tutorial.py``, run now on the package of this source tree (as autodoc documents it), so the
   tutorial shows what the code prints today, and run in ``_generated`` so that it prints no path of the
   machine that builds the pages;
@@ -37,11 +38,13 @@ def run_example(script, output, *args):
 
 
 def run_tutorial():
-    """Run the tutorial script on the package in this source tree; keep what it prints and its figure.
+    """Run the tutorial script on the package in this source tree; keep what it prints, its figures and the HTML
+    of a state (the tutorial's and the teaching page's).
 
-    It runs in ``_generated`` and is given the figure's name alone, so what it prints (and the page shows)
+    It runs in ``_generated`` and is given the files' names alone, so what it prints (and the pages show)
     holds no path of the machine that built the pages."""
-    run_example("tutorial.py", "tutorial_output.txt", "--plot", "tutorial.png")
+    run_example("tutorial.py", "tutorial_output.txt", "--plot", "tutorial.png", "--steps-plot", "tutorial_steps.png",
+                "--state-html", "tutorial_state.html")
 
 
 def _inline(text):

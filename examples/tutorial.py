@@ -2,12 +2,15 @@
 
 Each iteration solves the restricted master P_IJ, then the oracles find the most violated rows (a sample and
 a label subset) and, in the "nm" regime, the most violated features.  The fit is stepped
-(``clf.steps(X, y)``: one iteration per step, as a notebook cell would take it) and each step printed: the
-first master as an LP, then the master's size, values, violations and what changes next.  The history is
-plotted.  Then the same fit runs with ``verbose=2``,
-which prints the iteration log (``verbose=1`` shows a live progress line instead).
+(``clf.steps(X, y)``: one iteration per step, as a notebook cell would take it) and each step printed from the
+state's readable forms: its one-line ``repr`` (the master's size and value, the certified interval, the
+changes), ``describe()`` (the changes that made the master, in the class labels), ``summary()`` (the most
+violated row and feature) and ``next_changes()`` (what the oracles chose next, with the violations that chose
+it); the first master is also printed as an LP.  The history is plotted (``--plot``), and the steps' picture
+(``--steps-plot``: the certified interval closing, the active set changing).  Then the same fit runs with
+``verbose=2``, which prints the iteration log (``verbose=1`` shows a live progress line instead).
 
-    python examples/tutorial.py [--fast] [--plot tutorial.png]
+    python examples/tutorial.py [--fast] [--plot tutorial.png] [--steps-plot steps.png] [--state-html state.html]
 """
 
 import argparse
@@ -18,54 +21,70 @@ import numpy as np
 from sklearn.datasets import make_blobs
 
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.formulations.paper import subset_label
+from mrc_pyomo.methods.ccg.readable import plain   # "0.1235", and no "-0.0000" for the solver's rounding
 
 
 def show(state):
-    r = state.record
-    print(f"\n--- iteration {state.iteration}: master with {r['n_rows']} rows, {r['n_features']} features")
-    print(f"    R^k = {r['R_master']:.6f} (master), R(mu^k) = {r['R_mu']:.6f} (certified), nu = {state.nu:.4f}")
+    print(f"\n{state!r}")
     if state.iteration == 1:
+        print(f"  {state.master!r}")
         with tempfile.TemporaryDirectory() as tmp:
             path = state.master.write(Path(tmp) / "master.lp")
             lines = Path(path).read_text().splitlines()
         first_row = lines.index("s.t.") + 2
-        print("    the first master, as written to an .lp file (objective and first row):")
-        print("\n".join("      " + line for line in lines[2:first_row] + lines[first_row:first_row + 9]))
-    samples, subsets = state.next_rows
-    v = state.primal_violations
-    print(f"    largest row violation psi(x_i) + 1 - nu: {v.max():.4f}; "
-          f"samples violated: {(v > 1e-9).sum()}")
-    for i, C in list(zip(samples, subsets))[:3]:
-        print(f"      next row: sample x{i}, subset {subset_label(C)}, violation {v[i]:.4f}")
-    if len(samples) > 3:
-        print(f"      ... {len(samples)} rows in all")
-    if len(state.next_features):
-        print(f"    next features (flat ids y*D+j): {state.next_features[:6]}")
-    if state.next_removed.any():
-        print(f"    rows to remove (negative violation, zero dual): {int(state.next_removed.sum())}")
-    print(f"    certified interval: R* in [{state.lower:.6f}, {state.upper:.6f}]")
+        print("  the first master, as written to an .lp file (objective and first row):")
+        print("\n".join("    " + line for line in lines[2:first_row] + lines[first_row:first_row + 9]))
+    print_changes("what made this master", state.describe())
+    s = state.summary()
+    (sample, labels), (label, feature) = s["most_violated_row"], s["most_violated_feature"]
+    print(f"  most violated row: sample {sample}, labels {labels}, by {s['max_primal_violation']:.4f}; "
+          f"feature: class {label}, feature {feature}, by {s['max_dual_violation']:.4f}")
+    print_changes("what the oracles chose for the next master", state.next_changes())
+
+
+def print_changes(title, changes, shown=4):
+    """A table of changes (``state.describe()``), its first lines, the columns that apply to them."""
+    if not len(changes):
+        print(f"  {title}: nothing")
+        return
+    print(f"  {title} ({len(changes)} change{'s' if len(changes) > 1 else ''}):")
+    table = changes.head(shown).dropna(axis=1, how="all").to_string(index=False, float_format=plain)
+    print("\n".join("    " + line for line in table.splitlines()))
+    if len(changes) > shown:
+        print(f"    ... {len(changes) - shown} more")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fast", action="store_true", help="fewer samples")
     parser.add_argument("--plot", help="save the history plot to this PNG file")
+    parser.add_argument("--steps-plot", help="save the steps' picture (plot_steps) to this PNG file")
+    parser.add_argument("--state-html", help="save how a notebook shows the fifth state to this HTML file")
     args = parser.parse_args()
 
     X, y = make_blobs(n_samples=60 if args.fast else 300, centers=3, cluster_std=2.5, random_state=0)
+    y = np.array(["blue", "green", "red"])[y]   # the class labels the tables show
     clf = MRCClassifier(regime="nm", n_max=5, m_max=2, eps_1=0.0, eps_2=0.0)
-    for state in clf.steps(X, y):   # in a notebook: steps = clf.steps(X, y), then show(next(steps)) per cell
+    states = []
+    for state in clf.steps(X, y):   # in a notebook: steps = clf.steps(X, y), then next(steps) per cell
         show(state)
+        states.append(state)
+        if args.state_html and state.iteration == 5:
+            Path(args.state_html).write_text(state._repr_html_())
+    print("\nthe steps, a line each (repr(state)):")
+    print("\n".join(repr(state) for state in states))
+    print(f"the last master: {clf.master_!r}")
     print(f"\n{clf.status_} after {clf.n_iter_} iterations: R* = {clf.upper_:.6f}")
-    print("mu (rows: classes, columns: intercept, x1, x2):")
+    print(f"mu (rows: classes {clf.classes_.tolist()}, columns: intercept, x0, x1):")
     print(np.array2string(clf.mu_, precision=4))
-    if args.plot:
+    if args.plot or args.steps_plot:
         import matplotlib
         matplotlib.use("Agg")
-        from mrc_pyomo import plot_history
-        plot_history(clf).savefig(args.plot, dpi=100)
-        print(f"history plot saved to {args.plot}")
+        from mrc_pyomo import plot_history, plot_steps
+        for path, plot, source in ((args.plot, plot_history, clf), (args.steps_plot, plot_steps, states)):
+            if path:
+                plot(source).savefig(path, dpi=100)
+                print(f"{plot.__name__} saved to {path}")
 
     print("\nthe same fit with verbose=2 prints the iteration log, a line per master:")
     MRCClassifier(regime="nm", n_max=5, m_max=2, eps_1=0.0, eps_2=0.0, verbose=2).fit(X, y)

@@ -1,6 +1,6 @@
 """mrc_pyomo: minimax risk classifiers learned at scale by constraint and column generation on Pyomo."""
 
-from .display.plotting import plot_history  # matplotlib is imported when it is called, not here
+from .display.plotting import plot_history, plot_steps  # matplotlib is imported when it is called, not here
 from .estimator.classifier import MRCClassifier
 from .estimator.cv import MRCClassifierCV
 from .estimator.path import RegularizationPath, mrc_path
@@ -10,6 +10,6 @@ from .methods.result import FitResult, Status
 from .problem import MRCProblem, prepare
 
 __all__ = ["MRCClassifier", "FeatureMap", "LinearFeatures", "RandomFourierFeatures", "MasterSolveError",
-           "RestrictedMaster", "plot_history", "mrc_path", "MRCClassifierCV", "RegularizationPath", "FitResult",
+           "RestrictedMaster", "plot_history", "plot_steps", "mrc_path", "MRCClassifierCV", "RegularizationPath", "FitResult",
            "Status", "MRCProblem", "prepare"]
 __version__ = "0.2.0.dev0"

@@ -1,3 +1,3 @@
 """What a fit shows: :mod:`~mrc_pyomo.display.progress` (the ``verbose`` levels while it runs),
 :mod:`~mrc_pyomo.display.log` (the format of MRC-CCG's records) and :mod:`~mrc_pyomo.display.plotting`
-(:func:`plot_history`)."""
+(:func:`plot_history`, :func:`plot_steps`)."""

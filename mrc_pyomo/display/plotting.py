@@ -1,18 +1,20 @@
 """Plots of a fitted MRC's iterations (needs matplotlib: the extra ``plot``, ``pip install -c constraints.txt
 ".[plot]"`` in the repository's checkout).
 
-matplotlib is imported when :func:`plot_history` is called, never when ``mrc_pyomo`` is imported: it is an
-optional dependency.
+matplotlib is imported when :func:`plot_history` or :func:`plot_steps` is called, never when ``mrc_pyomo`` is
+imported: it is an optional dependency.
 """
 
 import numpy as np
+import pandas as pd
 
 from .log import TIME_PARTS
 
 #: one colour per quantity, the same in every panel, none shared by two quantities
 COLOURS = {"gap": "C3", "upper": "C0", "lower": "C2", "R_master": "C1", "R_mu": "C4", "n_rows": "C5",
            "n_features": "C6", "seconds_oracle": "C7", "seconds_update": "C8", "seconds_build": "C9",
-           "seconds_handover": "gold", "seconds_solve": "black"}
+           "seconds_handover": "gold", "seconds_solve": "black", "rows_added": "darkcyan",
+           "rows_removed": "lightcoral", "features_added": "indigo"}
 
 
 def plot_history(fitted, axes=None):
@@ -76,6 +78,7 @@ def gap_panel(ax, x, gap, eps_1):
     if eps_1:
         ax.axhline(eps_1, color="gray", linestyle=":", label=f"eps_1 = {eps_1:g}")
     ax.set_ylabel("certified gap (log scale)")
+    plain_log_ticks(ax)
     _legend(ax)
 
 
@@ -128,6 +131,91 @@ def seconds_panel(ax, history, it):
                 color=COLOURS["seconds_solve"], label="seconds per step")
         _legend(ax)
     ax.set_ylabel("seconds")
+
+
+def history_of(fitted):
+    """The records a plot draws, as a ``pandas.DataFrame``: a fitted classifier's ``history_``, a history itself, or
+    the iterations of a stepped fit (``list(clf.steps(X, y))``: each MRC-CCG state's ``record``, and a first-order
+    phase's records, which are dicts)."""
+    history = getattr(fitted, "history_", fitted)
+    if isinstance(history, pd.DataFrame):
+        return history
+    return pd.DataFrame([getattr(item, "record", item) for item in history])
+
+
+def plot_steps(fitted, axes=None):
+    """The picture of a stepped fit, for teaching: three panels along the iterations of MRC-CCG, from a fitted
+    ``MRCClassifier``, its ``history_``, or the states of ``clf.steps(X, y)`` (:func:`history_of`).
+
+    1. the certified interval closing: ``lower`` and ``upper`` (``R*`` lies between them), the master's value
+       ``R^k`` and ``R(mu^k)``, as panel 2 of :func:`plot_history`;
+    2. the active set: the rows of ``I`` and the features of ``J`` of each master;
+    3. the active set changing: the rows added (up) and removed (down) and the features added to make each
+       master (the records' ``rows_added``, ``rows_removed`` and ``features_added``).
+
+    A first-order phase's iterations have no master: they show in panel 1 only.  Returns the matplotlib figure;
+    ``ImportError`` without matplotlib, ``ValueError`` for a fit without iterations (``method="lp"``).
+    """
+    try:
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
+    except ImportError as exc:
+        raise ImportError('plot_steps needs matplotlib: pip install -c constraints.txt ".[plot]" in the '
+                          'checkout of mrc_pyomo (or pip install matplotlib)') from exc
+    history = history_of(fitted)
+    if len(history) == 0:
+        raise ValueError("the history is empty: a fit with no iterations (method='lp') has no steps to draw")
+    if axes is None:
+        fig, axes = plt.subplots(1, 3, figsize=(15, 4.4))
+    else:
+        axes = np.ravel(axes)
+        fig = axes[0].figure
+    it = history["iteration"].to_numpy()
+    interval_panel(axes[0], history, it, it, history["lower"].to_numpy(), history["upper"].to_numpy())
+    masters = history.dropna(subset=["n_rows"]) if "n_rows" in history else history.iloc[:0]
+    size_panel(axes[1], masters, masters["iteration"].to_numpy())
+    changes_panel(axes[2], masters)
+    for ax in axes:
+        ax.set_xlabel("iteration")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    fig.tight_layout()
+    return fig
+
+
+def changes_panel(ax, history):
+    """Panel 3 of :func:`plot_steps`: the rows added (up) and removed (down), the features added, per master
+    (counts: integer ticks)."""
+    from matplotlib.ticker import MaxNLocator
+    it = history["iteration"].to_numpy() if len(history) else np.zeros(0)
+    for column, sign, shift, label in (("rows_added", 1, -0.2, "rows added"), ("rows_removed", -1, -0.2,
+                                       "rows removed"), ("features_added", 1, 0.2, "features added")):
+        if column in history and history[column].any():
+            ax.bar(it + shift, sign * history[column].to_numpy(dtype=float), width=0.4, color=COLOURS[column],
+                   label=label)
+    ax.axhline(0.0, color="gray", linewidth=0.8)
+    ax.set_ylabel("changes to the master (removed: below 0)")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if ax.get_legend_handles_labels()[1]:
+        _legend(ax)
+
+
+def plain_log_ticks(ax):
+    """Label the log-scale axes of ``ax`` with plain numbers ("6", "20", "0.5", "1e-08"), the major and the minor
+    ticks, where matplotlib writes mathtext ("6x10^0" for a minor tick of an axis that spans a decade or so):
+    the ticks matplotlib labels stay the same, their text is ``f"{value:g}"``.  Returns ``ax``."""
+    from matplotlib.ticker import LogFormatter
+
+    class PlainLogFormatter(LogFormatter):
+        """matplotlib's choice of the log ticks to label, each label a plain number."""
+
+        def __call__(self, x, pos=None):
+            return f"{x:g}" if super().__call__(x, pos) else ""
+
+    for axis in (ax.xaxis, ax.yaxis):
+        if axis.get_scale() == "log":
+            axis.set_major_formatter(PlainLogFormatter(labelOnlyBase=False))
+            axis.set_minor_formatter(PlainLogFormatter(labelOnlyBase=False))
+    return ax
 
 
 def _legend(ax):

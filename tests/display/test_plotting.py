@@ -110,3 +110,85 @@ def test_plot_history_is_public_and_matplotlib_optional(tmp_path):
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
     assert 'pip install -c constraints.txt ".[plot]"' in result.stdout
+
+
+def tick_texts(fig):
+    """The texts of every labelled tick of every axis of ``fig``, once drawn."""
+    fig.canvas.draw()
+    return [tick.label1.get_text() for ax in fig.axes for axis in (ax.xaxis, ax.yaxis)
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks() if tick.label1.get_text()]
+
+
+def test_log_ticks_read_as_plain_numbers():
+    """plain_log_ticks: the ticks matplotlib labels, as "6", "20", "0.5" (matplotlib wrote "6x10^0",
+    mathtext), major and minor, on every log axis; a linear axis keeps its own labels."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from mrc_pyomo.display.plotting import plain_log_ticks
+    fig, (ax, small) = plt.subplots(1, 2)
+    ax.loglog([5, 10, 20], [2.0, 4.0, 9.0])   # K and seconds
+    small.semilogy([1, 2, 3], [0.3, 0.5, 0.9])
+    assert any("times" in text for text in tick_texts(fig))   # matplotlib's own: $\mathdefault{6\times10^{0}}$
+    assert plain_log_ticks(ax) is ax and plain_log_ticks(small) is small
+    texts = tick_texts(fig)
+    assert not [text for text in texts if "10^" in text or "times" in text or "$" in text]
+    assert {"1", "2", "6", "10", "20", "0.5"} <= set(texts) and small.xaxis.get_scale() == "linear"
+    plt.close(fig)
+
+
+def test_the_gap_panel_s_log_ticks_are_plain_numbers():
+    """A gap within a decade (a fit of a few masters) had minor ticks labelled "6x10^-2": plain numbers now."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    from mrc_pyomo.display.plotting import plot_history
+    history = pd.DataFrame({"iteration": [1, 2, 3], "lower": [0.1, 0.12, 0.13], "upper": [0.4, 0.3, 0.2],
+                            "seconds_elapsed": [0.1, 0.2, 0.3]})
+    fig = plot_history(history)
+    texts = tick_texts(fig)
+    assert texts and not [text for text in texts if "10^" in text or "times" in text]
+    assert {"0.1", "0.2"} <= set(texts)
+    plt.close(fig)
+
+
+def test_plot_steps_draws_the_interval_closing_and_the_active_set_changing():
+    """``plot_steps``, from the states of a stepped fit or from the fitted classifier (the same picture): the
+    certified interval with ``R^k``, the rows and features of each master, and the rows added (up), removed
+    (down) and features added of each master; a first-order phase's iterations in the interval panel only; a
+    fit without iterations refused."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from mrc_pyomo.display.plotting import history_of, plot_steps
+    X, y = random_problem(150, 2, 3, seed=3)
+    clf = MRCClassifier(regime="n", n_max=4, eps_1=0.0)
+    states = list(clf.steps(X, y))
+    h = clf.history_
+    assert history_of(states)[list(h.columns)].equals(h) and history_of(clf) is h
+    assert (h.rows_removed > 0).any() and (h.rows_added > 0).any()
+    for source in (states, clf):
+        fig = plot_steps(source)
+        interval_ax, sets_ax, changes_ax = fig.axes
+        lines = {line.get_label(): line for ax in fig.axes for line in ax.lines}
+        assert np.allclose(lines["upper = R(best rule)"].get_ydata(), h.upper)
+        assert np.allclose(lines["lower (Lagrangian bound)"].get_ydata(), h.lower)
+        assert np.allclose(lines["$R^k$ (master)"].get_ydata(), h.R_master)
+        assert np.allclose(lines["rows in $I$"].get_ydata(), h.n_rows)
+        assert np.allclose(lines["features in $J$"].get_ydata(), h.n_features)
+        bars = {bars.get_label(): [patch.get_height() for patch in bars] for bars in changes_ax.containers}
+        assert np.allclose(bars["rows added"], h.rows_added) and np.allclose(bars["rows removed"], -h.rows_removed)
+        assert np.allclose(bars["features added"], h.features_added)
+        assert_legends_hide_no_data(fig)
+        plt.close(fig)
+    fom = MRCClassifier(method="fom").fit(X, y)
+    phases = fom.history_.phase
+    assert (phases == "first-order").any()
+    fig = plot_steps(fom)
+    lines = {line.get_label(): line for ax in fig.axes for line in ax.lines}
+    assert len(lines["upper = R(best rule)"].get_ydata()) == len(phases)
+    assert len(lines["rows in $I$"].get_ydata()) == (phases == "generation").sum()
+    plt.close(fig)
+    with pytest.raises(ValueError, match="empty"):
+        plot_steps(MRCClassifier(method="lp").fit(X, y))

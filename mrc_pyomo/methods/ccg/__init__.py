@@ -1,4 +1,4 @@
-"""MRC-CCG, the generation loop (paper, Algorithm 1), in seven modules:
+"""MRC-CCG, the generation loop (paper, Algorithm 1), in eight modules:
 
 * :mod:`~mrc_pyomo.methods.ccg.config`: :class:`CCGConfig`, every setting, and the rules that derive settings
   from the problem (the regime, row ageing, the simplex's stall budget);
@@ -7,6 +7,7 @@
   solution) and the selection policy;
 * :mod:`~mrc_pyomo.methods.ccg.row_history`: what the loop remembers of its rows (ageing, anti-cycling);
 * :mod:`~mrc_pyomo.methods.ccg.record`: the iteration record and what a callback sees;
+* :mod:`~mrc_pyomo.methods.ccg.readable`: what a callback sees, readable (one line, tables of the changes, HTML);
 * :mod:`~mrc_pyomo.methods.ccg.loop`: :func:`steps` (and :func:`solve`), the loop that sequences the master and
   the check;
 * :mod:`~mrc_pyomo.methods.ccg.method`: the method's entry in the registry (:mod:`mrc_pyomo.methods.registry`),

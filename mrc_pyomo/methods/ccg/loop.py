@@ -233,17 +233,19 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
             if len(loop.history) == 0:
                 return (yield from first_solve_failed(problem, config, start, deadline, log, loop, error))
             known["features_only"] = loop.history[-1]["features_only"]
-            loop.history.append(failure_record(known, loop.lower, loop.best.risk, error, deadline))
-            if log is not None:
-                log(loop.history[-1])
             status = Status.TIME_LIMIT if deadline.expired() or isinstance(error, MasterTimeLimit) else \
                 Status.SOLVER_ERROR
+            loop.history.append(failure_record(known, loop.lower, loop.best.risk, error, deadline,
+                                               timed_out=status is Status.TIME_LIMIT))
+            if log is not None:
+                log(loop.history[-1])
             break
         check, record = check_step(loop, problem, config, known, deadline)
         if log is not None:
             log(record)
         if (yield IterationState(k, loop.master, loop.solution, check, record, loop.changes.rows_added,
-                                 loop.changes.rows_removed, loop.changes.features, problem.data, problem.blocked)):
+                                 loop.changes.rows_removed, loop.changes.features, problem.data, problem.blocked,
+                                 problem)):
             status = Status.CALLBACK
             break
         status = stop_reason(loop, check, config, deadline, k)

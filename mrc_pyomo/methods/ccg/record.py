@@ -6,8 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...master import RestrictedMaster
+from ...display.log import TIME_LIMIT
+from ...master import MasterTimeLimit, RestrictedMaster
 from ...oracles.primal import primal_violations
+from . import readable
 from .check import Check
 
 HISTORY_COLUMNS = [
@@ -31,13 +33,19 @@ def iteration_record(known, solution, check, lower, master, seconds_oracle, dead
             "seconds_elapsed": deadline.elapsed(), "solver_status": master.solver_status}
 
 
-def failure_record(known, lower, upper, error, deadline):
+def failure_record(known, lower, upper, error, deadline, timed_out=None):
     """The record of a master the solver failed on (``known`` has its ``seconds_solve``): ``R_master`` and the
-    violations NaN, the solver's message."""
+    violations NaN, the solver's message, after ``"time limit: "`` where the time limit stopped the solve (a
+    :class:`~mrc_pyomo.master.MasterTimeLimit`, or the fit's time up: the fit's status is then ``"time_limit"``,
+    and the log says so in the same words, :func:`~mrc_pyomo.display.log.format_record`).  ``timed_out``: the
+    loop's own decision, so that the record and the status never disagree (None: decided here the same way)."""
+    if timed_out is None:
+        timed_out = deadline.expired() or isinstance(error, MasterTimeLimit)
     return {**known, "phase": GENERATION, "R_master": np.nan, "R_mu": np.nan, "lower": lower, "upper": upper,
             "max_primal_violation": np.nan, "max_dual_violation": np.nan, "seconds_oracle": 0.0,
             "seconds_build": 0.0, "seconds_handover": 0.0,
-            "seconds_elapsed": deadline.elapsed(), "solver_status": str(error)}
+            "seconds_elapsed": deadline.elapsed(),
+            "solver_status": f"{TIME_LIMIT}: {error}" if timed_out else str(error)}
 
 
 @dataclass
@@ -51,6 +59,10 @@ class IterationState:
     while the loop waits at it: the loop changes the same master for the next one, so a state kept after its
     step refuses them (``RuntimeError``) rather than show a later master; what it keeps of its own
     (``record``, ``mu``, ``nu``, ``alpha``, the changes, the violations) stays valid.
+
+    Readable (:mod:`~mrc_pyomo.methods.ccg.readable`): ``repr(state)`` is one line (size, ``R^k``, the certified
+    interval, the changes), :meth:`describe` and :meth:`next_changes` tables of the changes in the user's class
+    labels, :meth:`summary` a dict of the step, and a notebook shows the state as a small HTML table.
     """
 
     iteration: int
@@ -63,6 +75,32 @@ class IterationState:
     features_added: np.ndarray
     data: object = None
     blocked: np.ndarray = None
+    problem: object = None
+
+    def __repr__(self):
+        return readable.state_line(self)
+
+    def _repr_html_(self):
+        return readable.state_html(self)
+
+    def describe(self):
+        """The changes that made this master, a ``pandas.DataFrame`` with one line per change: ``change`` ("row
+        added", "row removed", "feature added"), ``sample`` (its index, or ``"centroid k"`` for the centroid of
+        class ``k``) and ``labels`` (the row's label subset, as class labels), or ``class``, ``feature`` (the
+        column of ``Psi``) and its ``name`` for a feature, and the ``violation`` at this master's solution
+        (:func:`~mrc_pyomo.methods.ccg.readable.changes_table`)."""
+        return readable.changes_table(self)
+
+    def next_changes(self):
+        """What the oracles chose at this master for the next one, as :meth:`describe` lays it out, each with the
+        violation that chose it (:func:`~mrc_pyomo.methods.ccg.readable.next_changes_table`)."""
+        return readable.next_changes_table(self)
+
+    def summary(self):
+        """This step as a dict: size, ``R^k``, the certified interval, the changes' counts, the most violated row
+        and feature with their violations (:func:`~mrc_pyomo.methods.ccg.readable.summary`; one more pass over
+        the samples)."""
+        return readable.summary(self)
 
     @property
     def master(self):

@@ -1,0 +1,225 @@
+"""An iteration of MRC-CCG, readable: what a teacher shows of each step of a stepped fit
+(:meth:`MRCClassifier.steps <mrc_pyomo.MRCClassifier.steps>`), decoded from the loop's own arrays
+(:class:`~mrc_pyomo.methods.ccg.record.IterationState`, whose methods call these functions).
+
+The loop keeps the master's changes as arrays: a row is a pair ``(i, C)`` of a sample id and a boolean label
+subset (``C[y]``: label ``y`` is in the subset), where the ids ``n, ..., n + K - 1`` are the class centroids of
+the first master (centroid ``k`` is the mean of ``Psi`` over class ``k``: :mod:`mrc_pyomo.problem.initialization`);
+a feature is a flat id ``f = y * D + j``, column ``j`` of ``Psi`` in the coefficients ``mu_y`` of class ``y``.
+Here they become tables with one line per change (:data:`COLUMNS`), in the user's terms:
+
+* a row ``(i, C)``: its ``sample``, ``i`` (the row of ``X``; with zeros in ``sample_weight``, of the samples of
+  positive weight, the training samples) or ``"centroid k"``, and its ``labels``, the tuple of the class labels
+  ``classes_[y]`` for ``y`` in ``C``; its ``violation`` at the master's solution ``(mu^k, nu^k)`` is
+  ``(sum_{y in C} Psi(x_i).mu_y - 1) / |C| + 1 - nu^k`` (the row ``(1/|C|) sum_{y in C} Psi(x_i).mu_y - nu <=
+  1/|C| - 1`` of eq. 4 moved to one side): positive where ``(mu^k, nu^k)`` violates the row, 0 where the row is
+  tight, negative where it holds with room; for the most violated subset of ``x_i`` it is CONSTR's
+  ``psi(x_i) + 1 - nu^k``;
+* a feature ``f``: its ``class`` ``classes_[y]``, its ``feature`` ``j`` (the column of ``Psi``: ``mu_[y, j]`` is its
+  coefficient) with its ``name`` (:func:`column_names`), and its ``violation``, FEAT's dual violation
+  ``|g_f - (1 - beta) tau_f| - (1 - beta) lambda_f`` (:class:`~mrc_pyomo.methods.ccg.check.Check`): positive where
+  adding the feature can lower ``R^k``.
+
+In the compact formulation (:mod:`mrc_pyomo.formulations.compact`) an item ``(i, P)`` is shown as the row
+``(i, P)``: its labels ``P``, the violation that of the paper's row ``(i, P)``.
+A problem made from arrays alone (:meth:`~mrc_pyomo.problem.MRCProblem.from_arrays`) knows no class labels: its
+``classes`` are the indices ``0, ..., K - 1``, and so are the labels shown.
+"""
+
+import html
+
+import numpy as np
+import pandas as pd
+
+from ...feature_maps import LinearFeatures, RandomFourierFeatures
+from ...master.points import Points
+from ...oracles.primal import class_scores, most_violated_subsets, subset_values
+
+#: the columns of :func:`changes_table`, one line per change of the master; a row's line has no ``class``,
+#: ``feature`` and ``name`` and a feature's no ``sample`` and ``labels``: those entries are None
+COLUMNS = ["change", "sample", "labels", "class", "feature", "name", "violation"]
+#: the ``change`` of a line: what happens to a row or a feature of the master (no regime removes features yet)
+ROW_ADDED, ROW_REMOVED, FEATURE_ADDED, FEATURE_REMOVED = "row added", "row removed", "feature added", "feature removed"
+
+
+def classes_of(state):
+    """The class labels of ``state``'s problem (``classes_``), or the class indices where it has none."""
+    classes = getattr(getattr(state, "problem", None), "classes", None)
+    return np.arange(state.mu.shape[0]) if classes is None else np.asarray(classes)
+
+
+def column_names(feature_map, n_columns):
+    """A name for each column ``j`` of ``Psi``: ``"intercept"`` (column 0 with ``fit_intercept``), ``"x3"`` for the
+    column 3 of ``X`` (the linear map, and the original columns the random Fourier features keep), ``"cos5"`` for
+    the random Fourier feature 5 (from 0), else ``"psi7"`` (column 7 of ``Psi``, from a map of your own)."""
+    intercept = int(bool(getattr(feature_map, "fit_intercept", False)))
+    base = getattr(feature_map, "base_", None)
+    kept = getattr(base, "n_features_in_", 0)
+    if isinstance(base, RandomFourierFeatures) and not base.include_original:
+        kept = 0
+    names = []
+    for j in range(n_columns):
+        k = j - intercept
+        if k < 0:
+            names.append("intercept")
+        elif isinstance(base, (LinearFeatures, RandomFourierFeatures)) and k < kept:
+            names.append(f"x{k}")
+        elif isinstance(base, RandomFourierFeatures):
+            names.append(f"cos{k - kept}")
+        else:
+            names.append(f"psi{j}")
+    return names
+
+
+def row_violations(state, samples, subsets):
+    """The violation of each row ``(samples[r], subsets[r])`` at ``state``'s solution (module docstring), the rows
+    of the centroids included; one read of those samples' rows of ``Psi``."""
+    samples = np.asarray(samples, dtype=np.int64)
+    if not len(samples):
+        return np.zeros(0)
+    points = Points(state.data, state.live_master.points.centroids)   # all the data's rows: a compacted master's
+    scores = np.asarray(class_scores(points(samples), state.mu))          # points keep only its own rows' samples
+    return subset_values(scores, np.asarray(subsets, dtype=bool)) + 1.0 - state.nu
+
+
+def sample_name(sample, n_samples):
+    """``sample`` (an int) for a training sample, ``"centroid k"`` for the centroid of class ``k``."""
+    return int(sample) if sample < n_samples else f"centroid {int(sample) - n_samples}"
+
+
+def row_lines(change, samples, subsets, violations, classes, n_samples):
+    """One line of :data:`COLUMNS` per row ``(samples[r], subsets[r])``."""
+    return [{"change": change, "sample": sample_name(i, n_samples), "class": None, "feature": None, "name": None,
+             "labels": tuple(classes[np.flatnonzero(C)].tolist()), "violation": float(v)}
+            for i, C, v in zip(samples, np.asarray(subsets, dtype=bool), violations)]
+
+
+def feature_lines(change, features, violations, classes, names):
+    """One line of :data:`COLUMNS` per flat feature id ``y * D + j`` of ``features``, ``violations`` ``(K, D)``."""
+    lines = []
+    for f in np.asarray(features, dtype=np.int64):
+        y, j = divmod(int(f), violations.shape[1])
+        lines.append({"change": change, "sample": None, "labels": None, "class": classes[y].item(), "feature": j,
+                      "name": names[j], "violation": float(violations[y, j])})
+    return lines
+
+
+def table(state, rows_added, rows_removed, features_added):
+    """The :data:`COLUMNS` table of the given changes (``rows_*``: pairs ``(samples, subsets)``, ``features_added``
+    flat ids), their violations at ``state``'s solution."""
+    classes, n = classes_of(state), state.data.n_samples
+    names = column_names(getattr(getattr(state, "problem", None), "feature_map", None), state.mu.shape[1])
+    lines = []
+    for change, (samples, subsets) in ((ROW_ADDED, rows_added), (ROW_REMOVED, rows_removed)):
+        lines += row_lines(change, samples, subsets, row_violations(state, samples, subsets), classes, n)
+    lines += feature_lines(FEATURE_ADDED, features_added, state.dual_violations, classes, names)
+    frame = pd.DataFrame(lines, columns=COLUMNS, dtype=object)   # a sample stays an int, a missing entry None
+    return frame.astype({"violation": float})
+
+
+def changes_table(state):
+    """The changes that made ``state``'s master from the one before (for the first master: its rows and features),
+    one line each (:data:`COLUMNS`), each with its violation at this master's solution: at most 0 (up to the
+    solver's tolerance) for a row or a feature the master now holds, 0 where it is tight."""
+    return table(state, state.rows_added, state.rows_removed, state.features_added)
+
+
+def next_changes_table(state):
+    """The changes the oracles chose at ``state``'s master for the next one, one line each (:data:`COLUMNS`), each
+    with the violation that chose it: the rows and features to add, the rows to remove (over-satisfied: negative
+    violation, zero dual).  In the first rounds of the regime ``"nm"`` (``record["features_only"]``) rows are
+    added only once no feature is: none are listed while features are.  What the loop applies if it goes on
+    (it stops at a closed gap, ``max_iter`` or the time limit); the rows to remove are read from the master, so
+    while the loop waits at the state only (else ``RuntimeError``)."""
+    (samples, subsets), features = next_rows_added(state), state.next_features
+    removed = state.next_removed
+    if removed.any():
+        master = state.master
+        removed_rows = master.samples[removed], master.subsets[removed]
+    else:
+        removed_rows = np.zeros(0, dtype=np.int64), np.zeros((0, state.mu.shape[0]), dtype=bool)
+    return table(state, (samples, subsets), removed_rows, features)
+
+
+def next_rows_added(state):
+    """``(samples, subsets)``: the rows the loop adds next (:func:`next_changes_table`)."""
+    samples, subsets = state.next_rows
+    if state.record.get("features_only") and len(state.next_features):
+        return samples[:0], subsets[:0]
+    return samples, subsets
+
+
+def most_violated_row(state):
+    """``(sample, labels, violation)``: the sample of largest ``psi(x_i) + 1 - nu^k`` (the largest of
+    ``state.primal_violations``: one more pass over the samples), named as in :func:`changes_table`, with its
+    most violated label subset."""
+    violations = state.primal_violations
+    i = int(np.argmax(violations))
+    blocked = None if state.blocked is None else state.blocked[i:i + 1]
+    _, subsets = most_violated_subsets(class_scores(state.data.rows(np.array([i])), state.mu), blocked)
+    return i, tuple(classes_of(state)[np.flatnonzero(np.asarray(subsets)[0])].tolist()), float(violations[i])
+
+
+def summary(state):
+    """What a teacher says of ``state``'s step, as a dict: the master's size and value, the certified interval
+    ``[lower, upper]`` (``R*`` lies in it) and its gap, the changes that made the master (counts), the most
+    violated row (:func:`most_violated_row`) and feature (the largest of ``state.dual_violations``)."""
+    record, classes = state.record, classes_of(state)
+    sample, labels, row_violation = most_violated_row(state)
+    y, j = np.unravel_index(int(np.argmax(state.dual_violations)), state.dual_violations.shape)
+    return {"iteration": state.iteration, "rows": int(record["n_rows"]), "features": int(record["n_features"]),
+            "R_master": record["R_master"], "R_mu": record["R_mu"], "lower": state.lower, "upper": state.upper,
+            "gap": state.upper - state.lower, "rows_added": int(record["rows_added"]),
+            "rows_removed": int(record["rows_removed"]), "features_added": int(record["features_added"]),
+            "most_violated_row": (sample_name(sample, state.data.n_samples), labels),
+            "max_primal_violation": row_violation, "most_violated_feature": (classes[y].item(), int(j)),
+            "max_dual_violation": float(state.dual_violations[y, j])}
+
+
+def counted(n, word):
+    """``"+5 rows"``, ``"-1 row"``: a signed count and its noun."""
+    return f"{n} {word}{'' if abs(n) == 1 else 's'}"
+
+
+def change_counts(record):
+    """``"+5 rows, -1 row, +2 features"``: the counts ``rows_added``, ``rows_removed`` and ``features_added`` of a
+    record (the changes that made its master), or of any mapping with those keys; zero counts left out."""
+    parts = [f"+{counted(int(record['rows_added']), 'row')}" if record["rows_added"] else "",
+             f"-{counted(int(record['rows_removed']), 'row')}" if record["rows_removed"] else "",
+             f"+{counted(int(record['features_added']), 'feature')}" if record["features_added"] else ""]
+    return ", ".join(filter(None, parts)) or "no change"
+
+
+def plain(value):
+    """``"0.1235"``: a violation to four decimals, a tiny negative one (the solver's rounding) as ``"0.0000"``."""
+    return f"{value:.4f}".replace("-0.0000", "0.0000")
+
+
+def state_line(state):
+    """``repr(state)``: one line, ``<MRC-CCG iteration 3: master with 42 rows x 7 features, R^k 0.3102, R* in
+    [0.3011, 0.3305]; +5 rows, -1 row, +2 features>``."""
+    r = state.record
+    return (f"<MRC-CCG iteration {state.iteration}: master with {r['n_rows']} rows x {r['n_features']} features, "
+            f"R^k {r['R_master']:.4g}, R* in [{state.lower:.4g}, {state.upper:.4g}]; {change_counts(r)}>")
+
+
+def state_html(state, max_lines=10):
+    """``state._repr_html_()``, what a notebook shows: a table of the master's size and value, the certified
+    interval and its gap, the changes that made the master and those chosen for the next one (counts), the
+    largest violations, then the first ``max_lines`` of :func:`changes_table` (the columns that apply)."""
+    r = state.record
+    following = {"rows_added": len(next_rows_added(state)[0]), "rows_removed": int(state.next_removed.sum()),
+                 "features_added": len(state.next_features)}
+    facts = [("master", f"{r['n_rows']} rows x {r['n_features']} features"), ("R^k (master)", f"{r['R_master']:.6g}"),
+             ("R(mu^k)", f"{r['R_mu']:.6g}"), ("certified interval", f"R* in [{state.lower:.6g}, {state.upper:.6g}]"),
+             ("gap", f"{state.upper - state.lower:.3g}"), ("changes that made it", change_counts(r)),
+             ("changes chosen next", change_counts(following)),
+             ("largest violations", f"row {r['max_primal_violation']:.3g}, feature {r['max_dual_violation']:.3g}")]
+    cells = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td style='text-align:left'>"
+                    f"{html.escape(v)}</td></tr>" for k, v in facts)
+    changes = changes_table(state)
+    shown = changes.head(max_lines).dropna(axis=1, how="all").fillna("")
+    more = f" (the first {max_lines} of {len(changes)}: state.describe())" if len(changes) > max_lines else ""
+    table = f"<p>What made this master{more}:</p>{shown.to_html(index=False, float_format=plain)}"
+    return (f"<div><p><b>MRC-CCG iteration {state.iteration}</b></p><table>{cells}</table>"
+            f"{table if len(changes) else ''}</div>")
