@@ -8,6 +8,8 @@
 * :mod:`~mrc_pyomo.master.highs`: the built-in HiGHS backend (``solver="highs"``), loaded in bulk;
 * :mod:`~mrc_pyomo.master.highs_instance`: a quiet ``highspy.Highs``, its options and time limits;
 * :mod:`~mrc_pyomo.master.pyomo_backends`: Pyomo's persistent interfaces and Pyomo's other solvers;
+* :mod:`~mrc_pyomo.master.pyomo_solvers`: Pyomo's solvers by name or instance, and the solver a backend runs;
+* :mod:`~mrc_pyomo.master.export`: the master's Pyomo model written to a file (``format``, ``io_options``);
 * :mod:`~mrc_pyomo.master.solution`: :class:`BackendSolution`, :class:`MasterSolution`, :class:`MasterSolveError` and
   :class:`MasterTimeLimit`.
 """

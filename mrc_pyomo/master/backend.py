@@ -13,6 +13,19 @@ change hooks it needs, registered under a solver name with :func:`mrc_pyomo.mast
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
+import numpy as np
+
+#: the library's own solver option, on every backend: ``solver_options={"tee": True}`` shows the solver's own log
+#: (docs/solvers.rst, "The solver's log"); it is never passed to a solver as an option of that name
+TEE = "tee"
+
+
+def tee_value(value):
+    """The value of the option ``tee`` as a bool (None: not given); ``ValueError`` unless it is True or False."""
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return None if value is None else bool(value)
+    raise ValueError(f"solver_options['tee'] must be True or False (show the solver's log, or not), got {value!r}")
+
 
 @dataclass(frozen=True)
 class Capabilities:

@@ -23,13 +23,13 @@ solved by any Pyomo solver.
 """
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..data import as_source
 from ..formulations import DEFAULT_FORMULATION, get_formulation
+from .export import write_model
 from .model import MasterModel
 from .points import Points
-from .solvers import BUILTIN_SOLVER, check_solver, make_backend
+from .solvers import BUILTIN_SOLVER, backend_option, check_solver, make_backend, picklable_solver
 from .solution import Changes, MasterSolution
 
 class RestrictedMaster:
@@ -46,8 +46,8 @@ class RestrictedMaster:
         Extra points whose rows may enter ``I``, with sample ids ``n, ..., n + K - 1``.
     objective_floor : bool
         Add the row ``objective >= 0`` (valid: ``R* >= 0``) that bounds the many-class initial master.
-    solver, solver_options : str, dict
-        ``"highs"`` (the built-in backend) or any Pyomo LP solver name, and the options passed to it.
+    solver, solver_options : str or Pyomo solver, dict
+        ``"highs"`` (the built-in backend), any Pyomo LP solver name or instance, and the options passed to it.
     backend : Backend subclass, optional
         The backend to solve with instead of ``solver``'s in the registry (:mod:`mrc_pyomo.master.solvers`),
         e.g. the full LP's dual form (:class:`~mrc_pyomo.master.dual_lp.DualLPBackend`).
@@ -73,21 +73,18 @@ class RestrictedMaster:
         if self.formulation.has_columns and not self.capabilities.item_columns:
             raise ValueError(f"the backend {type(self.backend).__name__} cannot solve the formulation "
                              f"{self.formulation.name!r}: it has no columns of its own for items")
-        self.solution = None
-        self.solver_status = None
+        self.solution = self.solver_status = None
 
     # -- the record of I and J ---------------------------------------------------------------------------
-    @property
-    def samples(self):
-        return self.pyomo_model.samples
+    samples = property(lambda self: self.pyomo_model.samples, doc="The sample id of each item of ``I``.")
+    subsets = property(lambda self: self.pyomo_model.subsets, doc="The label subset of each item, ``(|I|, K)``.")
+    features = property(lambda self: self.pyomo_model.features, doc="The flat ids ``y * D + j`` of ``J``.")
 
-    @property
-    def subsets(self):
-        return self.pyomo_model.subsets
-
-    @property
-    def features(self):
-        return self.pyomo_model.features
+    def __repr__(self):
+        value = "not solved" if self.solution is None else f"solved: R^k {self.solution.objective:.6g}"
+        solver = self.solver if isinstance(self.solver, str) else type(self.solver).__name__
+        return (f"<RestrictedMaster: {self.n_rows} rows x {len(self.features)} features of {self.n_classes} classes "
+                f"x {self.n_features} columns, {len(self.centroids)} centroids, solver {solver!r}, {value}>")
 
     @property
     def n_rows(self):
@@ -224,7 +221,7 @@ class RestrictedMaster:
     # -- solving ----------------------------------------------------------------------------------------
     def set_solver_option(self, name, value):
         """Set a solver option for the next solves (e.g. from a callback: a time limit for later masters)."""
-        self.backend.set_option(name, value)
+        self.backend.set_option(*backend_option(self.solver, name, value))   # tee: the backend's log option
         self.solver_options[name] = value
 
     def refine(self):
@@ -273,10 +270,10 @@ class RestrictedMaster:
             self.pyomo_model.load_solution(self.solution)
         return self.pyomo_model.pyomo
 
-    def write(self, path):
-        """Write the current master to ``path`` (``.lp`` or ``.mps``), with readable symbolic names."""
-        self.model.write(str(path), io_options={"symbolic_solver_labels": True})
-        return path
+    def write(self, path, format=None, io_options=None):
+        """Write the current master to ``path`` as Pyomo's ``write(filename, format, io_options)`` does, with readable
+        names unless ``io_options`` says otherwise (:func:`~mrc_pyomo.master.export.write_model`); return ``path``."""
+        return write_model(self.model, path, format, io_options)
 
     # -- after fitting ----------------------------------------------------------------------------------
     def compact(self):
@@ -288,7 +285,7 @@ class RestrictedMaster:
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        state["backend"] = type(self.backend)  # a solver instance cannot be pickled: a new one is loaded
+        state.update(backend=type(self.backend), solver=picklable_solver(self.solver))   # made anew on loading
         return state
 
     def __setstate__(self, state):

@@ -3,28 +3,38 @@
 ``"highs"`` is the built-in backend (:class:`~mrc_pyomo.master.highs.HighsBackend`); any name not registered
 here means what it means to ``pyomo.environ.SolverFactory``: a persistent interface gets
 :class:`~mrc_pyomo.master.pyomo_backends.PersistentBackend`, any other solver
-:class:`~mrc_pyomo.master.pyomo_backends.PyomoBackend`.  A new backend registers itself with
-:func:`register_backend` (a name that Pyomo also knows is then the backend's).
+:class:`~mrc_pyomo.master.pyomo_backends.PyomoBackend`.  A Pyomo solver instance (``pyo.SolverFactory("glpk")``,
+with its options) is Pyomo's whatever its name, and gets the same backends
+(:mod:`mrc_pyomo.master.pyomo_solvers`).  A new backend registers itself with :func:`register_backend` (a name
+that Pyomo also knows is then the backend's), with the solver option that shows its log, which
+``solver_options={"tee": True}`` stands for.
 """
 
 import difflib
+import pickle
 
 import pyomo.environ as pyo
 
+from .backend import TEE, tee_value
 from .highs import HighsBackend
-from .pyomo_backends import PersistentBackend, PyomoBackend, is_persistent
+from .pyomo_backends import PersistentBackend, PyomoBackend
+from .pyomo_solvers import describe, is_persistent, is_solver_instance, solver_name
 
 # the solver name of the built-in backend (docs/solvers.rst)
 BUILTIN_SOLVER = "highs"
 
 _BACKENDS = {}
+_LOG_OPTIONS = {}
 
 
-def register_backend(name, backend):
-    """Make ``solver=name`` use ``backend`` (a subclass of :class:`~mrc_pyomo.master.backend.Backend`)."""
+def register_backend(name, backend, log_option=None):
+    """Make ``solver=name`` use ``backend`` (a subclass of :class:`~mrc_pyomo.master.backend.Backend`);
+    ``log_option``: the name of the boolean solver option that shows the solver's log, which
+    ``solver_options={"tee": value}`` becomes (None: ``tee`` is refused with a clear error)."""
     if not isinstance(name, str) or not name:
         raise ValueError(f"a backend is registered under a non-empty name, got {name!r}")
     _BACKENDS[name] = backend
+    _LOG_OPTIONS[name] = log_option
 
 
 def registered_backends():
@@ -33,16 +43,22 @@ def registered_backends():
 
 
 def backend_class(solver):
-    """The backend of ``solver``: the registered one, else Pyomo's persistent or non-persistent backend."""
-    if solver in _BACKENDS:
+    """The backend of ``solver``: the registered one, else Pyomo's persistent or non-persistent backend (always
+    Pyomo's for a solver instance)."""
+    if isinstance(solver, str) and solver in _BACKENDS:
         return _BACKENDS[solver]
     return PersistentBackend if is_persistent(solver) else PyomoBackend
 
 
 def check_solver(solver):
-    """Raise a clear error if ``solver`` is not a registered backend's name or a usable Pyomo LP solver name."""
+    """Raise a clear error if ``solver`` is not a registered backend's name, a usable Pyomo LP solver name or a
+    usable Pyomo solver instance."""
+    if is_solver_instance(solver):
+        PyomoBackend.check_available(solver)
+        return
     if not isinstance(solver, str) or not solver:
-        raise ValueError(f"solver must be 'highs' or a Pyomo solver name, got {solver!r}")
+        raise ValueError(f"solver must be 'highs', a Pyomo solver name or a Pyomo solver instance "
+                         f"(pyo.SolverFactory(name)), got {solver!r} of type {type(solver).__name__}")
     try:
         (_BACKENDS.get(solver) or PyomoBackend).check_available(solver)
     except ValueError as error:
@@ -57,12 +73,50 @@ def suggestion(solver):
     return f" (did you mean {names[close[0]]!r}?)" if close else ""
 
 
+def backend_options(solver, options):
+    """The options ``solver``'s backend is given for the user's ``options`` (a new dict): for a registered
+    backend, ``tee`` becomes its log option (``output_flag`` for the built-in HiGHS) unless that option is given
+    too; Pyomo's backends take ``tee`` themselves."""
+    options = dict(options or {})
+    if TEE not in options:
+        return options
+    tee = tee_value(options[TEE])
+    if is_solver_instance(solver) or solver not in _BACKENDS:
+        return options
+    option = _LOG_OPTIONS.get(solver)
+    if option is None:
+        raise ValueError(f"solver_options['tee']: the backend of {describe(solver)} has no log option known to "
+                         f"the library (register_backend's log_option); pass the solver's own option")
+    del options[TEE]
+    options.setdefault(option, tee)
+    return options
+
+
+def backend_option(solver, name, value):
+    """The option ``(name, value)`` as ``solver``'s backend takes it (:func:`backend_options`)."""
+    return next(iter(backend_options(solver, {name: value}).items()))
+
+
+def picklable_solver(solver):
+    """``solver`` as a master pickles it: a name, or an instance Pyomo can pickle (its shell solvers), as it is;
+    any other instance (APPSI's, the persistent interfaces) by its name (:func:`~mrc_pyomo.master.pyomo_solvers.
+    solver_name`): the master loaded from the pickle solves with ``SolverFactory(name)``, without its options."""
+    if isinstance(solver, str):
+        return solver
+    try:
+        pickle.dumps(solver)
+    except Exception:  # noqa: BLE001 - Pyomo's interfaces fail with AttributeError, TypeError, PicklingError
+        return solver_name(solver)
+    return solver
+
+
 def make_backend(solver, objective_floor=False, options=None, backend=None):
     """A new backend for ``solver`` (``backend``: a backend class to use instead of the registry's), its
     options checked where the solver can check them."""
     backend = backend_class(solver) if backend is None else backend
+    options = backend_options(solver, options)
     backend.check_options(solver, options)
     return backend(solver, objective_floor, options)
 
 
-register_backend(BUILTIN_SOLVER, HighsBackend)
+register_backend(BUILTIN_SOLVER, HighsBackend, log_option="output_flag")

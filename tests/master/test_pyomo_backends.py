@@ -121,3 +121,24 @@ def test_solver_options_reach_pyomo_solvers():
     from mrc_pyomo import MasterSolveError
     with pytest.raises(MasterSolveError, match="glpk"):  # glpsol rejects an unknown option: not ignored
         MRCClassifier(solver="glpk", solver_options={"no-such-option": 1}).fit(X, y)
+
+
+def test_appsi_reads_every_row_with_pyomo_s_compiled_extension_and_the_collector_paused(monkeypatch):
+    """docs/solvers.rst, "What each backend costs": APPSI's ``use_extensions``, reset by its ``set_instance``, is set
+    again after it, before any row is handed over (the first master's too), and Python's cyclic collector is
+    paused while rows are handed over."""
+    needs_solver("appsi_highs")
+    from pyomo.contrib.appsi import base as appsi_base
+    from pyomo.contrib.appsi.cmodel import cmodel_available
+    if not cmodel_available:
+        pytest.skip("Pyomo's compiled extensions are not built here (pyomo build-extensions)")
+    import gc
+    handed = []
+    original = appsi_base.PersistentBase.add_constraints
+    monkeypatch.setattr(appsi_base.PersistentBase, "add_constraints", lambda self, cons: handed.append(
+        (len(cons), self.use_extensions, gc.isenabled())) or original(self, cons))
+    X, y = random_problem(150, 4, 4, seed=7)
+    clf = MRCClassifier(solver="appsi_highs", eps_1=1e-7, n_max=10).fit(X, y)
+    rows = [(extensions, collecting) for n, extensions, collecting in handed if n]
+    assert sum(n for n, *_ in handed) == clf.history_.rows_added.sum() + clf.master_.objective_floor
+    assert rows and all(extensions and not collecting for extensions, collecting in rows)

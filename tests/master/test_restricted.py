@@ -98,3 +98,18 @@ def test_a_row_bound_changes_on_every_backend(solver):
     assert values[solver] == pytest.approx(values["highs"], abs=1e-7)
     if solver in PERSISTENT:
         assert masters[solver].backend.instances == 1
+
+
+def test_repr_says_size_centroids_solver_and_value():
+    """``repr(master)`` is one short line: rows x features, the centroids, the solver, solved or not and ``R^k``."""
+    master, _ = _new_master("highs")
+    assert repr(master) == ("<RestrictedMaster: 0 rows x 0 features of 3 classes x 5 columns, 3 centroids, "
+                            "solver 'highs', not solved>")
+    master.add_features(np.arange(15))
+    master.add_rows(np.repeat(50 + np.arange(3), 7), np.tile(all_subsets(3), (3, 1)))
+    value = master.solve().objective
+    text = repr(master)
+    assert text.startswith("<RestrictedMaster: 21 rows x 15 features of 3 classes x 5 columns, 3 centroids, ")
+    assert text.endswith(f"solved: R^k {value:.6g}>") and len(text) < 160
+    master.add_rows([0], [[True, False, False]])
+    assert repr(master).startswith("<RestrictedMaster: 22 rows") and repr(master).endswith("not solved>")

@@ -333,6 +333,18 @@ def test_backends_counts_the_terms_a_pyomo_backend_would_take(capsys):
     assert rows > final > 0 and masters == int(lines[1].split()[5]) and terms > 2 * rows
 
 
+def test_pyomo_share_times_pyomo_s_calls_inside_an_appsi_fit(capsys):
+    """benchmarks.experiments.pyomo_share on wine: the two fits' line, then a line per timed call of Pyomo's, in
+    the order of CALLS (a part under its whole), each a number of seconds, the parts no more than their whole."""
+    from benchmarks.experiments.pyomo_share import CALLS, main
+    main(["--cases", "wine"])
+    title, *lines = capsys.readouterr().out.splitlines()
+    assert title.startswith("wine: built-in ") and "ratio" in title
+    assert [line[:54].strip() for line in lines] == [label.strip() for _, _, label in CALLS]
+    seconds = [float(line.split()[-2]) for line in lines]
+    assert all(s >= 0 for s in seconds) and seconds[0] > 0 and seconds[1] <= seconds[0] + 1e-9
+
+
 def test_pdhg_phase_runs_the_iterations_and_the_certificate(capsys):
     """benchmarks.experiments.pdhg_phase on the generated 26-class case: a setting changed by --set, the
     iterations' line (their rate, the ends by the marks), then with --certify each master and the certified end."""

@@ -1,0 +1,35 @@
+"""The master's Pyomo model written to a file (:meth:`~mrc_pyomo.master.RestrictedMaster.write`, docs/export.rst):
+Pyomo's ``ConcreteModel.write(filename, format, io_options)``, with readable names by default and an error that
+says what to pass where Pyomo's would not.
+"""
+
+from pyomo.opt import ProblemFormat, WriterFactory
+from pyomo.opt.base.formats import guess_format
+
+#: the file extensions that tell Pyomo's writers a format without ``format=``, and the formats they mean
+EXTENSIONS = {"lp": "lp", "mps": "mps", "nl": "nl", "gms": "gams", "gams": "gams", "bar": "bar"}
+#: the formats of :data:`EXTENSIONS`, which write a file
+FILE_FORMATS = ("lp", "mps", "nl", "gams", "bar")
+#: what the writer is given unless ``io_options`` says otherwise: the model's own names in the file
+DEFAULT_IO_OPTIONS = {"symbolic_solver_labels": True}
+
+
+def write_model(model, path, format=None, io_options=None):
+    """Write the Pyomo ``model`` to ``path`` as ``model.write(str(path), format, io_options=...)`` does and return
+    ``path``: ``format`` a Pyomo writer's name (one of :data:`FILE_FORMATS`, or any other name of
+    ``pyomo.opt.WriterFactory``) or ``ProblemFormat``, None to tell it from the extension (:data:`EXTENSIONS`);
+    ``io_options`` the writer's options over :data:`DEFAULT_IO_OPTIONS` (the dict given is not modified).
+
+    ``ValueError`` names ``format=`` and the formats for a path whose extension tells no format, and the
+    writers for a format that has none."""
+    if format is None and guess_format(str(path)) is None:
+        raise ValueError(f"cannot tell the file format of {str(path)!r} from its extension: name the file with one "
+                         f"of {', '.join('.' + e for e in EXTENSIONS)}, or pass format= (one of "
+                         f"{', '.join(map(repr, FILE_FORMATS))})")
+    if format is not None and WriterFactory(format) is None:
+        raise ValueError(f"format={format!r} has no Pyomo writer: pass one of {', '.join(map(repr, FILE_FORMATS))} "
+                         f"(Pyomo's writers: {', '.join(sorted(WriterFactory))})")
+    if format == "lp" and guess_format(str(path)) == ProblemFormat.cpxlp:
+        format = None   # the same writer: Pyomo would warn that "lp" is not the format "cpxlp" of the extension
+    model.write(str(path), format=format, io_options={**DEFAULT_IO_OPTIONS, **(io_options or {})})
+    return path
