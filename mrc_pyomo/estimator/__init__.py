@@ -7,5 +7,7 @@
 * :mod:`~mrc_pyomo.estimator.parameters`: the parameters' constraints and the settings they make;
 * :mod:`~mrc_pyomo.estimator.fitted`: the fitted attributes of a method's result, set in one step;
 * :mod:`~mrc_pyomo.estimator.path`: :func:`mrc_path` and :class:`RegularizationPath`;
-* :mod:`~mrc_pyomo.estimator.cv`: :class:`MRCClassifierCV`.
+* :mod:`~mrc_pyomo.estimator.warm`: the start of a warm fit (``warm_start=True``);
+* :mod:`~mrc_pyomo.estimator.cv`: :class:`MRCClassifierCV`;
+* :mod:`~mrc_pyomo.estimator.folds`: its folds' paths and scores, and where they run.
 """

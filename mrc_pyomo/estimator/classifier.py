@@ -24,12 +24,13 @@ from ..methods.pathwise import fit_steps, schedule, zero_rule_lambda0
 from ..methods.result import finish
 from .fitted import Fitted, commit, fit_warnings, fitted_attributes
 from .fitting import planned, prepared
-from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, make_init, validate_parameters
+from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
 from .rule import RuleMixin
 from .steps import Steps, check_not_fitting, running_fit
+from .warm import warm_start_of, warm_steps
 
 
-class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
+class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
     """Minimax risk classifier with the 0-1 loss, learned by constraint and column generation.
 
     Standardise raw features: ``R``, the rule and its certificate are invariant under a positive rescaling of
@@ -44,7 +45,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         (:class:`~mrc_pyomo.feature_maps.RandomFourierFeatures`, 400 of them), or any object with ``fit`` and
         ``transform`` (cloned).
     lambda0 : float, default=0.01
-        Regularisation: ``lambda = lambda0 * std(Phi)``.
+        Regularisation: ``lambda = lambda0 * std(Phi)``; larger regularises more (scikit-learn's ``alpha``, the
+        inverse of ``C``).
     continuation : bool, default=False
         MRC-CCG only: reach ``lambda0`` through larger values (:func:`mrc_pyomo.methods.pathwise.schedule`: up to
         three stages, each ``3x`` the next, below the value at which ``mu = 0`` is optimal), each stage
@@ -79,11 +81,13 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         images); ``True`` always, ``False`` never.  ``history_`` shows the phase (``phase == "first-order"``)
         and ``n_iter_`` counts its iterations with the masters; ``max_iter`` bounds each.
         :func:`~mrc_pyomo.mrc_path` runs none (each stage starts from the one before; ``True`` is refused there).
-    solver : str, default="highs"
+    solver : str or Pyomo solver instance, default="highs"
         ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is
         a Pyomo solver name (``pyomo.environ.SolverFactory``): a persistent interface (``"appsi_highs"``,
         ``"gurobi_persistent"``, ``"cplex_persistent"``, ...) is handed the master's Pyomo model once and then
-        each change; any other solver (``"glpk"``, ``"cbc"``, ...) is handed the model at every solve.
+        each change; any other solver (``"glpk"``, ``"cbc"``, ...) is handed the model at every solve.  An
+        instance (``SolverFactory("glpk")``, its options set) is taken as its name is, with its options: the fit
+        solves with a solver made like it and leaves the instance as it was (docs: "A solver instance").
     formulation : {"paper", "compact"}, another registered name, or Formulation, default="paper"
         The formulation of the master (:mod:`mrc_pyomo.formulations`): the paper's rows ``(i, C)``, or the
         compact form of ``(sample, class)`` pairs, a column ``u_iy >= 0`` each and one row per sample (``n (K +
@@ -93,7 +97,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
     eps_1 : float, default=1e-3
         Target of the certified gap: the fit has converged when ``upper_ - lower_ <= eps_1``, so ``upper_``
         is then within ``eps_1`` of the minimax risk ``R*``.  ``0`` asks for the gap of round-off
-        (:data:`mrc_pyomo.oracles.certificate.GAP_FLOOR`).
+        (:data:`mrc_pyomo.oracles.certificate.GAP_FLOOR`).  What scikit-learn calls ``tol`` (no alias: ``eps_1``
+        is the paper's name), but a certified bound on the distance to the optimum, not a change between steps.
     eps_2 : float, default=1e-5
         Threshold on the dual (feature) violations of the regime ``"nm"``.
     n_max, m_max : int, default=400
@@ -121,20 +126,32 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         data, with ``status_ == "time_limit"`` and the best certified rule found.  The paper's small first master
         is solved whatever the time, so that a loop whose time is up before it still ends with a master's rule.
     solver_options : dict, optional
-        Options passed to the solver (HiGHS option names on the default path).
+        Options passed to the solver (HiGHS option names on the default path); ``{"tee": True}`` shows the
+        solver's own log, with any solver (HiGHS's ``output_flag``, Pyomo's ``tee``).
     random_state : int, RandomState or None
         Seeds the random Fourier features.
     verbose : int or bool, default=False
         What the fit shows while it runs (:mod:`mrc_pyomo.display.progress`): ``0`` / ``False`` nothing; ``1`` /
         ``True`` a live progress line on stderr (iteration, certified interval and gap, rows and features, elapsed
-        time), drawn by tqdm in a terminal or a notebook; ``2`` the iteration log on stdout.  The solver's own log
-        appears at no level, only when ``solver_options`` asks for it (HiGHS's ``output_flag``).
+        time), drawn by tqdm in a terminal or a notebook; ``2`` the iteration log on stdout, within 100 columns;
+        ``3`` the wide log, every column of it (the largest violations, the solver's seconds).  The solver's own
+        log appears at no level, only when ``solver_options`` asks for it (``{"tee": True}``).
     callback : callable, optional
         Called after each master solve and check with a :class:`~mrc_pyomo.methods.ccg.record.IterationState` (the
         master and its Pyomo model, ``mu``, ``nu``, the duals, the rows and features added and removed, the
         violations, the rows and features chosen next); returning a true value stops the loop.  With
         ``method="fom"`` and in a first-order phase (``first_order``), called after each of its iterations with
         its history record (a dict).
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, ``{label: weight}`` (a label left out weighs 1; a label not in ``y`` is an error),
+        or ``"balanced"``: ``n / (K n_k)`` (sums of ``sample_weight`` if given).  As in scikit-learn, they multiply
+        ``sample_weight`` (:func:`~mrc_pyomo.estimator.fitting.class_sample_weight`), which enters ``tau`` and
+        ``lambda`` (see :meth:`fit`); a class of weight 0 is left out of the fit.
+    warm_start : bool, default=False
+        A fit of an estimator fitted before, with the same classes and width of ``mu_``, starts from that fit (other
+        classes or widths: ``ValueError``): its ``mu_`` a candidate for the new one and, for MRC-CCG, its master's
+        rows and features in the first master (:mod:`mrc_pyomo.estimator.warm`); no first-order phase or
+        continuation then.  The certificate is the new fit's own.  Other methods start from nothing given.
 
     Attributes
     ----------
@@ -256,7 +273,8 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         parameters checked first if ``validate``): the data prepared and the method planned
         (:mod:`mrc_pyomo.estimator.fitting`), then the path at the core (:func:`mrc_pyomo.methods.pathwise.fit_steps`)
         at ``lambda0``, through the larger values of :func:`~mrc_pyomo.methods.pathwise.schedule` with
-        ``continuation=True``, after the first-order phase where it pays; the whole within one
+        ``continuation=True``, after the first-order phase where it pays, or (``warm_start``) the method's steps from
+        the previous fit (:mod:`mrc_pyomo.estimator.warm`); the whole within one
         :class:`~mrc_pyomo.methods.deadline.Deadline` of ``time_limit``, which leaves out the time spent at a step
         (a callback, a paused :meth:`steps`)."""
         if validate:
@@ -265,13 +283,15 @@ class MRCClassifier(RuleMixin, ClassifierMixin, BaseEstimator):
         method = get_method(self.method)
         problem, inputs = prepared(self, X, y, sample_weight, self.lambda0, method)
         config, phase = planned(self, method, problem)
-        lambda0s = [self.lambda0]
-        if self.continuation and method.warm_starts:
+        start, lambda0s = warm_start_of(self, problem, method, config), [self.lambda0]
+        if start is None and self.continuation and method.warm_starts:
             lambda0s = schedule(self.lambda0, zero_rule_lambda0(problem))
+        phase = None if start is not None else phase   # a warm fit starts from the previous one
         with progress_display(self.verbose, method, stages=len(lambda0s) > 1,
                               phase=None if phase is None else phase.method) as progress:
-            result = yield from caller_time_left_out(fit_steps(problem, lambda0s, method, config, deadline=deadline,
-                                                               log=progress, phase=phase), deadline)
+            steps = (fit_steps(problem, lambda0s, method, config, deadline=deadline, log=progress, phase=phase)
+                     if start is None else warm_steps(problem, method, config, start, deadline=deadline, log=progress))
+            result = yield from caller_time_left_out(steps, deadline)
             attributes, rule = fitted_attributes(problem, result, config.regime, self.eps_1)
             messages = fit_warnings(problem, attributes, rule, self, getattr(config, "max_iter", None))
             del problem   # not held once the attributes are made

@@ -1,10 +1,16 @@
 """From an estimator's parameters and data to the core's fit, the part :class:`~mrc_pyomo.MRCClassifier`'s ``fit``
 and :func:`~mrc_pyomo.mrc_path` share: the data validated (against an unfitted copy of the estimator, so that
-nothing is written into it) and prepared (:func:`mrc_pyomo.problem.prepare`), the registered method with its
-config, and the first-order phase where it pays (:func:`prepared`, :func:`planned`).  What runs them is the path
-at the core (:mod:`mrc_pyomo.methods.pathwise`).
+nothing is written into it), weighted (``class_weight`` times ``sample_weight``: :func:`class_sample_weight`) and
+prepared (:func:`mrc_pyomo.problem.prepare`), the registered method with its config, and the first-order phase
+where it pays (:func:`prepared`, :func:`planned`).  What runs them is the path at the core
+(:mod:`mrc_pyomo.methods.pathwise`).
 """
 
+import numpy as np
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.validation import _check_sample_weight
+
+from ..data.convert import is_dask_array
 from ..data.validation import validate_sample_weight, validate_training_data
 from ..master import check_solver
 from ..methods.pathwise import Phase, runs_phase
@@ -25,6 +31,7 @@ def prepared(holder, X, y, sample_weight, lambda0, method, **options):
     check_solver(holder.solver)
     shadow = unfitted_copy(holder)
     X, y = validate_training_data(shadow, X, y)
+    sample_weight = class_sample_weight(getattr(holder, "class_weight", None), y, sample_weight)
     X, y, weights = validate_sample_weight(X, y, sample_weight)
     problem = prepare(X, y, holder.phi, holder.fit_intercept, holder.random_state, lambda0, reduce=method.reduces,
                       weights=weights, **options)
@@ -42,3 +49,37 @@ def planned(holder, method, problem):
         return config, None
     provider = phase_method()
     return config, Phase(provider, provider.configure(settings, problem))
+
+
+def class_sample_weight(class_weight, y, sample_weight=None):
+    """The weights of the samples of labels ``y`` under ``class_weight`` (None, ``"balanced"`` or a dict ``{label:
+    weight}``, a label left out weighing 1) times ``sample_weight``, as scikit-learn's ``LogisticRegression``
+    combines them (:func:`sklearn.utils.class_weight.compute_class_weight`: ``"balanced"`` gives class ``k`` the
+    weight ``W / (K W_k)``, ``W_k`` the sample weight of its samples); ``sample_weight`` as given when
+    ``class_weight`` is None.  The samples of weight 0 take no part (their class, if they are all it has, is not a
+    class of the fit).  A ``ValueError`` names the labels of a dict that are not labels of ``y``, and weights
+    that leave no sample.  Nothing given is modified."""
+    if class_weight is None:
+        return sample_weight
+    y = np.asarray(y)
+    classes = np.unique(y)
+    if isinstance(class_weight, dict):
+        unknown = [label for label in class_weight if label not in set(classes.tolist())]
+        if unknown:
+            raise ValueError(f"class_weight has weights for {unknown!r}, which are not labels of y: its labels are "
+                             f"{classes.tolist()!r}")
+    if is_dask_array(sample_weight):
+        sample_weight = sample_weight.compute()
+    given = None if sample_weight is None else _check_sample_weight(
+        sample_weight, np.empty((len(y), 0)), dtype=np.float64, ensure_non_negative=True)
+    kept = np.ones(len(y), dtype=bool) if given is None else given > 0
+    present = np.unique(y[kept])
+    if isinstance(class_weight, dict):   # the labels of samples that all weigh 0 are not classes of the fit
+        class_weight = {label: weight for label, weight in class_weight.items() if label in set(present.tolist())}
+    weights = np.zeros(len(y))
+    by_class = compute_class_weight(class_weight, classes=present, y=y[kept],
+                                    sample_weight=None if given is None else given[kept])
+    weights[kept] = by_class[np.searchsorted(present, y[kept])] * (1.0 if given is None else given[kept])
+    if not np.any(weights > 0):
+        raise ValueError(f"class_weight={class_weight!r} (with sample_weight) leaves no sample of positive weight")
+    return weights

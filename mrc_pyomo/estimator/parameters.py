@@ -7,6 +7,7 @@ copies; the checks the constraints cannot express (numbers that are not booleans
 (:mod:`mrc_pyomo.methods.registry`) when it checks, so a method registered later is a valid ``method``.
 """
 
+import copy
 import inspect
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -16,7 +17,35 @@ from sklearn.utils._param_validation import (HasMethods, Interval, InvalidParame
                                             validate_parameter_constraints)
 
 from ..formulations import Formulation, get_formulation
+from ..master.pyomo_solvers import make_solver
 from ..methods.registry import METHODS, Settings
+
+
+class SolverCloneMixin:
+    """``sklearn.base.clone`` of an estimator whose ``solver`` is a Pyomo solver instance that cannot be copied
+    (``SolverFactory("highs")``, the persistent interfaces: Pyomo's objects hold a module or a lock, and
+    ``clone`` deep-copies a parameter that is not an estimator): the clone gets a solver made like it
+    (:func:`~mrc_pyomo.master.pyomo_solvers.make_solver`: of the same name, with copies of its options), as a
+    fit uses it; any other estimator is cloned as scikit-learn clones it."""
+
+    def __sklearn_clone__(self):
+        solver = self.solver
+        if isinstance(solver, str) or copyable(solver):
+            return super().__sklearn_clone__()
+        named = copy.copy(self)
+        named.solver = "highs"   # any valid name: replaced below, so that clone copies nothing of Pyomo's
+        made = super(SolverCloneMixin, named).__sklearn_clone__()
+        made.solver = make_solver(solver)
+        return made
+
+
+def copyable(value):
+    """Whether ``copy.deepcopy(value)`` works."""
+    try:
+        copy.deepcopy(value)
+    except Exception:  # noqa: BLE001 - Pyomo's objects fail with TypeError, AttributeError, PicklingError, ...
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -34,7 +63,7 @@ PARAMETERS = (
     Parameter("lambda0", 0.01, [Interval(Real, 0, np.inf, closed="left")]),
     Parameter("fit_intercept", True, ["boolean"]),
     Parameter("method", "ccg", [StrOptions(METHODS.keys())]),   # the registry's names, as they are when checked
-    Parameter("solver", "highs", [str]),
+    Parameter("solver", "highs", [str, HasMethods(["solve", "available"])]),   # or a Pyomo solver instance
     Parameter("eps_1", 1e-3, [Interval(Real, 0, np.inf, closed="left")]),
     Parameter("eps_2", 1e-5, [Interval(Real, 0, np.inf, closed="left")]),
     Parameter("n_max", 400, [Interval(Integral, 1, None, closed="left")]),
@@ -44,15 +73,17 @@ PARAMETERS = (
     Parameter("time_limit", None, [Interval(Real, 0, np.inf, closed="left"), None]),
     Parameter("solver_options", None, [dict, None]),
     Parameter("random_state", None, ["random_state"]),
-    Parameter("verbose", False, [Interval(Integral, 0, 2, closed="both"), "boolean"]),   # 0 / False, 1 / True, 2
+    Parameter("verbose", False, [Interval(Integral, 0, 3, closed="both"), "boolean"]),   # 0 / False, 1 / True, 2, 3
     Parameter("callback", None, [callable, None]),
     Parameter("continuation", False, ["boolean"]),
     Parameter("formulation", "paper", [str, Formulation]),   # a name of FORMULATIONS: check_parameters
     Parameter("first_order", "auto", [StrOptions({"auto"}), "boolean"]),
+    Parameter("class_weight", None, [dict, StrOptions({"balanced"}), None]),   # values checked: check_parameters
+    Parameter("warm_start", False, ["boolean"]),
 )
 #: the parameters MRCClassifierCV shares with MRCClassifier (its folds' paths and its refit take them)
 SHARED = ("phi", "fit_intercept", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter", "regime", "time_limit",
-          "solver_options", "random_state", "verbose", "formulation", "first_order")
+          "solver_options", "random_state", "verbose", "formulation", "first_order", "class_weight")
 #: MRCClassifier's constraints, by name (scikit-learn's ``_parameter_constraints``)
 PARAMETER_CONSTRAINTS = {parameter.name: parameter.constraints for parameter in PARAMETERS}
 
@@ -89,7 +120,9 @@ def make_init(specification):
 
 def check_parameters(estimator):
     """Raise scikit-learn's ``InvalidParameterError`` (a ``ValueError``) naming the parameter: a number given
-    as a boolean, or a formulation name not in :data:`mrc_pyomo.formulations.FORMULATIONS`."""
+    as a boolean, a formulation name not in :data:`mrc_pyomo.formulations.FORMULATIONS`, or a ``class_weight``
+    dict with a weight that is not a finite non-negative number (its labels are checked against ``y`` in ``fit``:
+    :func:`mrc_pyomo.estimator.fitting.class_sample_weight`)."""
     name_of = type(estimator).__name__
     try:
         get_formulation(estimator.formulation)
@@ -100,6 +133,13 @@ def check_parameters(estimator):
         if isinstance(value, (bool, np.bool_)):
             raise InvalidParameterError(f"The {name!r} parameter of {name_of} must be a number, not a boolean. "
                                         f"Got {value!r} instead.")
+    weights = getattr(estimator, "class_weight", None)
+    bad = {label: weight for label, weight in (weights.items() if isinstance(weights, dict) else ())
+           if isinstance(weight, (bool, np.bool_)) or not isinstance(weight, (Real, np.number))
+           or not np.isfinite(weight) or weight < 0}
+    if bad:
+        raise InvalidParameterError(f"The 'class_weight' parameter of {name_of} must map labels to finite "
+                                    f"non-negative numbers; got {bad!r} in {weights!r}.")
 
 
 def validate_parameters(estimator, constraints=PARAMETER_CONSTRAINTS):

@@ -13,6 +13,7 @@ rule with the classifier's attributes and parameters, which predicts and scores 
 
 import warnings
 from dataclasses import dataclass, field, replace
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
@@ -34,6 +35,8 @@ from .rule import RuleMixin
 #: (``lambda0 = 1`` puts the uncertainty set's bounds one standard deviation from the means: on most data
 #: sets ``mu = 0`` or nearly; the library's default ``lambda0 = 0.01`` lies inside the grid's range)
 DEFAULT_LAMBDA0S = tuple(np.geomspace(1.0, 1e-3, 8))
+#: the range of the default grid, largest first, over which ``lambda0s=n`` spaces its ``n`` values
+LAMBDA0_RANGE = (DEFAULT_LAMBDA0S[0], DEFAULT_LAMBDA0S[-1])
 
 _SCALARS = ["lambda0", "lower", "upper", "gap", "status", "n_iter", "seconds"]
 
@@ -55,10 +58,17 @@ class RegularizationPath:
 
 
 def lambda0_grid(lambda0s=None):
-    """``lambda0s`` (default :data:`DEFAULT_LAMBDA0S`) as a float array sorted decreasing; ``ValueError`` naming
-    ``lambda0s`` unless it is a one-dimensional sequence of finite non-negative numbers, at least one."""
+    """``lambda0s`` (default :data:`DEFAULT_LAMBDA0S`) as a float array sorted decreasing; an int ``n >= 1``: ``n``
+    values log-spaced over :data:`LAMBDA0_RANGE` (the default grid's range: ``lambda0s=8`` is the default grid).
+    ``ValueError`` naming ``lambda0s`` unless it is one of these or a one-dimensional sequence of finite
+    non-negative numbers, at least one."""
+    if isinstance(lambda0s, (Integral, np.integer)) and not isinstance(lambda0s, (bool, np.bool_)):
+        if lambda0s < 1:
+            raise ValueError(f"lambda0s as a number of values must be at least 1, got {lambda0s!r}")
+        return np.geomspace(*LAMBDA0_RANGE, int(lambda0s))
     given = DEFAULT_LAMBDA0S if lambda0s is None else lambda0s
-    message = f"lambda0s must be a one-dimensional sequence of finite non-negative numbers, got {given!r}"
+    message = (f"lambda0s must be a one-dimensional sequence of finite non-negative numbers or a number of values, "
+               f"got {given!r}")
     if isinstance(given, (str, bytes)) or np.ndim(given) != 1:
         raise ValueError(message)
     try:
@@ -97,13 +107,15 @@ _NOT_PATH_PARAMETERS = {
     "lambda0": "a path fits every value of lambda0s: give lambda0s, not lambda0",
     "continuation": "a path is its own continuation (each stage starts from the one before): continuation is not "
                     "a parameter of mrc_path",
+    "warm_start": "each stage of a path starts from the one before, the first from scratch: warm_start is not a "
+                  "parameter of mrc_path",
 }
 
 
 def path_template(lambda0s, params):
     """The :class:`PathStage` of the path's parameters ``params`` at its last ``lambda0``, checked; ``TypeError``
-    for a parameter of a single fit (``lambda0``, ``continuation``), ``ValueError`` for ``first_order=True`` (a
-    path runs no first-order phase)."""
+    for a parameter of a single fit (``lambda0``, ``continuation``, ``warm_start``), ``ValueError`` for
+    ``first_order=True`` (a path runs no first-order phase)."""
     for name, why in _NOT_PATH_PARAMETERS.items():
         if name in params:
             raise TypeError(f"mrc_path() got {name}={params[name]!r}: {why}")
@@ -116,9 +128,10 @@ def path_template(lambda0s, params):
 
 
 def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
-    """Fit the MRC at each ``lambda0`` of ``lambda0s`` (sorted decreasing; default :data:`DEFAULT_LAMBDA0S`),
-    each stage warm-started from the one before; ``params`` are :class:`~mrc_pyomo.MRCClassifier`'s, but for
-    ``lambda0`` and ``continuation`` (a ``TypeError``: a path has ``lambda0s`` and is its own continuation) and a
+    """Fit the MRC at each ``lambda0`` of ``lambda0s`` (sorted decreasing, or a number of values:
+    :func:`lambda0_grid`; default :data:`DEFAULT_LAMBDA0S`), each stage warm-started from the one before; ``params``
+    are :class:`~mrc_pyomo.MRCClassifier`'s, but for ``lambda0``, ``continuation`` and ``warm_start`` (a
+    ``TypeError``: a path has ``lambda0s`` and is its own continuation and warm start) and a
     first-order phase (none: each stage starts from the one before; ``first_order=True`` is a ``ValueError``).
     ``time_limit`` bounds the whole path and ``max_iter`` the iterations of all stages: a stage they leave no
     room for is not fitted; ``verbose`` shows the iterations of all stages (the iteration log has a ``lambda0``

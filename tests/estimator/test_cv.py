@@ -82,10 +82,12 @@ def test_first_order_is_the_refit_s():
     assert "first-order" not in set(plain.best_estimator_.history_.phase)
 
 
-def test_folds_run_in_parallel_with_n_jobs_and_are_shown(capfd):
-    """``n_jobs=2`` runs the folds' paths in two processes (joblib) and gives the same scores and choice as one
-    process; ``verbose=2`` prints a line per stage of each fold, ``verbose=1`` one progress line over the
-    folds' stages on stderr, each followed by the refit's own display."""
+def test_folds_run_in_parallel_with_n_jobs_and_are_shown(capfd, monkeypatch):
+    """``n_jobs=2`` runs the folds' paths in two processes (joblib; here even for small data: the workers' start
+    counted free) and gives the same scores and choice as one process; ``verbose=2`` prints a line per stage of
+    each fold, ``verbose=1`` one progress line over the folds' stages on stderr, each followed by the refit's own
+    display."""
+    monkeypatch.setattr("mrc_pyomo.estimator.folds.WORKER_START_SECONDS", 0.0)
     X, y = random_problem(120, 3, 3, seed=5)
     lambda0s = [0.1, 0.03, 0.01]
     alone = MRCClassifierCV(lambda0s=lambda0s, cv=3, verbose=2).fit(X, y)
@@ -111,7 +113,7 @@ def no_path(monkeypatch):
     """A fit that reaches a fold's path fails with 'a path ran': the errors below must come before it."""
     def fail(*args, **kwargs):
         raise AssertionError("a path ran")
-    monkeypatch.setattr("mrc_pyomo.estimator.cv.mrc_path", fail)
+    monkeypatch.setattr("mrc_pyomo.estimator.folds.mrc_path", fail)
 
 
 def test_a_scorer_without_sample_weight_is_called_without_them_with_one_warning(monkeypatch):
@@ -190,3 +192,93 @@ def test_a_fold_with_only_zero_weights_is_named_before_any_path_runs(monkeypatch
     if len(set(y[w > 0])) > 1:   # weight on one class alone fits no MRC at all
         cv = MRCClassifierCV(lambda0s=[0.1], cv=StratifiedKFold(3)).fit(X, y, sample_weight=w)
         assert np.isfinite(cv.cv_results_["mean_test_score"]).all()
+
+
+def test_best_index_and_best_score_name_the_chosen_value():
+    X, y = random_problem(150, 4, 3, seed=5)
+    cv = MRCClassifierCV(lambda0s=[0.003, 0.3, 0.03], cv=3).fit(X, y)
+    results = cv.cv_results_
+    assert isinstance(cv.best_index_, int) and results["lambda0"][cv.best_index_] == cv.lambda0_
+    assert results["rank_test_score"][cv.best_index_] == 1
+    assert cv.best_score_ == results["mean_test_score"][cv.best_index_] == np.max(results["mean_test_score"])
+
+
+def test_lambda0s_as_a_number_is_a_log_spaced_grid_over_the_default_range():
+    from mrc_pyomo import mrc_path
+    from mrc_pyomo.estimator.path import DEFAULT_LAMBDA0S, lambda0_grid
+    assert np.allclose(lambda0_grid(8), DEFAULT_LAMBDA0S)
+    assert np.allclose(lambda0_grid(np.int64(3)), [1, 0.0316227766, 1e-3])
+    assert list(lambda0_grid(1)) == [1.0]
+    X, y = random_problem(90, 3, 3, seed=5)
+    cv = MRCClassifierCV(lambda0s=4, cv=3).fit(X, y)
+    assert np.allclose(cv.cv_results_["lambda0"], [1, 0.1, 0.01, 0.001]) and cv.scores_.shape == (3, 4)
+    assert len(mrc_path(X, y, 2).table) == 2
+    for bad in (0, -3, True, 2.5):
+        with pytest.raises(ValueError, match="lambda0s"):
+            MRCClassifierCV(lambda0s=bad).fit(X, y)
+
+
+def test_scores_and_coefs_paths_are_the_folds_paths():
+    """scores_ holds split<k>_test_score as rows; coefs_paths_[k] the mu of fold k's path, over the classes of all
+    the data: NaN on the rows of a class a fold never saw (an iterable of splits whose first fold lacks class 2)."""
+    from mrc_pyomo import mrc_path
+    X, y = random_problem(150, 4, 3, seed=5)
+    lambda0s = [0.1, 0.01]
+    lacking = np.flatnonzero(y != 2)[:60]
+    splits = [(lacking, np.setdiff1d(np.arange(150), lacking)), (np.arange(0, 100), np.arange(100, 150))]
+    cv = MRCClassifierCV(lambda0s=lambda0s, cv=splits).fit(X, y)
+    assert cv.scores_.shape == (2, 2) and cv.coefs_paths_.shape == (2, 2, 3, 5)
+    for k in range(2):
+        assert np.array_equal(cv.scores_[k], cv.cv_results_[f"split{k}_test_score"])
+    path = mrc_path(X[splits[1][0]], y[splits[1][0]], lambda0s)
+    assert np.array_equal(cv.coefs_paths_[1], np.stack(path.coefs))
+    first = mrc_path(X[lacking], y[lacking], lambda0s)
+    assert np.isnan(cv.coefs_paths_[0, :, 2]).all()
+    assert np.array_equal(cv.coefs_paths_[0, :, :2], np.stack(first.coefs))
+
+
+def test_refit_false_chooses_without_a_final_fit_and_says_so():
+    from sklearn.exceptions import NotFittedError
+    X, y = random_problem(120, 3, 3, seed=5)
+    cv = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=3).fit(X, y)
+    assert hasattr(cv, "best_estimator_")
+    fits = []
+    original = MRCClassifier.fit
+
+    def counted(self, *args, **kwargs):
+        fits.append(self)
+        return original(self, *args, **kwargs)
+    import unittest.mock
+    with unittest.mock.patch.object(MRCClassifier, "fit", counted):
+        cv.set_params(refit=False).fit(X, y)   # the same estimator: nothing of the refit before is left
+    assert fits == []
+    assert {"lambda0_", "best_index_", "best_score_", "cv_results_", "scores_", "coefs_paths_"} <= set(vars(cv))
+    assert not hasattr(cv, "best_estimator_") and not hasattr(cv, "classes_")
+    for call in (lambda: cv.predict(X), lambda: cv.predict_proba(X), lambda: cv.decision_function(X),
+                 lambda: cv.score(X, y)):
+        with pytest.raises(NotFittedError, match="refit=False.*lambda0_ = "):
+            call()
+    with pytest.raises(AttributeError, match="refit=False"):
+        cv.mu_
+    with pytest.raises(NotFittedError, match="not fitted yet"):
+        MRCClassifierCV(refit=False).predict(X)
+
+
+def test_class_weight_weights_the_folds_and_the_refit_with_the_weights_of_all_of_y():
+    """class_weight="balanced" is sample_weight = the balanced weights of all of y for the folds' paths and the
+    refit (as LogisticRegressionCV), while the validation scores stay unweighted."""
+    from sklearn.utils.class_weight import compute_sample_weight
+    X, y = random_problem(150, 4, 3, seed=5)
+    keep = np.r_[np.flatnonzero(y == 0), np.flatnonzero(y == 1)[:20], np.flatnonzero(y == 2)[:10]]
+    X, y = X[keep], y[keep]
+    weighted = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=3, class_weight="balanced").fit(X, y)
+
+    def unweighted_accuracy(estimator, X_test, y_test):
+        return float(np.mean(estimator.predict(X_test) == y_test))
+    by_sample = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=3, scoring=unweighted_accuracy).fit(
+        X, y, sample_weight=compute_sample_weight("balanced", y))
+    assert np.array_equal(weighted.coefs_paths_, by_sample.coefs_paths_)
+    assert np.array_equal(weighted.scores_, by_sample.scores_)
+    assert np.array_equal(weighted.mu_, by_sample.mu_) and weighted.best_estimator_.class_weight == "balanced"
+    with pytest.raises(ValueError, match=r"class_weight has weights for \[7\]"):
+        MRCClassifierCV(lambda0s=[0.1], cv=3, class_weight={7: 2.0}).fit(X, y)

@@ -76,7 +76,7 @@ def test_an_interrupted_first_fit_leaves_an_unfitted_estimator():
 
 
 def test_an_interrupted_cross_validation_keeps_its_previous_fit(monkeypatch):
-    from mrc_pyomo.estimator import cv as cv_module
+    from mrc_pyomo.estimator import folds
 
     X, y = random_problem(90, 4, 3, seed=2)
     search = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2).fit(X, y)
@@ -85,7 +85,7 @@ def test_an_interrupted_cross_validation_keeps_its_previous_fit(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cv_module, "mrc_path", interrupted)
+    monkeypatch.setattr(folds, "mrc_path", interrupted)
     with pytest.raises(KeyboardInterrupt):
         search.fit(*random_problem(60, 5, 2, seed=4))
     assert sorted(name for name in vars(search) if name.endswith("_")) == sorted(before)

@@ -131,3 +131,15 @@ def test_planned_on_a_small_problem_runs_no_phase_by_default_and_one_when_asked(
         problem, _ = prepared(clf, X, y, None, 0.01, get_method("ccg"))
         _, phase = planned(clf, get_method("ccg"), problem)
         assert (phase is not None) == expected
+
+
+def test_class_sample_weight_multiplies_and_leaves_the_weightless_samples_out():
+    from mrc_pyomo.estimator.fitting import class_sample_weight
+    y = np.array(["a", "a", "b", "c"])
+    w = np.array([1.0, 3.0, 0.0, 2.0])
+    assert class_sample_weight(None, y, w) is w and class_sample_weight(None, y) is None
+    # class b's only sample weighs 0: b is no class of the fit, its weight in the dict is not used
+    assert np.array_equal(class_sample_weight({"a": 2.0, "b": 9.0}, y, w), [2.0, 6.0, 0.0, 2.0])
+    # "balanced" over the weighted class sums of the samples kept: a 4, c 2 of 6 -> 6 / (2 * 4), 6 / (2 * 2)
+    assert np.allclose(class_sample_weight("balanced", y, w), [0.75, 2.25, 0.0, 3.0])
+    assert np.array_equal(w, [1.0, 3.0, 0.0, 2.0])

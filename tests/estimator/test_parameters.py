@@ -32,6 +32,9 @@ from mrc_pyomo.estimator.parameters import validate_parameters
     ({"random_state": "seed"}, "'seed'"),
     ({"verbose": 5}, "5"),
     ({"verbose": -1}, "-1"),
+    ({"class_weight": "auto"}, "'auto'"),
+    ({"class_weight": [1, 2]}, r"\[1, 2\]"),
+    ({"warm_start": "yes"}, "'yes'"),
 ])
 def test_bad_parameters(params, value):
     """scikit-learn's parameter validation: the error (a ValueError) names the parameter and the value."""
@@ -50,3 +53,25 @@ def test_valid_parameter_values_are_accepted():
                         time_limit=30, solver_options={}, random_state=np.random.RandomState(0), verbose=0,
                         callback=lambda state: False).fit(X, y)
     assert clf.status_ == "converged"
+
+
+def test_an_estimator_with_a_solver_instance_pyomo_cannot_copy_is_cloned_with_one_made_like_it():
+    """sklearn.clone (GridSearchCV's first step) deep-copies a parameter that is not an estimator, which Pyomo's
+    HiGHS interface refuses with a TypeError: the clone gets a solver of the same name with the instance's
+    options, the user's instance untouched; copyable instances and names are cloned as scikit-learn does."""
+    import copy
+    import pyomo.environ as pyo
+    from sklearn.base import clone
+    from mrc_pyomo import MRCClassifierCV
+    highs = pyo.SolverFactory("highs")
+    highs.options["time_limit"] = 100.0
+    with pytest.raises(Exception):
+        copy.deepcopy(highs)   # what scikit-learn's own clone would do
+    for estimator in (MRCClassifier(solver=highs, lambda0=0.1), MRCClassifierCV(solver=highs)):
+        made = clone(estimator)
+        assert made.solver is not highs and type(made.solver) is type(highs)
+        assert dict(made.solver.options) == {"time_limit": 100.0}
+        assert made.get_params()["eps_1"] == estimator.eps_1 and estimator.solver is highs
+    assert isinstance(clone(MRCClassifier(lambda0=0.1)), MRCClassifier)
+    glpk = pyo.SolverFactory("glpk")
+    assert type(clone(MRCClassifier(solver=glpk)).solver) is type(glpk)

@@ -122,3 +122,44 @@ def test_weights_spread_over_twelve_orders_of_magnitude_still_fit():
                                          r"sample weight"):
         clf = MRCClassifier().fit(X, y, sample_weight=w)
     assert clf.status_ == "converged" and 0 <= clf.lower_ <= clf.upper_ < 1e-6
+
+
+@pytest.mark.parametrize("class_weight", ["balanced", {0: 3.0, 2: 0.5}, {"b": 2.0, "c": 0.0}])
+def test_class_weight_is_sample_weight_times_the_class_s_weight(class_weight):
+    """As scikit-learn's LogisticRegression: the class weights (``"balanced"``: from the weighted class sums)
+    multiply ``sample_weight``; the fit is the fit of their product as ``sample_weight``; a class of weight 0 is
+    left out; a path takes ``class_weight`` too; nothing given is modified."""
+    from sklearn.utils.class_weight import compute_class_weight
+    X, y = random_problem(120, 3, 3, seed=4)
+    if isinstance(class_weight, dict) and "b" in class_weight:
+        y = np.array(["a", "b", "c"])[y]
+    w = np.random.default_rng(0).uniform(0.5, 2.0, len(y))
+    given = (X.copy(), y.copy(), w.copy(), dict(class_weight) if isinstance(class_weight, dict) else class_weight)
+    classes = np.unique(y)
+    by_class = compute_class_weight(class_weight, classes=classes, y=y, sample_weight=w)
+    product = by_class[np.searchsorted(classes, y)] * w
+    clf = MRCClassifier(class_weight=class_weight).fit(X, y, sample_weight=w)
+    same = MRCClassifier().fit(X, y, sample_weight=product)
+    assert np.array_equal(clf.mu_, same.mu_) and clf.upper_ == same.upper_ and np.array_equal(clf.tau_, same.tau_)
+    assert list(clf.classes_) == [c for c, weight in zip(classes, by_class) if weight > 0]
+    path = mrc_path(X, y, [0.1, 0.01], class_weight=class_weight, sample_weight=w)
+    assert path.table["upper"].iloc[-1] == pytest.approx(same.upper_, abs=1e-9)
+    assert all(np.array_equal(a, b) for a, b in zip((X, y, w), given[:3])) and class_weight == given[3]
+    assert not np.array_equal(clf.mu_, MRCClassifier().fit(X, y, sample_weight=w).mu_)
+
+
+def test_class_weight_without_sample_weight_and_its_bad_values():
+    from sklearn.utils._param_validation import InvalidParameterError
+    from sklearn.utils.class_weight import compute_sample_weight
+    X, y = random_problem(90, 3, 3, seed=5)
+    clf = MRCClassifier(class_weight={1: 4.0}).fit(X, y)
+    assert np.array_equal(clf.mu_, MRCClassifier().fit(X, y, sample_weight=compute_sample_weight({1: 4.0}, y)).mu_)
+    with pytest.raises(ValueError, match=r"class_weight has weights for \[5\], which are not labels of y.*\[0, 1, 2\]"):
+        MRCClassifier(class_weight={1: 2.0, 5: 1.0}).fit(X, y)
+    for bad in ({0: -1.0}, {0: np.nan}, {0: "2"}, {0: True}):
+        with pytest.raises(InvalidParameterError, match="'class_weight' parameter of MRCClassifier"):
+            MRCClassifier(class_weight=bad).fit(X, y)
+    with pytest.raises(InvalidParameterError, match="'class_weight' parameter"):
+        MRCClassifier(class_weight="auto").fit(X, y)
+    with pytest.raises(ValueError, match="leaves no sample of positive weight"):
+        MRCClassifier(class_weight={0: 0.0, 1: 0.0, 2: 0.0}).fit(X, y)
