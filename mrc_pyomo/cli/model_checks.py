@@ -26,9 +26,10 @@ from .model_arrays import ModelFormatError, check_classes, check_history, check_
 #: the first entry of every model file, and its version
 FORMAT = "mrc_pyomo model"
 VERSION = 1
-#: the classifier's parameters a file keeps (the others, such as ``callback`` and ``phi`` objects, are not data)
+#: the classifier's parameters a file keeps (the others, such as ``callback`` and ``phi`` objects, are not data;
+#: a Pyomo solver instance is kept by its name, a dict ``class_weight`` as one weight per class of ``classes_``)
 PARAMETERS = ("lambda0", "fit_intercept", "method", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter",
-              "regime", "time_limit", "random_state", "continuation", "formulation")
+              "regime", "time_limit", "random_state", "continuation", "formulation", "class_weight", "warm_start")
 SCALARS = ("nu_", "upper_", "lower_", "objective_", "n_iter_", "n_features_in_", "regime_")
 ARRAYS = ("mu_", "tau_", "lambda_", "column_scale_")
 SCALER = ("mean_", "scale_", "var_")
@@ -89,8 +90,17 @@ def known_keys(mapping, allowed, where):
 
 def check_parameters(parameters, fit_intercept):
     """The classifier of the parameters: names of :data:`PARAMETERS` (one missing takes its default), values the
-    classifier accepts, and ``fit_intercept`` the feature map's."""
-    clf = MRCClassifier(**known_keys(parameters, PARAMETERS, "parameters"))
+    classifier accepts, and ``fit_intercept`` the feature map's.  A list ``class_weight`` (a dict's weights, one
+    per class, :func:`class_weights_of`) must hold non-negative finite numbers; its length is checked against
+    ``classes_`` by :func:`check_class_weights`."""
+    known_keys(parameters, PARAMETERS, "parameters")
+    weights = parameters.get("class_weight")
+    if isinstance(weights, list):
+        if not all(isinstance(w, Real) and not isinstance(w, bool) and finite(w) and w >= 0 for w in weights):
+            raise ModelFormatError("the manifest's parameters.class_weight is a list, but not of non-negative "
+                                   "finite numbers (one weight per class)")
+        parameters = {**parameters, "class_weight": None}
+    clf = MRCClassifier(**parameters)
     try:
         validate_parameters(clf)
     except (ValueError, TypeError) as error:
@@ -98,6 +108,22 @@ def check_parameters(parameters, fit_intercept):
     if clf.fit_intercept is not fit_intercept:
         raise ModelFormatError("the manifest's parameters.fit_intercept disagrees with feature_map.fit_intercept")
     return clf
+
+
+def check_class_weights(parameters, k):
+    """A list ``class_weight`` has one weight per class of ``classes_`` (``k`` of them)."""
+    weights = parameters.get("class_weight")
+    if isinstance(weights, list) and len(weights) != k:
+        raise ModelFormatError(f"the manifest's parameters.class_weight has {len(weights)} weights for the {k} "
+                               f"classes of classes_")
+
+
+def class_weights_of(class_weight, classes):
+    """``class_weight`` as a file keeps it: None and ``"balanced"`` as they are, a dict as the weight of each class
+    of ``classes`` (1 for a class it does not name, as scikit-learn's ``compute_class_weight`` takes it)."""
+    if not isinstance(class_weight, dict):
+        return class_weight
+    return [float(class_weight.get(c, 1.0)) for c in classes]
 
 
 def check_feature_map(spec):
@@ -206,6 +232,7 @@ def _check_model(manifest, arrays):
     if unexpected:
         raise ModelFormatError(f"the archive holds an unexpected array {shown(unexpected[0])}")
     k = check_classes(arrays, entry(manifest, "classes_as_objects", bool, ""))
+    check_class_weights(manifest["parameters"], k)
     why = f"K = {k} classes of classes_ by D = {width} columns of the feature map: {words}"
     numbers(arrays, "mu_", (k, width), why)
     numbers(arrays, "tau_", (k, width), why)

@@ -36,9 +36,11 @@ from .. import __version__
 from ..estimator.classifier import MRCClassifier
 from ..estimator.fitted import set_fitted
 from ..feature_maps import FeatureMap, LinearFeatures, RandomFourierFeatures
+from ..master.pyomo_solvers import solver_name
 from ..methods.result import Status
 from .model_arrays import ModelFormatError, shown
-from .model_checks import ARRAYS, FORMAT, PARAMETERS, SCALARS, SCALER, VERSION, check_model, json_type
+from .model_checks import (ARRAYS, FORMAT, PARAMETERS, SCALARS, SCALER, VERSION, check_model, class_weights_of,
+                           json_type)
 
 
 def _labels(values, name):
@@ -78,6 +80,8 @@ def write_model(model, file):
     arrays = {name: np.asarray(getattr(clf, name), dtype=float) for name in ARRAYS}
     arrays["classes_"], classes_as_objects = _labels(clf.classes_, "the labels")
     parameters = {p: getattr(clf, p) for p in PARAMETERS}
+    parameters["solver"] = solver_name(parameters["solver"])   # an instance is not data: its name is
+    parameters["class_weight"] = class_weights_of(parameters["class_weight"], clf.classes_)
     if not isinstance(parameters["random_state"], (int, np.integer, type(None))):
         parameters["random_state"] = None   # a RandomState object is not data; the draws are kept below
     manifest = {"format": FORMAT, "version": VERSION, "library_version": __version__, "parameters": parameters,
@@ -176,7 +180,12 @@ def read_model(file):
     :class:`ModelFormatError` naming the cause in one line if it is not a valid one."""
     manifest, arrays = read_archive(file)
     check_model(manifest, arrays)
-    clf = MRCClassifier(**manifest["parameters"])
+    classes = arrays.pop("classes_")
+    classes = classes.astype(object) if manifest["classes_as_objects"] else classes
+    parameters = manifest["parameters"]
+    if isinstance(parameters.get("class_weight"), list):   # a dict's weights, one per class
+        parameters = {**parameters, "class_weight": dict(zip(classes.tolist(), parameters["class_weight"]))}
+    clf = MRCClassifier(**parameters)
     spec = manifest["feature_map"]
     if spec["kind"] == "linear":
         base = LinearFeatures()
@@ -190,11 +199,10 @@ def read_model(file):
                                                  include_original=spec["include_original"]))
     set_fitted(base, {"n_features_in_": spec["n_features_in"]})
     feature_map = set_fitted(FeatureMap(base=base, fit_intercept=spec["fit_intercept"]), {"base_": base})
-    classes = arrays.pop("classes_")
     history = pd.DataFrame({column: arrays.pop(f"history_{k}")
                             for k, column in enumerate(manifest["history_columns"])})
     fitted = {**manifest["fitted"], **{name: arrays.pop(name) for name in ARRAYS},
-              "classes_": classes.astype(object) if manifest["classes_as_objects"] else classes,
+              "classes_": classes,
               "status_": Status(manifest["status_"]), "feature_map_": feature_map, "history_": history,
               "master_": None}
     if "feature_names_in_" in arrays:
