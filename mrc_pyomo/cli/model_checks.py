@@ -16,9 +16,12 @@ Each failure is a :class:`ModelFormatError` whose message is one line naming the
 import math
 from numbers import Integral, Real
 
+import numpy as np
+
 from .. import __version__
 from ..estimator.classifier import MRCClassifier
 from ..estimator.parameters import validate_parameters
+from ..master.pyomo_solvers import solver_name
 from ..methods.result import Status
 from ..oracles.certificate import GAP_FLOOR, gap_tolerance
 from .model_arrays import ModelFormatError, check_classes, check_history, check_names, check_rule, numbers, shown
@@ -26,10 +29,12 @@ from .model_arrays import ModelFormatError, check_classes, check_history, check_
 #: the first entry of every model file, and its version
 FORMAT = "mrc_pyomo model"
 VERSION = 1
-#: the classifier's parameters a file keeps (the others, such as ``callback`` and ``phi`` objects, are not data;
-#: a Pyomo solver instance is kept by its name, a dict ``class_weight`` as one weight per class of ``classes_``)
+#: the classifier's parameters a file keeps (the others, ``callback``, ``verbose`` and ``phi`` objects, are not
+#: data): a Pyomo solver instance by its name, its options in ``solver_options``; a dict ``class_weight`` as its
+#: pairs ``[label, weight]`` (:func:`kept_parameters`)
 PARAMETERS = ("lambda0", "fit_intercept", "method", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter",
-              "regime", "time_limit", "random_state", "continuation", "formulation", "class_weight", "warm_start")
+              "regime", "time_limit", "random_state", "continuation", "formulation", "class_weight", "warm_start",
+              "solver_options", "first_order")
 SCALARS = ("nu_", "upper_", "lower_", "objective_", "n_iter_", "n_features_in_", "regime_")
 ARRAYS = ("mu_", "tau_", "lambda_", "column_scale_")
 SCALER = ("mean_", "scale_", "var_")
@@ -90,16 +95,11 @@ def known_keys(mapping, allowed, where):
 
 def check_parameters(parameters, fit_intercept):
     """The classifier of the parameters: names of :data:`PARAMETERS` (one missing takes its default), values the
-    classifier accepts, and ``fit_intercept`` the feature map's.  A list ``class_weight`` (a dict's weights, one
-    per class, :func:`class_weights_of`) must hold non-negative finite numbers; its length is checked against
-    ``classes_`` by :func:`check_class_weights`."""
+    classifier accepts, and ``fit_intercept`` the feature map's; a list ``class_weight`` is a dict's pairs
+    (:func:`class_weight_of`)."""
     known_keys(parameters, PARAMETERS, "parameters")
-    weights = parameters.get("class_weight")
-    if isinstance(weights, list):
-        if not all(isinstance(w, Real) and not isinstance(w, bool) and finite(w) and w >= 0 for w in weights):
-            raise ModelFormatError("the manifest's parameters.class_weight is a list, but not of non-negative "
-                                   "finite numbers (one weight per class)")
-        parameters = {**parameters, "class_weight": None}
+    if isinstance(parameters.get("class_weight"), list):
+        parameters = {**parameters, "class_weight": class_weight_of(parameters["class_weight"])}
     clf = MRCClassifier(**parameters)
     try:
         validate_parameters(clf)
@@ -110,20 +110,51 @@ def check_parameters(parameters, fit_intercept):
     return clf
 
 
-def check_class_weights(parameters, k):
-    """A list ``class_weight`` has one weight per class of ``classes_`` (``k`` of them)."""
-    weights = parameters.get("class_weight")
-    if isinstance(weights, list) and len(weights) != k:
-        raise ModelFormatError(f"the manifest's parameters.class_weight has {len(weights)} weights for the {k} "
-                               f"classes of classes_")
+def class_weight_of(pairs):
+    """The dict ``class_weight`` of its pairs ``[label, weight]`` in a file (:func:`kept_parameters`); labels are
+    JSON strings or numbers, as ``classes_`` can be, weights are checked by the classifier."""
+    if not all(isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], (str, Real)) for pair in pairs):
+        raise ModelFormatError("the manifest's parameters.class_weight is a list, but not of pairs [label, weight]")
+    weights = dict(pairs)
+    if len(weights) != len(pairs):
+        raise ModelFormatError("the manifest's parameters.class_weight names a label twice")
+    return weights
 
 
-def class_weights_of(class_weight, classes):
-    """``class_weight`` as a file keeps it: None and ``"balanced"`` as they are, a dict as the weight of each class
-    of ``classes`` (1 for a class it does not name, as scikit-learn's ``compute_class_weight`` takes it)."""
-    if not isinstance(class_weight, dict):
-        return class_weight
-    return [float(class_weight.get(c, 1.0)) for c in classes]
+def kept_parameters(clf):
+    """The parameters of :data:`PARAMETERS` of the classifier ``clf`` as a file keeps them (JSON values): a Pyomo
+    solver instance by its name (:func:`~mrc_pyomo.master.pyomo_solvers.solver_name`), the options set on it
+    under ``solver_options`` (below the classifier's own), a dict ``class_weight`` as its pairs (its labels
+    Python's, zero weights included: a class weighted 0 is not in ``classes_``, but a refit must leave it out
+    again), a random state that is not a seed as None (its draws are kept with the feature map);
+    :class:`ModelFormatError` for a value JSON cannot hold."""
+    parameters = {p: getattr(clf, p) for p in PARAMETERS}
+    solver = parameters["solver"]
+    if not isinstance(solver, str):
+        parameters["solver"] = solver_name(solver)
+        options = {**dict(getattr(solver, "options", None) or {}), **(parameters["solver_options"] or {})}
+        parameters["solver_options"] = options or None
+    if isinstance(parameters["class_weight"], dict):
+        parameters["class_weight"] = [[label.item() if isinstance(label, np.generic) else label, weight]
+                                      for label, weight in parameters["class_weight"].items()]
+    if not isinstance(parameters["random_state"], (int, np.integer, type(None))):
+        parameters["random_state"] = None
+    if not isinstance(parameters["formulation"], str):
+        parameters["formulation"] = parameters["formulation"].name
+    for name in ("solver_options", "class_weight"):
+        if not json_data(parameters[name]):
+            raise ModelFormatError(f"{name}={parameters[name]!r} cannot be kept in a model file: its entries must be "
+                                   f"strings, numbers or booleans")
+    return parameters
+
+
+def json_data(value):
+    """Whether ``value`` is None, a string, a number, a boolean, or a list or str-keyed dict of these."""
+    if isinstance(value, (list, tuple)):
+        return all(json_data(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and json_data(v) for k, v in value.items())
+    return value is None or isinstance(value, (str, Real, np.generic))
 
 
 def check_feature_map(spec):
@@ -232,7 +263,6 @@ def _check_model(manifest, arrays):
     if unexpected:
         raise ModelFormatError(f"the archive holds an unexpected array {shown(unexpected[0])}")
     k = check_classes(arrays, entry(manifest, "classes_as_objects", bool, ""))
-    check_class_weights(manifest["parameters"], k)
     why = f"K = {k} classes of classes_ by D = {width} columns of the feature map: {words}"
     numbers(arrays, "mu_", (k, width), why)
     numbers(arrays, "tau_", (k, width), why)

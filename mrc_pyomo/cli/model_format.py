@@ -36,11 +36,10 @@ from .. import __version__
 from ..estimator.classifier import MRCClassifier
 from ..estimator.fitted import set_fitted
 from ..feature_maps import FeatureMap, LinearFeatures, RandomFourierFeatures
-from ..master.pyomo_solvers import solver_name
 from ..methods.result import Status
 from .model_arrays import ModelFormatError, shown
-from .model_checks import (ARRAYS, FORMAT, PARAMETERS, SCALARS, SCALER, VERSION, check_model, class_weights_of,
-                           json_type)
+from .model_checks import (ARRAYS, FORMAT, SCALARS, SCALER, VERSION, check_model, class_weight_of,
+                           json_type, kept_parameters)
 
 
 def _labels(values, name):
@@ -77,18 +76,14 @@ def write_model(model, file):
     *before, (_, clf) = steps
     if not isinstance(clf, MRCClassifier) or len(before) > 1 or any(type(s) is not StandardScaler for _, s in before):
         raise ModelFormatError("only an MRCClassifier, or a Pipeline of a StandardScaler and one, can be saved")
+    if not hasattr(clf, "mu_"):
+        raise ModelFormatError("the MRCClassifier is not fitted: fit it before saving it")
     arrays = {name: np.asarray(getattr(clf, name), dtype=float) for name in ARRAYS}
     arrays["classes_"], classes_as_objects = _labels(clf.classes_, "the labels")
-    parameters = {p: getattr(clf, p) for p in PARAMETERS}
-    parameters["solver"] = solver_name(parameters["solver"])   # an instance is not data: its name is
-    parameters["class_weight"] = class_weights_of(parameters["class_weight"], clf.classes_)
-    if not isinstance(parameters["random_state"], (int, np.integer, type(None))):
-        parameters["random_state"] = None   # a RandomState object is not data; the draws are kept below
+    parameters = kept_parameters(clf)
     manifest = {"format": FORMAT, "version": VERSION, "library_version": __version__, "parameters": parameters,
                 "fitted": {name: getattr(clf, name) for name in SCALARS}, "status_": str(clf.status_),
                 "classes_as_objects": classes_as_objects, "feature_map": _feature_map(clf.feature_map_, arrays)}
-    if not isinstance(manifest["parameters"]["formulation"], str):
-        manifest["parameters"]["formulation"] = manifest["parameters"]["formulation"].name
     if hasattr(clf, "feature_names_in_"):
         arrays["feature_names_in_"], _ = _labels(clf.feature_names_in_, "the feature names")
     history = clf.history_
@@ -183,8 +178,8 @@ def read_model(file):
     classes = arrays.pop("classes_")
     classes = classes.astype(object) if manifest["classes_as_objects"] else classes
     parameters = manifest["parameters"]
-    if isinstance(parameters.get("class_weight"), list):   # a dict's weights, one per class
-        parameters = {**parameters, "class_weight": dict(zip(classes.tolist(), parameters["class_weight"]))}
+    if isinstance(parameters.get("class_weight"), list):   # a dict's pairs
+        parameters = {**parameters, "class_weight": class_weight_of(parameters["class_weight"])}
     clf = MRCClassifier(**parameters)
     spec = manifest["feature_map"]
     if spec["kind"] == "linear":

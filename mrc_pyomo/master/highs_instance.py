@@ -36,7 +36,11 @@ def run_with_limit(highs, time_limit):
 
 def set_option(highs, name, value):
     """Set a HiGHS option; ``ValueError`` naming it if HiGHS rejects it (Pyomo's HiGHS interfaces do not look)."""
-    if highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+    try:
+        status = highs.setOptionValue(name, value)
+    except TypeError:   # highspy takes booleans, numbers and strings only
+        status = None
+    if status != highspy.HighsStatus.kOk:
         raise ValueError(f"HiGHS rejected the option {name}={value!r} (unknown name, or a value of the wrong "
                          f"type or range)")
 

@@ -31,21 +31,30 @@ def test_a_saved_model_loads_and_predicts_the_same(tmp_path):
 
 
 def test_a_solver_instance_class_weights_and_warm_start_are_kept_as_data(tmp_path):
-    """A Pyomo solver instance is kept by its name (the file held its repr, which no fit can use), a dict
-    class_weight as a weight per class (string labels, a class it leaves out at 1), warm_start as it is: the
-    loaded classifier refits to the same rule."""
+    """A Pyomo solver instance is kept by its name and its options in solver_options (the file held its repr,
+    which no fit can use), a dict class_weight as the user's pairs, a class weighted 0 included (it is not in
+    classes_, and a refit must leave it out again), warm_start and first_order as they are: the loaded
+    classifier refits to the same rule."""
     pyo = pytest.importorskip("pyomo.environ")
-    X, y = random_problem(60, 3, 3, seed=2)
+    X, y = random_problem(90, 3, 3, seed=2)
     y = np.array(["a", "b", "c"])[y]
-    clf = MRCClassifier(solver=pyo.SolverFactory("appsi_highs"), class_weight={"a": 2.0, "c": 0.5},
-                        warm_start=True).fit(X, y)
+    solver = pyo.SolverFactory("glpk")
+    solver.options["tmlim"] = 100
+    weights = {"a": 2.0, "b": 0.0}
+    clf = MRCClassifier(solver=solver, solver_options={"mipgap": 0.5}, class_weight=weights, warm_start=True,
+                        first_order=False).fit(X, y)
+    assert clf.classes_.tolist() == ["a", "c"]
     loaded = read_model(models.save_model(clf, tmp_path / "m.npz"))
-    assert loaded.solver == "appsi_highs" and loaded.warm_start is True
-    assert loaded.class_weight == {"a": 2.0, "b": 1.0, "c": 0.5}
+    assert loaded.solver == "glpk" and loaded.solver_options == {"tmlim": 100, "mipgap": 0.5}
+    assert loaded.class_weight == weights and loaded.warm_start is True and loaded.first_order is False
     refit = MRCClassifier(**loaded.get_params()).set_params(warm_start=False).fit(X, y)
-    assert refit.upper_ == pytest.approx(clf.upper_, abs=1e-6)
+    assert refit.classes_.tolist() == ["a", "c"] and refit.upper_ == pytest.approx(clf.upper_, abs=1e-6)
     balanced = MRCClassifier(class_weight="balanced").fit(X, y)
     assert read_model(models.save_model(balanced, tmp_path / "b.npz")).class_weight == "balanced"
+    with pytest.raises(ModelFormatError, match="solver_options=.*cannot be kept"):
+        write_model(balanced.set_params(solver_options={"x": object()}), io.BytesIO())
+    with pytest.raises(ModelFormatError, match="not fitted: fit it before saving it"):
+        write_model(MRCClassifier(), io.BytesIO())
 
 
 def test_an_interrupted_save_leaves_the_previous_file(tmp_path, monkeypatch):
@@ -329,10 +338,13 @@ CORRUPTIONS = {
                                      ["scaler", "with_mean True", "['mean_']"]),
     "the scaler's n_samples_seen negative": (edit("fourier", set_in("scaler", "n_samples_seen", -3)),
                                               ["n_samples_seen"]),
-    "class weights too few": (edit("linear", set_in("parameters", "class_weight", [1.0, 2.0])),
-                              ["class_weight", "2 weights for the 3 classes"]),
-    "a class weight negative": (edit("linear", set_in("parameters", "class_weight", [1.0, -2.0, 1.0])),
-                                ["class_weight", "non-negative finite"]),
+    "class weights not pairs": (edit("linear", set_in("parameters", "class_weight", [1.0, 2.0])),
+                                ["class_weight", "pairs [label, weight]"]),
+    "a class weight negative": (edit("linear", set_in("parameters", "class_weight", [[0, 1.0], [1, -2.0]])),
+                                ["class_weight"]),
+    "a class weighted twice": (edit("linear", set_in("parameters", "class_weight", [[0, 1.0], [0, 2.0]])),
+                               ["class_weight", "twice"]),
+    "solver_options not a dict": (edit("linear", set_in("parameters", "solver_options", [1])), ["solver_options"]),
     "class weights as text": (edit("linear", set_in("parameters", "class_weight", "heavy")), ["class_weight"]),
     "warm_start a number": (edit("linear", set_in("parameters", "warm_start", 3)), ["warm_start"]),
 }
