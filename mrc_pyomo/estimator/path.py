@@ -28,7 +28,7 @@ from ..methods.pathwise import path_steps
 from ..methods.result import Status, finish
 from .fitted import fitted_attributes, set_fitted
 from .fitting import planned, prepared
-from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, make_init, validate_parameters
+from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
 from .rule import RuleMixin
 
 #: the default grid of :func:`mrc_path` and :class:`MRCClassifierCV`: 8 values from 1 down to 1e-3
@@ -80,7 +80,7 @@ def lambda0_grid(lambda0s=None):
     return np.sort(values)[::-1]
 
 
-class PathStage(RuleMixin, ClassifierMixin, BaseEstimator):
+class PathStage(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
     """A stage of a regularisation path (:func:`mrc_path`): the rule fitted at its ``lambda0``, with the fitted
     attributes of :class:`~mrc_pyomo.MRCClassifier` (``classes_``, ``mu_``, ``upper_``, ``lower_``, ``status_``,
     ``history_``, ``master_``, ...) and its parameters (the path's, with the stage's ``lambda0``): it predicts and

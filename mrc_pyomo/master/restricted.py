@@ -29,6 +29,7 @@ from ..formulations import DEFAULT_FORMULATION, get_formulation
 from .export import write_model
 from .model import MasterModel
 from .points import Points
+from .pyomo_solvers import solver_name
 from .solvers import BUILTIN_SOLVER, backend_option, check_solver, make_backend, picklable_solver
 from .solution import Changes, MasterSolution
 
@@ -82,9 +83,10 @@ class RestrictedMaster:
 
     def __repr__(self):
         value = "not solved" if self.solution is None else f"solved: R^k {self.solution.objective:.6g}"
-        solver = self.solver if isinstance(self.solver, str) else type(self.solver).__name__
+        solver = self.solver if isinstance(self.solver, str) else f"SolverFactory({solver_name(self.solver)!r})"
+        solver = repr(solver) if isinstance(self.solver, str) else solver
         return (f"<RestrictedMaster: {self.n_rows} rows x {len(self.features)} features of {self.n_classes} classes "
-                f"x {self.n_features} columns, {len(self.centroids)} centroids, solver {solver!r}, {value}>")
+                f"x {self.n_features} columns, {len(self.centroids)} centroids, solver {solver}, {value}>")
 
     @property
     def n_rows(self):

@@ -152,3 +152,17 @@ def test_a_path_stopped_early_names_its_limit(limit, stop):
     with pytest.warns(ConvergenceWarning, match=rf"the path stopped \({stop}\) after 1 of 3 values"):
         path = mrc_path(X, y, [1.0, 0.1, 0.01], **limit)
     assert list(path.table.status[1:]) == ["not_reached", "not_reached"]
+
+
+def test_a_path_and_a_cross_validation_take_a_solver_instance_pyomo_cannot_copy():
+    """mrc_path clones its stages' template, and the CV runs paths: with SolverFactory("highs"), which Pyomo
+    cannot deep-copy, both crashed inside copy.deepcopy (TypeError: 'bool' object is not callable)."""
+    import pyomo.environ as pyo
+    from mrc_pyomo import MRCClassifierCV
+    X, y = random_problem(90, 3, 3, seed=5)
+    solver = pyo.SolverFactory("highs")
+    path = mrc_path(X, y, lambda0s=[0.1, 0.01], solver=solver)
+    reference = mrc_path(X, y, lambda0s=[0.1, 0.01])
+    assert path.table["upper"].to_numpy() == pytest.approx(reference.table["upper"].to_numpy(), abs=2e-3)
+    cv = MRCClassifierCV(lambda0s=2, cv=3, solver=solver).fit(X, y)
+    assert cv.lambda0_ in (1.0, 0.001) and cv.best_estimator_.lower_ <= cv.best_estimator_.upper_

@@ -113,3 +113,6 @@ def test_repr_says_size_centroids_solver_and_value():
     assert text.endswith(f"solved: R^k {value:.6g}>") and len(text) < 160
     master.add_rows([0], [[True, False, False]])
     assert repr(master).startswith("<RestrictedMaster: 22 rows") and repr(master).endswith("not solved>")
+    import pyomo.environ as pyo   # an instance of Pyomo's own HiGHS is not the built-in 'highs'
+    instance, _ = _new_master(pyo.SolverFactory("highs"))
+    assert "solver SolverFactory('highs'), not solved" in repr(instance)
