@@ -43,7 +43,7 @@ def plot_history(fitted, axes=None):
     except ImportError as exc:
         raise ImportError('plot_history needs matplotlib: pip install -c constraints.txt ".[plot]" in the '
                           'checkout of mrc_pyomo (or pip install matplotlib)') from exc
-    history = getattr(fitted, "history_", fitted)
+    history = history_of(fitted)
     eps_1 = getattr(fitted, "eps_1", None)
     if len(history) == 0 and not hasattr(fitted, "upper_"):
         raise ValueError("the history is empty (method='lp' has no iterations): pass the fitted classifier to "
@@ -140,6 +140,12 @@ def history_of(fitted):
     history = getattr(fitted, "history_", fitted)
     if isinstance(history, pd.DataFrame):
         return history
+    if not isinstance(history, (list, tuple)):
+        what = type(fitted).__name__
+        hint = (" (a path: pass one of its stages, path.estimators[k])" if hasattr(fitted, "estimators") else
+                " (fit it first)" if hasattr(fitted, "get_params") else "")
+        raise TypeError(f"nothing to plot in a {what}{hint}: pass a fitted classifier, its history_, or the list "
+                        f"of the states of clf.steps(X, y)")
     return pd.DataFrame([getattr(item, "record", item) for item in history])
 
 

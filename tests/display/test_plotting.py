@@ -192,3 +192,16 @@ def test_plot_steps_draws_the_interval_closing_and_the_active_set_changing():
     plt.close(fig)
     with pytest.raises(ValueError, match="empty"):
         plot_steps(MRCClassifier(method="lp").fit(X, y))
+
+
+def test_what_has_nothing_to_plot_is_refused_with_what_to_pass():
+    """An unfitted classifier and a path have no history_: both plots say what to pass (they raised "object is
+    not iterable" / "has no len()")."""
+    pytest.importorskip("matplotlib")
+    from mrc_pyomo import MRCClassifier, mrc_path, plot_history, plot_steps
+    X, y = random_problem(40, 2, 2, seed=0)
+    for plot in (plot_history, plot_steps):
+        with pytest.raises(TypeError, match="fit it first"):
+            plot(MRCClassifier())
+        with pytest.raises(TypeError, match=r"path.estimators\[k\]"):
+            plot(mrc_path(X, y, lambda0s=[0.1]))

@@ -94,12 +94,18 @@ def row_lines(change, samples, subsets, violations, classes, n_samples):
             for i, C, v in zip(samples, np.asarray(subsets, dtype=bool), violations)]
 
 
+def label(value):
+    """A class label as Python gives it: a NumPy scalar as its Python value, any other (an object array's
+    strings, for one) as it is."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def feature_lines(change, features, violations, classes, names):
     """One line of :data:`COLUMNS` per flat feature id ``y * D + j`` of ``features``, ``violations`` ``(K, D)``."""
     lines = []
     for f in np.asarray(features, dtype=np.int64):
         y, j = divmod(int(f), violations.shape[1])
-        lines.append({"change": change, "sample": None, "labels": None, "class": classes[y].item(), "feature": j,
+        lines.append({"change": change, "sample": None, "labels": None, "class": label(classes[y]), "feature": j,
                       "name": names[j], "violation": float(violations[y, j])})
     return lines
 
@@ -172,7 +178,7 @@ def summary(state):
             "gap": state.upper - state.lower, "rows_added": int(record["rows_added"]),
             "rows_removed": int(record["rows_removed"]), "features_added": int(record["features_added"]),
             "most_violated_row": (sample_name(sample, state.data.n_samples), labels),
-            "max_primal_violation": row_violation, "most_violated_feature": (classes[y].item(), int(j)),
+            "max_primal_violation": row_violation, "most_violated_feature": (label(classes[y]), int(j)),
             "max_dual_violation": float(state.dual_violations[y, j])}
 
 

@@ -180,3 +180,15 @@ def test_column_names():
     assert column_names(fourier.fit(X), 6) == ["intercept", "x0", "x1", "cos0", "cos1", "cos2"]
     assert column_names(make_feature_map(StandardScaler()).fit(X), 3) == ["intercept", "psi1", "psi2"]
     assert column_names(None, 2) == ["psi0", "psi1"]
+
+
+def test_labels_of_an_object_array_read_as_they_are():
+    """String labels in an object array (a pandas Series of str): the tables, the summary and the HTML name
+    them (a NumPy scalar's ``.item()`` was asked of a Python str: AttributeError in every view)."""
+    X, y = random_problem(60, 3, 3, seed=4)
+    labels = np.array(["a", "b", "c"], dtype=object)[y]
+    state = next(MRCClassifier(regime="nm", first_order=False).steps(X, labels))
+    table = state.describe()
+    assert set(table["labels"].dropna().explode()) <= {"a", "b", "c"}
+    assert set(state.next_changes()["class"].dropna()) <= {"a", "b", "c"}
+    assert state.summary()["most_violated_feature"][0] in {"a", "b", "c"} and "R*" in state._repr_html_()
