@@ -79,8 +79,9 @@ random_state, formulation, class_weight
     refit : bool, default=True
         Refit on all the data at ``lambda0_``.  ``False``: no refit, as in scikit-learn's search estimators; the
         fit sets the results of the cross-validation only (``lambda0_``, ``best_index_``, ``best_score_``,
-        ``cv_results_``, ``scores_``, ``coefs_paths_``, ``n_features_in_``), and ``predict``, its kin and the
-        classifier's attributes (``classes_``, ``mu_``, ...) raise ``NotFittedError`` naming ``refit=False``.
+        ``cv_results_``, ``scores_``, ``coefs_paths_``, ``classes_``, ``n_features_in_``), and ``predict``, its
+        kin and the classifier's attributes (``mu_``, ``upper_``, ...) raise ``NotFittedError`` naming
+        ``refit=False``.
     verbose : {0, 1, 2, 3} or bool, default=False
         ``1``: one progress line over the folds' stages (folds x ``lambda0s``), then the refit's live line;
         ``2``: a line per stage of each fold (status, certified interval, iterations, seconds, score), then the
@@ -108,6 +109,9 @@ random_state, formulation, class_weight
         of ``[1, X]``), as ``LogisticRegressionCV``'s ``coefs_paths_``; NaN for a stage the fold's path did not
         reach and on the rows of a class absent from the fold's training samples; None if the folds' feature maps
         differ in width.
+    classes_ : ndarray of shape (n_classes,)
+        The classes of the folds' fits, in the order of ``coefs_paths_``' class axis (with ``refit=True``, the
+        refit's, the same classes).
     n_features_in_ : int
         The number of columns of ``X`` seen in ``fit``.
     best_estimator_ : MRCClassifier
@@ -201,7 +205,8 @@ random_state, formulation, class_weight
         self.cv_results_ = {"lambda0": lambda0s, "mean_test_score": mean, "std_test_score": std,
                             "rank_test_score": rank, **{f"split{k}_test_score": scores[k] for k in range(len(scores))}}
         self.scores_ = scores
-        self.coefs_paths_ = coefs_paths(folds, np.unique(np.concatenate([fold[2] for fold in folds])))
+        self.classes_ = np.unique(np.concatenate([fold[2] for fold in folds]))
+        self.coefs_paths_ = coefs_paths(folds, self.classes_)
         self.best_index_ = int(np.argmin(rank))   # the first (largest) of the best
         self.best_score_ = float(mean[self.best_index_])
         self.lambda0_ = float(lambda0s[self.best_index_])

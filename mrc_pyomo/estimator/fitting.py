@@ -8,6 +8,7 @@ where it pays (:func:`prepared`, :func:`planned`).  What runs them is the path a
 
 import numpy as np
 from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight
 
 from ..data.convert import is_dask_array
@@ -62,7 +63,9 @@ def class_sample_weight(class_weight, y, sample_weight=None):
     if class_weight is None:
         return sample_weight
     y = np.asarray(y)
+    check_classification_targets(y)   # continuous labels: scikit-learn's error, before any about class_weight
     classes = np.unique(y)
+    asked = class_weight
     if isinstance(class_weight, dict):
         unknown = [label for label in class_weight if label not in set(classes.tolist())]
         if unknown:
@@ -81,5 +84,6 @@ def class_sample_weight(class_weight, y, sample_weight=None):
                                     sample_weight=None if given is None else given[kept])
     weights[kept] = by_class[np.searchsorted(present, y[kept])] * (1.0 if given is None else given[kept])
     if not np.any(weights > 0):
-        raise ValueError(f"class_weight={class_weight!r} (with sample_weight) leaves no sample of positive weight")
+        given_too = "" if given is None else " (with sample_weight)"
+        raise ValueError(f"class_weight={asked!r}{given_too} leaves no sample of positive weight")
     return weights

@@ -253,7 +253,8 @@ def test_refit_false_chooses_without_a_final_fit_and_says_so():
         cv.set_params(refit=False).fit(X, y)   # the same estimator: nothing of the refit before is left
     assert fits == []
     assert {"lambda0_", "best_index_", "best_score_", "cv_results_", "scores_", "coefs_paths_"} <= set(vars(cv))
-    assert not hasattr(cv, "best_estimator_") and not hasattr(cv, "classes_")
+    assert not hasattr(cv, "best_estimator_")
+    assert cv.classes_.tolist() == [0, 1, 2] == list(range(cv.coefs_paths_.shape[2]))   # the class axis's labels
     for call in (lambda: cv.predict(X), lambda: cv.predict_proba(X), lambda: cv.decision_function(X),
                  lambda: cv.score(X, y)):
         with pytest.raises(NotFittedError, match="refit=False.*lambda0_ = "):

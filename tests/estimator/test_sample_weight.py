@@ -161,5 +161,7 @@ def test_class_weight_without_sample_weight_and_its_bad_values():
             MRCClassifier(class_weight=bad).fit(X, y)
     with pytest.raises(InvalidParameterError, match="'class_weight' parameter"):
         MRCClassifier(class_weight="auto").fit(X, y)
-    with pytest.raises(ValueError, match="leaves no sample of positive weight"):
+    with pytest.raises(ValueError, match=r"0.0\} leaves no sample of positive weight"):   # no sample_weight named
         MRCClassifier(class_weight={0: 0.0, 1: 0.0, 2: 0.0}).fit(X, y)
+    with pytest.raises(ValueError, match="Unknown label type: continuous"):   # not "not in class_weight"
+        MRCClassifier(class_weight={0.5: 2.0, 1.5: 1.0}).fit(X, y + 0.5)
