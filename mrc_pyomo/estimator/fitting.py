@@ -67,7 +67,8 @@ def class_sample_weight(class_weight, y, sample_weight=None):
     classes = np.unique(y)
     asked = class_weight
     if isinstance(class_weight, dict):
-        unknown = [label for label in class_weight if label not in set(classes.tolist())]
+        labels = set(classes.tolist())
+        unknown = [label for label in class_weight if label not in labels]
         if unknown:
             raise ValueError(f"class_weight has weights for {unknown!r}, which are not labels of y: its labels are "
                              f"{classes.tolist()!r}")
@@ -78,7 +79,8 @@ def class_sample_weight(class_weight, y, sample_weight=None):
     kept = np.ones(len(y), dtype=bool) if given is None else given > 0
     present = np.unique(y[kept])
     if isinstance(class_weight, dict):   # the labels of samples that all weigh 0 are not classes of the fit
-        class_weight = {label: weight for label, weight in class_weight.items() if label in set(present.tolist())}
+        labels = set(present.tolist())
+        class_weight = {label: weight for label, weight in class_weight.items() if label in labels}
     weights = np.zeros(len(y))
     by_class = compute_class_weight(class_weight, classes=present, y=y[kept],
                                     sample_weight=None if given is None else given[kept])

@@ -83,8 +83,7 @@ class RestrictedMaster:
 
     def __repr__(self):
         value = "not solved" if self.solution is None else f"solved: R^k {self.solution.objective:.6g}"
-        solver = self.solver if isinstance(self.solver, str) else f"SolverFactory({solver_name(self.solver)!r})"
-        solver = repr(solver) if isinstance(self.solver, str) else solver
+        solver = repr(self.solver) if isinstance(self.solver, str) else f"SolverFactory({solver_name(self.solver)!r})"
         return (f"<RestrictedMaster: {self.n_rows} rows x {len(self.features)} features of {self.n_classes} classes "
                 f"x {self.n_features} columns, {len(self.centroids)} centroids, solver {solver}, {value}>")
 

@@ -38,8 +38,8 @@ from ...oracles.primal import class_scores, most_violated_subsets, subset_values
 #: the columns of :func:`changes_table`, one line per change of the master; a row's line has no ``class``,
 #: ``feature`` and ``name`` and a feature's no ``sample`` and ``labels``: those entries are None
 COLUMNS = ["change", "sample", "labels", "class", "feature", "name", "violation"]
-#: the ``change`` of a line: what happens to a row or a feature of the master (no regime removes features yet)
-ROW_ADDED, ROW_REMOVED, FEATURE_ADDED, FEATURE_REMOVED = "row added", "row removed", "feature added", "feature removed"
+#: the ``change`` of a line: what happens to a row or a feature of the master (no regime removes features)
+ROW_ADDED, ROW_REMOVED, FEATURE_ADDED = "row added", "row removed", "feature added"
 
 
 def classes_of(state):
