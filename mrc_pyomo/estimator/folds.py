@@ -3,15 +3,14 @@
 
 **Where the folds run.**  ``n_jobs`` asks for joblib's workers, which are processes (loky, as in scikit-learn's
 ``*CV`` estimators): each starts, imports the library (Pyomo, scikit-learn) and is sent the data, about 2 s on two
-cores, more than the whole of a small cross-validation (iris, 5 folds, the default grid: 1.1 s in one process,
-7.4 s to 8.4 s with ``n_jobs=2`` from a fresh interpreter).  So the first fold runs in this process, timed, and the
+cores, more than the whole of a small cross-validation.  So the first fold runs in this process, timed, and the
 others go to the workers only where that pays (:func:`workers_pay`: the time they take here against
-:data:`WORKER_START_SECONDS` plus their time in the workers); otherwise they run here too (iris with ``n_jobs=2``:
-0.6 s to 0.8 s).  Threads are not used: Pyomo, which holds each master's model, is not thread-safe (its writers
-and temporary files keep global state), nor is the silencing of each path's warnings
-(``warnings.catch_warnings``); and measured (2,000 samples, 4 classes, 20 features, 5 folds), two threads gained
-little and not reliably over one process (4.4 s, 4.7 s, 7.1 s against 4.0 s, 4.9 s, 5.7 s), the GIL held
-outside HiGHS's solves.
+:data:`WORKER_START_SECONDS` plus their time in the workers); otherwise they run here too.  Measured by
+``python -m benchmarks.experiments.estimator_costs --part cv`` (iris, 5 folds, the default grid, each fit in a
+fresh interpreter, medians of 3): ``n_jobs=1`` 2.65 s and ``n_jobs=2`` 6.58 s when the workers always started,
+2.75 s and 2.89 s now.  Threads are not used: Pyomo, which holds each master's model, is not thread-safe (its
+writers and temporary files keep global state), nor is the silencing of each path's warnings
+(``warnings.catch_warnings``), and the GIL is held outside HiGHS's solves.
 """
 
 import difflib

@@ -345,6 +345,15 @@ def test_pyomo_share_times_pyomo_s_calls_inside_an_appsi_fit(capsys):
     assert all(s >= 0 for s in seconds) and seconds[0] > 0 and seconds[1] <= seconds[0] + 1e-9
 
 
+def test_estimator_costs_times_the_cross_validation_in_fresh_interpreters(capsys):
+    """benchmarks.experiments.estimator_costs --part cv: a line per fit (n_jobs 1 then 2), then their medians."""
+    from benchmarks.experiments.estimator_costs import main
+    main(["--part", "cv", "--repeat", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines[:2]] == ["iris, cv=5, n_jobs=1", "iris, cv=5, n_jobs=2"]
+    assert lines[2].startswith("medians: n_jobs=1 ") and lines[2].endswith(" s")
+
+
 def test_pdhg_phase_runs_the_iterations_and_the_certificate(capsys):
     """benchmarks.experiments.pdhg_phase on the generated 26-class case: a setting changed by --set, the
     iterations' line (their rate, the ends by the marks), then with --certify each master and the certified end."""
