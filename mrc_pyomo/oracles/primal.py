@@ -12,12 +12,10 @@ violation ``psi(x_i) + 1 - nu``.  ``varphi(mu) = max_i psi(x_i)`` and the worst-
 
     R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|                                  (paper, eq. 3)
 
-Pure NumPy / SciPy, no solver involved; the functions of a block take their namespace from their arrays, so that
-they run on the arrays of any library of the array API standard too (:mod:`mrc_pyomo.data.namespace`).  The functions of a block of samples (:func:`class_scores`,
-:func:`most_violated_subsets`, ...) take arrays; the passes over all samples (:func:`varphi`,
-:func:`separation`, :func:`worst_case_risk`, :func:`risk_on_segment`) take the data as a
-:class:`~mrc_pyomo.data.DataSource` (or an array, held in memory) and give those functions to its passes,
-combining maxima and the ``n_max`` most violated rows.
+Pure NumPy / SciPy, no solver involved.  The functions of a block of samples (:func:`class_scores`,
+:func:`most_violated_subsets`, ...) take arrays, of any library of the array API standard too
+(:mod:`mrc_pyomo.data.namespace`); the passes over all samples (:func:`varphi`, :func:`separation`, ...) take the
+data as a :class:`~mrc_pyomo.data.DataSource` and give those functions to its passes.
 """
 
 from dataclasses import dataclass
@@ -82,8 +80,17 @@ def subset_values(scores, subsets):
 
 
 def psi_values(scores, blocked=None):
-    """``psi(x_i)`` for every row of ``scores`` (``blocked``: see :func:`most_violated_subsets`)."""
-    return most_violated_subsets(scores, blocked)[0]
+    """``psi(x_i)`` for every row of ``scores`` (``blocked``: see :func:`most_violated_subsets`): the same prefix
+    sums of the same sorted values (so the same bits), without the subsets (a sort of values, not of indices)."""
+    xp = array_namespace(scores)
+    K = scores.shape[1]
+    if blocked is not None:
+        scores = xp.where(xp.asarray(blocked), -xp.inf, scores)
+    if is_numpy(xp):
+        ordered = -np.sort(-scores, axis=1)
+        return np.max((np.cumsum(ordered, axis=1) - 1.0) / np.arange(1, K + 1), axis=1)
+    ordered = -xp.sort(-scores, axis=1)
+    return xp.max((xp.cumulative_sum(ordered, axis=1) - 1.0) / xp.arange(1, K + 1, dtype=scores.dtype), axis=1)
 
 
 def risk(mu, varphi, tau, lam):
@@ -215,6 +222,23 @@ def separation(data, mu, nu, n_max, excluded=None, blocked=None):
         *_per_sample(blocked))
 
 
+def near_active_rows(data, mu, delta, blocked=None):
+    """``(samples, subsets)``: the most violated row ``(i, C_i)`` of every sample whose ``psi(x_i)`` is within
+    ``delta`` of ``varphi(mu)`` (eq. 9), in one pass: the rows active or nearly active at ``mu``, which a master
+    must hold for its optimum to stay near ``mu`` (``blocked``: see :func:`most_violated_subsets`)."""
+    def block_rows(block, start, *b):
+        psi, subsets = most_violated_subsets(class_scores(block, mu), _part(b))
+        near = np.flatnonzero(psi >= psi.max(initial=-np.inf) - delta)   # a superset of the pass's: the block's max
+        return near + start, subsets[near], psi[near]
+
+    def combine(parts):
+        samples, subsets, psi = (np.concatenate([part[k] for part in parts]) for k in range(3))
+        near = psi >= psi.max(initial=-np.inf) - delta
+        return samples[near], subsets[near]
+
+    return as_source(data).map_reduce(block_rows, combine, *_per_sample(blocked))
+
+
 def primal_violations(data, mu, nu, blocked=None):
     """``psi(x_i) + 1 - nu`` for every sample, in the order of the samples (one pass; the whole ``(n,)`` array,
     for inspection: the loop itself keeps only what :func:`separation` returns)."""
@@ -232,11 +256,9 @@ def segment_varphi(scores_a, scores_b, t, blocked=None):
 def risk_on_segment(data, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
     """``(mu, R(mu))`` minimising ``R`` on the segment ``mu = (1 - t) mu_a + t mu_b``, ``t in [0, 1]``.
 
-    ``R`` is convex (eq. 3), so it is unimodal along the segment: a golden-section search on ``t``, with both ends
-    kept as candidates.  The scores are linear in ``t``: the two rules' scores ``[V_a, V_b]``, ``(n, 2K)``, are
-    computed in one pass and kept by the data source (:meth:`~mrc_pyomo.data.DataSource.persist`), and each
-    ``varphi(t)`` is one pass over them (:func:`segment_varphi`).
-    """
+    ``R`` is convex (eq. 3), so unimodal along the segment: a golden-section search on ``t``, both ends candidates.
+    The scores are linear in ``t``: ``[V_a, V_b]``, ``(n, 2K)``, computed in one pass and kept by the data source
+    (:meth:`~mrc_pyomo.data.DataSource.persist`), make each ``varphi(t)`` one pass (:func:`segment_varphi`)."""
     both = np.concatenate([mu_a, mu_b])
     n_classes = mu_a.shape[0]
     scores = as_source(data).map_blocks(lambda block: class_scores(block, both)).persist()
@@ -268,11 +290,9 @@ def risk_on_segment(data, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
 
 
 def class_probabilities(scores):
-    """``p(y | x) = max(v_y - psi(x), 0)``: the MRC's conditional probabilities; each row sums to 1.
-
-    ``psi`` is shift-equivariant (``psi(v + c) = psi(v) + c``), so the scores are first shifted by their
-    maximum: the differences stay exact for scores of any size (unshifted, ``1e17`` and ``1e17 + 16`` give NaN).
-    """
+    """``p(y | x) = max(v_y - psi(x), 0)``: the MRC's conditional probabilities; each row sums to 1.  ``psi`` is
+    shift-equivariant, so the scores are first shifted by their maximum: the differences stay exact for scores of
+    any size (unshifted, ``1e17`` and ``1e17 + 16`` give NaN)."""
     scores = scores - scores.max(axis=1, keepdims=True)
     psi = psi_values(scores)
     proba = np.maximum(scores - psi[:, None], 0.0)

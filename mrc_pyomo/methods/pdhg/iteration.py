@@ -29,7 +29,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ...data import array_namespace, as_source, to_numpy
-from ...oracles.primal import most_violated_subsets
+from ...oracles.primal import psi_values
 from ..first_order import backward, forward, soft_threshold
 from .saddle import dual_prox
 
@@ -79,18 +79,20 @@ def operator_norm(problem, T0, S0, iterations, xp):
 
 @dataclass
 class Iterate:
-    """A point of the iteration: ``mu`` and its scores ``V = Psi mu^T``, ``W`` and ``G = Psi^T W``."""
+    """A point of the iteration: ``mu`` and its scores ``V = Psi mu^T``, ``W`` and ``G = Psi^T W``; ``shift``, the
+    simplex's shift of the prox that made ``W`` (None if none did), where the next prox's search starts."""
 
     mu: object
     V: object
     W: object
     G: object
+    shift: float = None
 
     def combined(self, a, other, b, anchor, c):
-        """``a self + b other + c anchor``, every part (the passes are linear: no pass)."""
+        """``a self + b other + c anchor``, every part (the passes are linear: no pass); its shift ``self``'s."""
         return Iterate(*(a * x + b * y + c * z for x, y, z in zip(
             (self.mu, self.V, self.W, self.G), (other.mu, other.V, other.W, other.G),
-            (anchor.mu, anchor.V, anchor.W, anchor.G))))
+            (anchor.mu, anchor.V, anchor.W, anchor.G))), shift=self.shift)
 
 
 @dataclass
@@ -117,8 +119,8 @@ def pdhg_step(z, problem, arrays, T, S):
     mu = soft_threshold(z.mu - T * (z.G - arrays.tau), T * arrays.lam)
     mu = xp.where(arrays.fixed, 0.0, mu)
     V = forward(problem.data, mu)
-    W = dual_prox(z.W + S[:, None] * (2.0 * V - z.V), S, arrays.blocked)
-    return Iterate(mu, V, W, backward(problem.data, W))
+    W, shift = dual_prox(z.W + S[:, None] * (2.0 * V - z.V), S, arrays.blocked, guess=z.shift)
+    return Iterate(mu, V, W, backward(problem.data, W), shift)
 
 
 def movement(old, new, scales):
@@ -151,5 +153,5 @@ def risk_of(it, arrays):
     """``(R(mu), varphi(mu))`` of the iterate's ``mu`` from its scores (paper, eq. 3), each a 0-d array of its
     namespace: nothing read back to the host."""
     xp = array_namespace(it.mu)
-    top = xp.max(most_violated_subsets(it.V, arrays.blocked)[0])
+    top = xp.max(psi_values(it.V, arrays.blocked))
     return 1.0 - xp.sum(arrays.tau * it.mu) + top + xp.sum(arrays.lam * xp.abs(it.mu)), top

@@ -34,21 +34,32 @@ def row_thresholds(Z, steps):
     return xp.take_along_axis(candidates, (xp.maximum(kept, 1) - 1)[:, None], axis=1)[:, 0]
 
 
-def simplex_shift(M, steps, iterations=50):
-    """``nu`` with ``f(nu) = sum_iy (M_iy - steps_i nu)_+ - 1 = 0``.  On NumPy: Newton's steps from ``nu_0 = max_iy
-    (M_iy - 1) / steps_i``, where ``f >= 0``, over the breakpoints ``M_iy / steps_i`` above ``nu_0`` (no other
-    term is positive at the root): ``f`` is convex, decreasing and piecewise linear, so each step stays left of
-    the root and reaches it once it is on the root's piece (a few steps; one sort of the breakpoints if
-    ``iterations`` did not).  In another namespace (a GPU): the sort of all breakpoints at once, with no value
-    read back to the host (a 0-d array)."""
+def simplex_shift(M, steps, iterations=50, guess=None):
+    """``nu`` with ``f(nu) = sum_iy (M_iy - steps_i nu)_+ - 1 = 0``.  On NumPy: Newton's steps from a point left
+    of the root, over the breakpoints ``M_iy / steps_i`` to its right (no other term is positive at the root):
+    ``f`` is convex, decreasing and piecewise linear, so each step stays left of the root and reaches it once
+    it is on the root's piece (a few steps; one sort of the breakpoints if ``iterations`` did not).  The start
+    is ``guess`` (the last step's shift, which moves little from one step to the next) where ``f(guess) >= 0``;
+    right of the root, the tangent at ``guess`` meets zero left of it (``f`` is convex); without a guess,
+    ``nu_0 = max_iy (M_iy - 1) / steps_i``, where ``f >= 0`` always.  In another namespace (a GPU): the sort of
+    all breakpoints at once, with no value read back to the host (a 0-d array)."""
     xp = array_namespace(M)
     breakpoints = M / steps[:, None]
     if not is_numpy(xp):
         return sorted_shift(xp.reshape(breakpoints, (-1,)), xp.reshape(xp.broadcast_to(steps[:, None], M.shape),
                                                                         (-1,)))
+    weights_of = np.broadcast_to(steps[:, None], M.shape)
     nu = float(np.max((M.max(axis=1) - 1.0) / steps))
+    if guess is not None and np.isfinite(guess) and guess > nu:
+        candidates = breakpoints > guess
+        values, weights = breakpoints[candidates], weights_of[candidates]
+        slope, excess = float(np.sum(weights)), float(weights @ (values - guess)) - 1.0
+        if excess >= 0.0:
+            nu = guess
+        elif slope > 0.0:
+            nu = max(nu, guess + excess / slope)
     candidates = breakpoints > nu
-    values, weights = breakpoints[candidates], np.broadcast_to(steps[:, None], M.shape)[candidates]
+    values, weights = breakpoints[candidates], weights_of[candidates]
     for _ in range(iterations):
         # the breakpoints left of nu stay left of the root: each step keeps only those to its right
         positive = values > nu
@@ -73,17 +84,18 @@ def sorted_shift(values, weights):
     return xp.take(shifts, xp.reshape(xp.maximum(kept, 1) - 1, (1,)))[0]
 
 
-def dual_prox(Z, steps, blocked=None):
-    """``argmin_{W in simplex, W = 0 on blocked} sum_i ||W_i - Z_i||^2 / (2 steps_i) + h(W)``: ``(M - steps
-    nu)_+`` with ``M = min(Z, t)``, each row clipped at its threshold (:func:`row_thresholds`), ``nu`` the
-    simplex's shift (:func:`simplex_shift`).  (The optimality conditions: on each row, ``W_i = (Z_i - S_i
-    (g_i + nu))_+`` with ``g_i`` in the subdifferential of ``max``, a distribution on the row's largest
-    entries: exactly the clip at ``t_i``.)"""
+def dual_prox(Z, steps, blocked=None, guess=None):
+    """``(W, nu)``: ``W = argmin_{W in simplex, W = 0 on blocked} sum_i ||W_i - Z_i||^2 / (2 steps_i) + h(W)``,
+    which is ``(M - steps nu)_+`` with ``M = min(Z, t)``, each row clipped at its threshold
+    (:func:`row_thresholds`), and ``nu`` the simplex's shift (:func:`simplex_shift`, from ``guess`` if given).
+    (The optimality conditions: on each row, ``W_i = (Z_i - S_i (g_i + nu))_+`` with ``g_i`` in the
+    subdifferential of ``max``, a distribution on the row's largest entries: exactly the clip at ``t_i``.)"""
     xp = array_namespace(Z)
     if blocked is not None:
         Z = xp.where(blocked, -xp.inf, Z)
     M = xp.minimum(Z, row_thresholds(Z, steps)[:, None])
-    return xp.maximum(M - steps[:, None] * simplex_shift(M, steps), 0.0)
+    nu = simplex_shift(M, steps, guess=guess)
+    return xp.maximum(M - steps[:, None] * nu, 0.0), nu
 
 
 def h(W):
@@ -118,3 +130,16 @@ def nested_rows(W, floor=0.0):
     ranks = np.empty_like(order)
     np.put_along_axis(ranks, order, np.arange(K)[None, :], axis=1)
     return samples, ranks[samples] <= sizes[:, None]
+
+
+def nested_size(W, floor=0.0):
+    """``sum |C_k|`` over the rows of the nested decomposition of ``W`` whose weight is above ``floor``
+    (:func:`nested_rows`), in the namespace of ``W`` (one sort of its rows): with the nonzeros of a row of
+    ``Psi``, the size of the master those rows make."""
+    xp = array_namespace(W)
+    n, K = W.shape
+    ordered = -xp.sort(-W, axis=1)
+    below = xp.concat([ordered[:, 1:], xp.zeros((n, 1), dtype=W.dtype)], axis=1)
+    sizes = xp.arange(1, K + 1, dtype=W.dtype)
+    return float(xp.sum(xp.where((ordered - below) * sizes > floor, sizes, 0.0)))
+

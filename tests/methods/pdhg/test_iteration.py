@@ -50,7 +50,7 @@ def test_a_step_is_its_formula_and_the_residual_its_metric():
     step = z.mu - T * (z.G - problem.tau)
     expected = np.sign(step) * np.maximum(np.abs(step) - T * problem.lam, 0.0)
     assert np.allclose(new.mu, expected, atol=1e-15) and np.allclose(new.V, Psi @ expected.T, atol=1e-13)
-    assert np.allclose(new.W, dual_prox(W + S[:, None] * (2 * new.V - z.V), S), atol=1e-15)
+    assert np.allclose(new.W, dual_prox(W + S[:, None] * (2 * new.V - z.V), S)[0], atol=1e-15)
     assert np.allclose(new.G, (Psi.T @ new.W).T, atol=1e-13)
     dmu, dW = (new.mu - mu).ravel(), (new.W - W).ravel()
     A = dense_operator(Psi, 3)

@@ -29,7 +29,7 @@ def test_the_dual_prox_is_the_minimiser_of_its_problem():
         blocked = rng.random((n, K)) < 0.3 if trial % 2 else None
         if blocked is not None:
             blocked[:, 0] = False
-        W = dual_prox(Z, steps, blocked)
+        W, _ = dual_prox(Z, steps, blocked)
         assert W.min() >= 0 and abs(W.sum() - 1.0) < 1e-12
         if blocked is not None:
             assert not W[blocked].any()
@@ -58,6 +58,12 @@ def test_the_row_threshold_and_the_shift_solve_their_equations():
     for iterations in (50, 0):   # Newton's steps, and the sort alone
         nu = simplex_shift(M, steps, iterations)
         assert np.maximum(M - steps[:, None] * nu, 0.0).sum() == pytest.approx(1.0, abs=1e-12)
+    root = simplex_shift(M, steps)
+    # a search started from a guess (the last step's shift) left of the root, right of it, far on either side,
+    # or on a breakpoint, ends on the same root
+    breakpoint = np.sort((M / steps[:, None])[np.isfinite(M)])[-3]
+    for guess in (root - 1e-3, root + 1e-3, root - 50.0, root + 50.0, breakpoint, root, np.inf, None):
+        assert simplex_shift(M, steps, guess=guess) == pytest.approx(root, abs=1e-12)
 
 
 def test_the_nested_decomposition_gives_back_w_and_h():
@@ -97,8 +103,8 @@ def test_on_array_api_strict_numpy_s_numbers():
         Z, steps = rng.normal(size=(30, 6)), rng.uniform(0.1, 1.0, 30)
         blocked = rng.random((30, 6)) < 0.2
         blocked[:, 0] = False
-        W = dual_prox(xps.asarray(Z), xps.asarray(steps), xps.asarray(blocked))
-        assert np.allclose(np.asarray(W), dual_prox(Z, steps, blocked), atol=1e-15, rtol=0)
+        W, _ = dual_prox(xps.asarray(Z), xps.asarray(steps), xps.asarray(blocked))
+        assert np.allclose(np.asarray(W), dual_prox(Z, steps, blocked)[0], atol=1e-15, rtol=0)
         assert h(W) == pytest.approx(h(np.asarray(W)), abs=1e-15)
         assert all(np.array_equal(a, b) for a, b in zip(nested_rows(W), nested_rows(np.asarray(W))))
     finally:
