@@ -56,6 +56,9 @@ def iterations(problem, config, time_limit, hand_over):
 def certified(problem, config, time_limit):
     """Run the whole method and print each master of its certificate and the total."""
     def show(record):
+        if record.get("phase") == "first-order" and record["iteration"] % config.window == 0:
+            print(f"iteration {record['iteration']}: R {record['upper']:.5f}, lower {record['lower']:.5f}, work "
+                  f"{record['work']:.3g} at {record['seconds_elapsed']:.1f} s", flush=True)
         if record.get("phase") != "first-order":
             print(f"master {record['iteration']}: {record['n_rows']} rows, {record['seconds_solve']:.2f} s, "
                   f"value {record['R_master']:.5f}, R(mu_k) {record['R_mu']:.5f}, "

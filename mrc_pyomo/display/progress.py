@@ -31,16 +31,16 @@ from tqdm.auto import tqdm
 from ..methods.registry import get_method
 from .log import log_header, wide_log
 
-def progress_display(verbose, method=None, stages=False, phase=None):
+def progress_display(verbose, method=None, stages=False, phases=()):
     """The display for ``verbose`` of a fit by ``method`` (a registered
-    :class:`~mrc_pyomo.methods.registry.Method`; None: MRC-CCG) after the first-order ``phase`` of another
-    (None: none); ``stages``: the fit passes through several ``lambda0`` (a path, continuation), whose starts
-    the log marks."""
+    :class:`~mrc_pyomo.methods.registry.Method`; None: MRC-CCG) after the first-order phases of the methods
+    ``phases`` (none: none); ``stages``: the fit passes through several ``lambda0`` (a path, continuation), whose
+    starts the log marks."""
     level = int(verbose)
     if level <= 0 or (level == 1 and sys.stderr is None) or (level >= 2 and sys.stdout is None):
         return Silent()   # no stream to show it on (pythonw, some services): nothing to show
     method = get_method("ccg") if method is None else method
-    return LiveLine(method.title) if level == 1 else IterationLog(method, stages, phase, wide=level >= 3)
+    return LiveLine(method.title) if level == 1 else IterationLog(method, stages, phases, wide=level >= 3)
 
 
 def describe(lower, upper, record=None, room=None):
@@ -131,21 +131,26 @@ class LiveLine(Silent):
 
 class IterationLog(Silent):
     """``verbose=2``: the iteration log on ``sys.stdout`` (see the module docstring): each record's line as the
-    method that made it words it (:attr:`~mrc_pyomo.methods.registry.Method.log_line`: the first-order phase's
-    records, ``phase == "first-order"``, the phase's method; the others the fit's), the method's header before its
-    first line; ``wide`` (``verbose=3``): the lines and header of MRC-CCG's masters with every column
-    (:func:`~mrc_pyomo.display.log.wide_log`)."""
+    method that made it words it (:attr:`~mrc_pyomo.methods.registry.Method.log_line`: a first-order phase's
+    records, ``phase == "first-order"``, the method of ``phases`` whose history has their columns; the others the
+    fit's), the method's header before its first line; ``wide`` (``verbose=3``): the lines and header of
+    MRC-CCG's masters with every column (:func:`~mrc_pyomo.display.log.wide_log`)."""
 
-    def __init__(self, method, stages=False, phase=None, wide=False):
-        self.method, self.phase, self.stages, self.header_shown, self.lambda0 = method, phase, stages, False, None
+    def __init__(self, method, stages=False, phases=(), wide=False):
+        self.method, self.phases, self.stages, self.header_shown, self.lambda0 = method, phases, stages, False, None
         self.wide = wide
+
+    def phase_of(self, record):
+        """The method of :attr:`phases` that made the first-order ``record``: the one whose columns hold its keys
+        (the fit's method if none does)."""
+        return next((method for method in self.phases if set(record) <= set(method.columns)), self.method)
 
     def __call__(self, record):
         if self.stages and record.get("lambda0", self.lambda0) != self.lambda0:   # a stage begins
             self.lambda0 = record["lambda0"]
             print(f"--- lambda0 = {self.lambda0:g} ---", flush=True)
         first_order = record.get("phase") == "first-order"
-        method = self.phase if first_order and self.phase is not None else self.method
+        method = self.phase_of(record) if first_order else self.method
         with wide_log(self.wide):
             line = None if method.log_line is None else method.log_line(record)
         if line is None:

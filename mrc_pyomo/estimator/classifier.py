@@ -72,15 +72,16 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         the data, in memory or on Dask), then MRC-CCG from the rows its best rule makes active, for the
         certificate (``max_iter`` masters at most).
     first_order : "auto" or bool, default="auto"
-        A first-order phase before the fit, for a method that takes one (its registry entry's ``after_phase``:
-        MRC-CCG): the phase of the registry's first-order method (:func:`~mrc_pyomo.methods.registry.phase_method`,
-        MRC-FOM's iterations) until its best ``R`` improves by less than 1% over a smoothing stage or the time
-        limit, its rule a candidate for ``mu_``, so that a fit stopped early returns a good rule
-        (:func:`mrc_pyomo.methods.pathwise.fit_steps`).  ``"auto"`` runs it where the loop is slow to give one
-        (:func:`~mrc_pyomo.methods.pathwise.runs_phase`: regime ``"n"``, ``K D >= 4000`` and ``n K D >= 5e6``:
-        images); ``True`` always, ``False`` never.  ``history_`` shows the phase (``phase == "first-order"``)
-        and ``n_iter_`` counts its iterations with the masters; ``max_iter`` bounds each.
-        :func:`~mrc_pyomo.mrc_path` runs none (each stage starts from the one before; ``True`` is refused there).
+        First-order phases before the loop, for a method that takes them (its registry entry's ``after_phase``:
+        MRC-CCG), chosen by the problem's shape (:func:`mrc_pyomo.methods.route.route`): none where masters are
+        cheap (few classes and columns, sparse text); MRC-PDHG's iterations for many classes and random Fourier
+        features; FISTA's first seconds, then MRC-PDHG's iterations from FISTA's point, for images.  The loop
+        starts from the master of PDHG's supports; every phase's rule is a candidate for ``mu_``, and with a
+        ``time_limit`` too short for the masters, the iterations go on to the limit (:mod:`mrc_pyomo.methods.phased`).
+        ``True``: the route's phases, or MRC-PDHG's where it has none; ``False``: none.  ``history_`` shows the
+        phases (``phase == "first-order"``) and ``n_iter_`` counts their iterations with the masters;
+        ``max_iter`` bounds each.  :func:`~mrc_pyomo.mrc_path` runs none (each stage starts from the one before;
+        ``True`` is refused there).
     solver : str or Pyomo solver instance, default="highs"
         ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is
         a Pyomo solver name (``pyomo.environ.SolverFactory``): a persistent interface (``"appsi_highs"``,
@@ -282,14 +283,14 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         deadline = Deadline(self.time_limit)
         method = get_method(self.method)
         problem, inputs = prepared(self, X, y, sample_weight, self.lambda0, method)
-        config, phase = planned(self, method, problem)
+        config, phases = planned(self, method, problem)
         start, lambda0s = warm_start_of(self, problem, method, config), [self.lambda0]
         if start is None and self.continuation and method.warm_starts:
             lambda0s = schedule(self.lambda0, zero_rule_lambda0(problem))
-        phase = None if start is not None else phase   # a warm fit starts from the previous one
+        phases = () if start is not None else phases   # a warm fit starts from the previous one
         with progress_display(self.verbose, method, stages=len(lambda0s) > 1,
-                              phase=None if phase is None else phase.method) as progress:
-            steps = (fit_steps(problem, lambda0s, method, config, deadline=deadline, log=progress, phase=phase)
+                              phases=tuple(phase.method for phase in phases)) as progress:
+            steps = (fit_steps(problem, lambda0s, method, config, deadline=deadline, log=progress, phases=phases)
                      if start is None else warm_steps(problem, method, config, start, deadline=deadline, log=progress))
             result = yield from caller_time_left_out(steps, deadline)
             attributes, rule = fitted_attributes(problem, result, config.regime, self.eps_1)

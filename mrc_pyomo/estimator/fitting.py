@@ -1,21 +1,26 @@
 """From an estimator's parameters and data to the core's fit, the part :class:`~mrc_pyomo.MRCClassifier`'s ``fit``
 and :func:`~mrc_pyomo.mrc_path` share: the data validated (against an unfitted copy of the estimator, so that
 nothing is written into it), weighted (``class_weight`` times ``sample_weight``: :func:`class_sample_weight`) and
-prepared (:func:`mrc_pyomo.problem.prepare`), the registered method with its config, and the first-order phase
-where it pays (:func:`prepared`, :func:`planned`).  What runs them is the path at the core
+prepared (:func:`mrc_pyomo.problem.prepare`), the registered method with its config, and the first-order phases
+of its route (:func:`prepared`, :func:`planned`).  What runs them is the path at the core
 (:mod:`mrc_pyomo.methods.pathwise`).
 """
+
+from dataclasses import replace
 
 import numpy as np
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight
 
+from ..data import is_numpy
 from ..data.convert import is_dask_array
 from ..data.validation import validate_sample_weight, validate_training_data
 from ..master import check_solver
-from ..methods.pathwise import Phase, runs_phase
-from ..methods.registry import phase_method
+from ..methods.phased import Phase
+from ..methods.pdhg.iteration import data_namespace
+from ..methods.registry import get_method
+from ..methods.route import route
 from ..problem import prepare
 from .fitted import input_attributes, unfitted_copy
 from .parameters import settings_of
@@ -40,16 +45,18 @@ def prepared(holder, X, y, sample_weight, lambda0, method, **options):
 
 
 def planned(holder, method, problem):
-    """``(config, phase)``: the config of the registered ``method`` on ``problem`` from the parameters of
-    ``holder`` (:func:`~mrc_pyomo.estimator.parameters.settings_of`), and the first-order phase before it
-    (a :class:`~mrc_pyomo.methods.pathwise.Phase` of the registry's first-order method; None where the method runs
-    none or :func:`~mrc_pyomo.methods.pathwise.runs_phase` says it does not pay)."""
+    """``(config, phases)``: the config of the registered ``method`` on ``problem`` from the parameters of
+    ``holder`` (:func:`~mrc_pyomo.estimator.parameters.settings_of`), and the first-order phases before it (a tuple
+    of :class:`~mrc_pyomo.methods.phased.Phase`, each a registered method's with its config: those of the route
+    of :func:`~mrc_pyomo.methods.route.route` for a method that takes phases; none for the others)."""
     settings = settings_of(holder)
     config = method.configure(settings, problem)
-    if not (method.after_phase and runs_phase(problem, config.regime, holder.first_order)):
-        return config, None
-    provider = phase_method()
-    return config, Phase(provider, provider.configure(settings, problem))
+    if not method.after_phase:
+        return config, ()
+    phases = route(problem, config.regime, holder.first_order, linear=isinstance(holder.phi, str) and
+                  holder.phi == "linear", host=is_numpy(data_namespace(problem)))
+    return config, tuple(Phase(get_method(name), replace(get_method(name).configure(settings, problem), **changes))
+                         for name, changes in phases)
 
 
 def class_sample_weight(class_weight, y, sample_weight=None):

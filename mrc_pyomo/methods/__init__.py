@@ -19,7 +19,7 @@ the built-in methods.
 
 from . import first_order, full_lp, pathwise, pdhg, subgradient
 from .ccg import method as ccg_method
-from .registry import METHODS, Method, Settings, get_method, phase_method, register_method
+from .registry import METHODS, Method, Settings, get_method, register_method
 
 __all__ = ["METHODS", "Method", "Settings", "ccg_method", "first_order", "full_lp", "get_method", "pathwise",
-           "pdhg", "phase_method", "register_method", "subgradient"]
+           "pdhg", "register_method", "subgradient"]

@@ -28,7 +28,7 @@ goes on with MRC-CCG (:mod:`mrc_pyomo.methods.ccg`, regime ``"n"``) from a first
 ``seed_delta`` of its largest ``psi`` and the class centroids' rows, its best rule a candidate: the loop's
 duals give the lower end and its stopping rule the status.  ``certify=False`` stops after the first-order
 phase (lower end 0).  Every setting, its tuning included, is a field of :class:`FOMConfig`; the method offers
-its phase to the default fit (:mod:`mrc_pyomo.methods.registry`, :func:`mrc_pyomo.methods.pathwise.runs_phase`).
+its phase to the default fit (:mod:`mrc_pyomo.methods.registry`; on images, :mod:`mrc_pyomo.methods.route`).
 """
 
 from dataclasses import dataclass, field, replace
@@ -38,13 +38,13 @@ import numpy as np
 from ..data import array_namespace, as_source, is_numpy
 from ..display.log import LOG_HEADER, format_record
 from ..oracles.incumbent import Incumbent
-from ..oracles.primal import class_scores, most_violated_subsets
+from ..oracles.primal import class_scores, most_violated_subsets, near_active_rows, psi_values, risk
 from . import ccg
 from .ccg.config import CCGConfig
 from .deadline import deadline_of
-from .pathwise import after_phase, phase_result
+from .phased import after_phase, phase_result
 from .registry import Method, register_method
-from .result import Start, Status, finish
+from .result import Outcome, Start, Status, finish
 
 HISTORY_COLUMNS = ["iteration", "phase", "beta", "L", "R_mu", "lower", "upper", "seconds_elapsed"]
 #: the columns of the history of a fit: those of MRC-CCG's records, then the first-order phase's own
@@ -133,32 +133,33 @@ def soft_threshold(z, threshold):
     return xp.sign(z) * xp.maximum(xp.abs(z) - threshold, 0.0)
 
 
-def certificate_master(problem, V, config):
+def certificate_master(problem, mu, config):
     """The first restricted master of the certificate: MRC-CCG's first master in the regime ``"n"`` (the class
-    centroids' rows, all features: :func:`~mrc_pyomo.methods.ccg.initial_master`) and the rows of a point with
-    scores ``V`` whose ``psi_i`` is within ``config.seed_delta`` of the largest, each with its best subset."""
-    psi, subsets = most_violated_subsets(V, problem.blocked)
-    near = np.flatnonzero(psi >= psi.max() - config.seed_delta)
+    centroids' rows, all features: :func:`~mrc_pyomo.methods.ccg.initial_master`) and the rows of the rule ``mu``
+    whose ``psi_i`` is within ``config.seed_delta`` of the largest, each with its best subset
+    (:func:`~mrc_pyomo.oracles.primal.near_active_rows`)."""
     master = ccg.initial_master(problem, config.certificate)
-    master.add_rows(near, subsets[near])
+    master.add_rows(*near_active_rows(problem.data, mu, config.seed_delta, problem.blocked))
     return master
 
 
-def phase(problem, config=None, *, deadline=None, log=None, callback=None):
+def phase(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
     """:func:`phase_steps` run to its end, each iteration's record shown to ``callback`` (if given), whose true
     return value stops the phase (:func:`~mrc_pyomo.methods.result.finish`): ``(best, history, status)``."""
-    return finish(phase_steps(problem, config, deadline=deadline, log=log), callback)
+    return finish(phase_steps(problem, config, start=start, deadline=deadline, log=log), callback)
 
 
-def phase_steps(problem, config=None, *, deadline=None, log=None):
-    """The first-order phase on ``problem``: FISTA on ``F_beta`` (module docstring) from ``mu = 0`` until
+def phase_steps(problem, config=None, *, start=None, deadline=None, log=None):
+    """The first-order phase on ``problem``: FISTA on ``F_beta`` (module docstring) from ``mu = 0`` (or the rule of
+    ``start``, another phase's :class:`~mrc_pyomo.methods.result.Outcome`) until
     ``config.max_iter`` iterations (``config``: a :class:`FOMConfig`), the ``deadline``, a stop sent to the
     generator (which yields each iteration's history record, :mod:`mrc_pyomo.methods.result`) or a stall: the
     best ``R`` improved by less than ``config.tolerance`` (relative) over the last ``config.beta_every``
     iterations.
 
-    Returns ``(best, history, status)``: the best rule as an :class:`~mrc_pyomo.oracles.incumbent.Incumbent`
-    (its ``R`` from one exact pass), one record per iteration (:data:`HISTORY_COLUMNS` and ``lambda0``:
+    Returns ``(best, history, status)``: the best rule as an :class:`~mrc_pyomo.methods.result.Outcome` (its ``R``
+    from one exact pass; its ``W`` the weights of the gradient of ``F_beta`` there at the last ``beta``, a point
+    of the simplex where MRC-PDHG's iterations can start; no lower bound), one record per iteration (:data:`HISTORY_COLUMNS` and ``lambda0``:
     ``phase`` ``"first-order"``, ``beta``, ``L``, the iterate's exact ``R_mu``, the best ``upper``, ``lower``
     0, ``seconds_elapsed`` the deadline's) and the :class:`~mrc_pyomo.methods.result.Status` of a stop by a
     limit or a stop sent (None for a stall).
@@ -167,10 +168,10 @@ def phase_steps(problem, config=None, *, deadline=None, log=None):
     data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
     fixed = np.zeros(tau.shape, dtype=bool) if problem.reduction is None else problem.reduction.fixed
     deadline, every = deadline_of(deadline), config.beta_every
-    x = x_prev = np.zeros_like(tau)
-    V = V_prev = np.zeros((problem.n_samples, problem.n_classes))
-    top = float(most_violated_subsets(V, blocked)[0].max())   # R(0) = 1 + varphi(0) = 1 - 1/K
-    best = Incumbent(x, 1.0 + top, 1.0 + top)
+    x = x_prev = np.zeros_like(tau) if start is None else np.array(start.mu, dtype=float)
+    V = V_prev = np.zeros((problem.n_samples, problem.n_classes)) if start is None else forward(data, x)
+    top = float(psi_values(V, blocked).max())   # R(0) = 1 + varphi(0) = 1 - 1/K
+    best = Incumbent(x, risk(x, top, tau, lam), 1.0 + top)
     t, L, status, history, bests = 1.0, 1.0, Status.MAX_ITER, [], []
     F_x = np.inf   # F_beta at x, for the restart test
     for k in range(1, config.max_iter + 1):
@@ -213,8 +214,11 @@ def phase_steps(problem, config=None, *, deadline=None, log=None):
         if k > every and bests[-1 - every] - best.risk < config.tolerance * bests[-1 - every]:
             status = None
             break
-    # one exact pass, as every method's upper end
-    return Incumbent.evaluate(problem, best.mu), history, status
+    # one exact pass, as every method's upper end, and the weights of the gradient there
+    V = forward(data, best.mu)
+    weights = smoothed(V, best.mu, tau, history[-1]["beta"] if history else config.beta_start, blocked)[1]
+    top = float(psi_values(V, blocked).max())
+    return Outcome(best.mu, risk(best.mu, top, tau, lam), top + 1.0, W=weights), history, status
 
 
 def solve(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
@@ -228,7 +232,7 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     """MRC-FOM on ``problem``, a generator of its iterations (:mod:`mrc_pyomo.methods.result`): the first-order
     :func:`phase`; then, with ``config.certify`` and time left, MRC-CCG from the master of its active rows
     (:func:`certificate_master`, module docstring) within ``deadline``, ``config.max_iter`` masters at most
-    (:func:`~mrc_pyomo.methods.pathwise.after_phase`).
+    (:func:`~mrc_pyomo.methods.phased.after_phase`).
 
     Returns a :class:`~mrc_pyomo.methods.result.FitResult`: the best rule of both phases, its exact ``R`` as
     ``upper``, the loop's ``lower`` (0 without it) and status (``"converged"`` only when the certified gap is at
@@ -243,7 +247,7 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     certificate = replace(config.certificate, eps_1=config.eps_1, max_iter=config.max_iter)
     return (yield from after_phase(lambda log: ccg.steps(
         problem, certificate, deadline=deadline, log=log, start=Start(
-            master=certificate_master(problem, forward(problem.data, best.mu), config), candidates=(best.mu,),
+            master=certificate_master(problem, best.mu, config), candidates=(best.mu,),
             keep=config.keep_seed)), best, history, status, config.eps_1, deadline, log, problem.lambda0, COLUMNS))
 
 

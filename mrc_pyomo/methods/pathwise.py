@@ -2,8 +2,8 @@
 by a registered method (:mod:`mrc_pyomo.methods.registry`) started from the stage before, the pathwise warm
 starts of glmnet and of homotopy methods for the lasso.  :func:`mrc_pyomo.mrc_path` is :func:`path_steps`
 behind validation; every fit of :class:`~mrc_pyomo.MRCClassifier` is :func:`fit_steps`: its ``lambda0`` alone,
-or through the larger values of :func:`schedule` (``continuation=True``), after a first-order phase where it pays
-(:func:`runs_phase`).
+or through the larger values of :func:`schedule` (``continuation=True``), after the first-order phases of its route
+(:mod:`mrc_pyomo.methods.route`).
 
 ``lambda = lambda0 * s`` (eq. 2, ``s`` the standard deviations of ``Phi``) enters the LP only through the costs
 of ``mu1`` and ``mu2``: ``-(tau - lambda)`` and ``tau + lambda``.  So the final master ``P_{I,J}`` of one stage
@@ -19,27 +19,19 @@ least as good there as any rule seen on the way, and a fit stopped by its deadli
 the best of them, with a lower bound from the last master's duals (the Lagrangian bound of
 :mod:`mrc_pyomo.oracles.certificate` holds for any weights, whatever ``lambda`` they were computed at).
 
-**The first-order phase** (``first_order="auto"``).  On dense problems with wide masters (images: mnist, 6,400
-images, ``K D = 7,850``) MRC-CCG spends minutes on masters whose rules stay near the trivial one, while a
-first-order method reaches a good rule in seconds.  So the default fit runs the phase of the registry's
-first-order method (:func:`~mrc_pyomo.methods.registry.phase_method`) first, until it stalls or the deadline,
-then the stages, the phase's rule a candidate for each: the returned rule is the best certified one of both,
-the lower end and status the loop's.  The loop starts from its own first master, not from the phase's active
-rows: on mnist that seed made the masters slower (docs/theory.rst, "A first-order method").  The phase runs
-(:func:`runs_phase`) where the master is wide and the data large: regime ``"n"``, ``K D >= AUTO_COLUMNS`` and
-``n K D >= AUTO_ENTRIES``; measured (docs/theory.rst), on those cases the loop's rule at 10 s and 60 s is near
-``R(0)`` and its certificate takes minutes, so the phase's seconds are a few percent of the fit; the cases below
-them (the loop certifies in seconds) never run it.
+**The first-order phases** (``first_order``, :mod:`mrc_pyomo.methods.route`): a fit may start with the phases of
+its route, then the stages from the master the last phase made (:mod:`mrc_pyomo.methods.phased`).
 """
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 
 import numpy as np
 
-from ..oracles.certificate import gap_tolerance, lower_bound
+from ..oracles.certificate import lower_bound
 from ..oracles.incumbent import Incumbent
 from ..problem.scaling import column_means
 from .deadline import deadline_of
+from .phased import keeping_rows, phased_steps
 from .result import FitResult, Start, Status, finish
 
 #: each stage's lambda0 is this many times the next one's
@@ -48,18 +40,6 @@ FACTOR = 3.0
 MAX_STAGES = 3
 #: the certified gap at which a stage before the last stops (the last stops at the user's eps_1)
 STAGE_EPS = 1e-2
-#: the phase runs when the masters have at least this many columns per sign (``K D``) ...
-AUTO_COLUMNS = 4000
-#: ... and the scores ``Psi mu^T`` of a pass this many products (``n K D``)
-AUTO_ENTRIES = 5e6
-
-
-@dataclass(frozen=True)
-class Phase:
-    """A first-order phase before a fit's stages: the registered ``method`` that offers it and its ``config``."""
-
-    method: object
-    config: object
 
 
 def zero_rule_lambda0(problem):
@@ -84,15 +64,6 @@ def schedule(lambda0, zero_rule=np.inf, factor=FACTOR, max_stages=MAX_STAGES):
     return stages + [lambda0]
 
 
-def runs_phase(problem, regime, first_order_setting="auto"):
-    """Whether the fit of ``problem`` in ``regime`` runs the first-order phase: always for ``True``, never for
-    ``False``; for ``"auto"`` in the regime ``"n"`` when ``K D >= AUTO_COLUMNS`` and ``n K D >= AUTO_ENTRIES``."""
-    if first_order_setting != "auto":
-        return bool(first_order_setting)
-    columns = problem.n_classes * problem.n_features
-    return regime == "n" and columns >= AUTO_COLUMNS and problem.n_samples * columns >= AUTO_ENTRIES
-
-
 def stage_config(config, eps_1, used):
     """``config`` for a stage: the certified gap ``eps_1`` and the iterations ``used`` by the stages before taken
     from its ``max_iter``, where it has those settings."""
@@ -103,7 +74,8 @@ def stage_config(config, eps_1, used):
     return replace(config, **changes)
 
 
-def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, stage_eps=None, candidates=()):
+def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, stage_eps=None, candidates=(),
+               master=None):
     """Fit ``problem`` at each ``lambda0`` of the decreasing sequence ``lambda0s`` (module docstring) by the
     registered ``method`` (:class:`~mrc_pyomo.methods.registry.Method`) with ``config``, each stage started from
     the one before (``Start.previous``, for a method that warm-starts) with the earlier stages' rules and
@@ -111,7 +83,8 @@ def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, st
     iterations (:mod:`mrc_pyomo.methods.result`; a stop sent ends the path).
 
     ``deadline`` bounds all stages together and ``config.max_iter`` the iterations of all stages; ``stage_eps``:
-    the certified gap at which the stages before the last stop (None: ``config.eps_1`` for all).  Each record of
+    the certified gap at which the stages before the last stop (None: ``config.eps_1`` for all); ``master``: the
+    first stage's first master (None: the method's own).  Each record of
     a stage gains ``lambda0``, and ``iteration`` counts from the start of the first stage.  Returns the list of
     ``(lambda0, FitResult)`` of the stages run (a stage the deadline or ``max_iter`` leaves no room for, or no
     iteration, is not)."""
@@ -130,7 +103,7 @@ def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, st
             if log is not None:
                 log(record)
 
-        start = Start(previous=results[-1][1] if results else None,
+        start = Start(master=None if results else master, previous=results[-1][1] if results else None,
                       candidates=tuple(candidates) + tuple(result.mu for _, result in results),
                       solve_times=tuple(record["seconds_solve"] for _, result in results for record in result.history
                                         if "seconds_solve" in record))
@@ -171,69 +144,24 @@ def at_last_stage(problem, lambda0s, stages, candidates, deadline):
                      history=history, columns=result.columns)
 
 
-def fit_steps(problem, lambda0s, method, config, *, deadline=None, log=None, phase=None, candidates=()):
+def fit_steps(problem, lambda0s, method, config, *, deadline=None, log=None, phases=(), candidates=(), master=None):
     """The fit of ``problem`` at its ``lambda0`` by ``method`` through the larger values of ``lambda0s`` (the
     last must be ``problem.lambda0``; the stages before it stop at :data:`STAGE_EPS`), after the first-order
-    ``phase`` (a :class:`Phase`, or None): a generator of its iterations that returns the
-    :class:`~mrc_pyomo.methods.result.FitResult` at ``problem.lambda0`` (:func:`at_last_stage`).  The phase's rule
-    is a candidate of every stage, and a fit whose deadline expires in the phase returns its rule
-    (:func:`after_phase`)."""
+    ``phases`` (a tuple of :class:`~mrc_pyomo.methods.phased.Phase`, each started from the one before:
+    :func:`~mrc_pyomo.methods.phased.phased_steps`): a generator of its
+    iterations that returns the :class:`~mrc_pyomo.methods.result.FitResult` at ``problem.lambda0``
+    (:func:`at_last_stage`).  ``master``: the first stage's first master (a phase's), whose rows the stages keep
+    (:func:`~mrc_pyomo.methods.phased.keeping_rows`); ``candidates``: rules of ``problem`` the result may be."""
     deadline = deadline_of(deadline)
     lambda0s = list(lambda0s)
     if lambda0s[-1] != problem.lambda0:
         raise ValueError(f"the last stage ({lambda0s[-1]}) must be the problem's lambda0 ({problem.lambda0})")
-    if phase is not None:
-        best, history, status = yield from phase.method.phase(problem, phase.config, deadline=deadline, log=log)
-        return (yield from after_phase(
-            lambda log: fit_steps(problem, lambda0s, method, config, deadline=deadline, log=log,
-                                  candidates=(best.mu,)),
-            best, history, status, config.eps_1, deadline, log, problem.lambda0, method.columns))
+    if phases:
+        return (yield from phased_steps(problem, phases, lambda start, log: fit_steps(
+            problem, lambda0s, method, config, deadline=deadline, log=log, candidates=start.candidates,
+            master=start.master), config.eps_1, deadline=deadline, log=log, columns=method.columns))
+    if master is not None:
+        config = keeping_rows(config)
     stages = yield from path_steps(problem, lambda0s, method, config, deadline=deadline, log=log,
-                                   stage_eps=STAGE_EPS, candidates=candidates)
+                                   stage_eps=STAGE_EPS, candidates=candidates, master=master)
     return at_last_stage(problem, lambda0s, stages, candidates, deadline)
-
-
-def history_columns(*histories, columns=()):
-    """The columns of a history made of several methods' records: ``columns`` first, then every other key of the
-    records, in the order met."""
-    found = dict.fromkeys(columns)
-    for history in histories:
-        for record in history:
-            found.update(dict.fromkeys(record))
-    return tuple(found)
-
-
-def phase_result(best, history, status, eps_1, columns=()):
-    """The :class:`~mrc_pyomo.methods.result.FitResult` of a fit that ends with its first-order phase: its best
-    rule ``best``, ``upper = R(mu)``, no master and ``lower = 0``, so ``"converged"`` only when ``R(mu)`` is
-    within the gap tolerance of ``eps_1``, else ``status``; its history's columns ``columns``, then the phase's."""
-    status = Status.CONVERGED if best.risk <= gap_tolerance(eps_1) else status
-    return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk, status=status,
-                     history=history, columns=history_columns(history, columns=columns))
-
-
-def numbered_on(log, history, lambda0):
-    """A log for the records of a method run after a first-order phase of ``history``: each record's
-    ``iteration`` goes on from the phase's, and it has a ``lambda0`` (the given one unless it has its own, a
-    stage's), before ``log`` (if any) sees it."""
-    done = len(history)
-
-    def numbered(record):
-        record["iteration"] += done
-        record.setdefault("lambda0", lambda0)
-        if log is not None:
-            log(record)
-    return numbered
-
-
-def after_phase(loop, best, history, status, eps_1, deadline, log, lambda0, columns=()):
-    """The steps of ``loop(log)``, a method run after a first-order phase of ``history`` (best rule ``best``,
-    stopped with ``status``), whose iterations this generator passes on, numbered on from the phase's
-    (:func:`numbered_on`); returns its :class:`~mrc_pyomo.methods.result.FitResult` with the phase's records
-    first.  A phase stopped by a stop sent or the ``deadline``, or a deadline expired before the loop begins,
-    gives the phase's rule with ``lower = 0`` (:func:`phase_result`; ``columns``: those of the loop's records)."""
-    if status in (Status.CALLBACK, Status.TIME_LIMIT) or deadline.expired():
-        return phase_result(best, history, status or Status.TIME_LIMIT, eps_1, columns)
-    result = yield from loop(numbered_on(log, history, lambda0))
-    return replace(result, history=history + result.history,
-                   columns=history_columns(history, columns=result.columns))

@@ -1,7 +1,7 @@
 """The one registry of methods: a method is one module plus one :class:`Method` entry, registered by
 :func:`register_method`, and everything that offers a choice of method reads the registry: the estimator's
 ``method`` parameter, the command line's ``--method``, the progress display's names and the default fit's
-first-order phase (:func:`phase_method`).
+first-order phases (:mod:`mrc_pyomo.methods.route` names them).
 
 A method's module holds its config dataclass (its own tuning, with defaults), a ``configure(settings, problem)``
 that makes that config from the estimator's parameters (:class:`Settings`), and its ``steps(problem, config, *,
@@ -48,10 +48,12 @@ class Method:
     (:mod:`mrc_pyomo.problem.reduction`; MRC-SUB works on the whole problem).  ``warm_starts``: it
     takes the previous stage of a path as its start (the final master and the rules of a larger ``lambda0``), so
     that a path and ``continuation`` pay; ``phase``: a first-order phase it offers the default fit,
-    ``phase(problem, config, *, deadline, log)`` a generator that returns ``(best, history, status)`` (an
-    :class:`~mrc_pyomo.oracles.incumbent.Incumbent`, its records, the status of a stop by a limit or a stop sent,
-    None for a stall); ``after_phase``: the default fit runs the first-order phase before it where it pays
-    (:func:`mrc_pyomo.methods.pathwise.runs_phase`); ``log_line``: ``log_line(record)``, a record's line in the
+    ``phase(problem, config, *, start, deadline, log)`` a generator that returns ``(best, history, status)`` (an
+    :class:`~mrc_pyomo.methods.result.Outcome`, its records, the status of a stop by a limit or a stop sent, None
+    for a stall or a hand-over), from ``start`` (None, or the outcome of the phase before it);
+    ``certificate_master``: ``certificate_master(problem, outcome, config)``, the first master of the loop after
+    its phase (None: the loop's own); ``after_phase``: the default fit runs the first-order phases of its route
+    before it (:func:`mrc_pyomo.methods.route.route`); ``log_line``: ``log_line(record)``, a record's line in the
     iteration log (None: not shown), and ``log_header``: the line before its first one (None: none).
     """
 
@@ -66,6 +68,7 @@ class Method:
     reduces: bool = True
     warm_starts: bool = False
     phase: Callable = None
+    certificate_master: Callable = None
     after_phase: bool = False
     log_line: Callable = None
     log_header: str = None
@@ -89,11 +92,3 @@ def get_method(name):
         return METHODS[name]
     except (KeyError, TypeError):
         raise ValueError(f"unknown method {name!r}: the registered ones are {sorted(METHODS)}") from None
-
-
-def phase_method():
-    """The method whose first-order phase the default fit runs: the last registered one that offers a phase."""
-    offering = [method for method in METHODS.values() if method.phase is not None]
-    if not offering:
-        raise LookupError("no registered method offers a first-order phase")
-    return offering[-1]

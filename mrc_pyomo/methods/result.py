@@ -1,5 +1,6 @@
 """What every method returns (:class:`FitResult`), why it stopped (:class:`Status`), where it may start
-(:class:`Start`), and how its iterations are watched (:func:`finish`).
+(:class:`Start`), what a first-order phase leaves (:class:`Outcome`), and how its iterations are watched
+(:func:`finish`).
 
 Each method of :mod:`mrc_pyomo.methods` (:mod:`~mrc_pyomo.methods.registry`) is a generator of a prepared
 :class:`~mrc_pyomo.problem.MRCProblem`, ``steps(problem, config, *, start=None, deadline=None, log=None)``: it
@@ -16,6 +17,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 import numpy as np
+
+from ..oracles.incumbent import Incumbent
 
 
 class Status(str, Enum):
@@ -54,6 +57,16 @@ class Start:
     candidates: tuple = ()
     solve_times: tuple = ()
     keep: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome(Incumbent):
+    """What a first-order phase leaves: its best rule (an :class:`~mrc_pyomo.oracles.incumbent.Incumbent`, on the
+    host), the best certified ``lower`` bound of its duals (0 where it has none) and its last dual point ``W``
+    (per sample and class, in the data's namespace; None where it has none), where the next phase may start."""
+
+    lower: float = 0.0
+    W: object = None
 
 
 @dataclass

@@ -5,6 +5,7 @@ in ``tests/conftest.py``."""
 
 import io
 import pickle
+import re
 import subprocess
 import sys
 
@@ -264,9 +265,9 @@ def test_cli_first_order_sets_the_phase(data_files, capsys):
     """``--first-order on``: the phase's iterations, then the masters, each bounded by ``--max-iter``; ``off``:
     the masters alone."""
     d = data_files
-    for setting, iterations in (("on", 6), ("off", 3)):
+    for setting, iterations in (("on", {4, 5, 6}), ("off", {3})):
         assert cli(["fit", d / "bc.csv", "--label", "diagnosis", "--max-iter", "3", "--first-order", setting]) == 0
-        assert f"{iterations} iterations" in capsys.readouterr().out
+        assert int(re.search(r"(\d+) iterations", capsys.readouterr().out).group(1)) in iterations
 
 
 def test_cli_wide_log_and_quiet_exclude_each_other(data_files, capsys):

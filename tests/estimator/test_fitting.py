@@ -2,9 +2,10 @@
 validates and prepares the data (``tau`` and ``lambda`` of eq. 2, the method's reduction, the samples of weight 0
 left out) and returns the input attributes without writing any attribute into the estimator, fitted or not;
 :func:`planned` gives the method's config from the estimator's settings and the first-order phase exactly where
-the method takes one and :func:`~mrc_pyomo.methods.pathwise.runs_phase` says it pays."""
+the method takes them, those :func:`~mrc_pyomo.methods.route.route` names."""
 
 import copy
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -15,8 +16,8 @@ from mrc_pyomo import MRCClassifier
 from mrc_pyomo.estimator import fitting
 from mrc_pyomo.estimator.fitting import planned, prepared
 from mrc_pyomo.estimator.parameters import settings_of
-from mrc_pyomo.methods import get_method, phase_method
-from mrc_pyomo.methods.pathwise import Phase
+from mrc_pyomo.methods import get_method
+from mrc_pyomo.methods.phased import Phase
 from mrc_pyomo.problem.estimates import mean_and_confidence
 
 
@@ -87,50 +88,47 @@ def test_prepared_checks_the_solver_first():
 
 @pytest.mark.parametrize("method", ["ccg", "lp", "fom"])
 @pytest.mark.parametrize("first_order", ["auto", True, False])
-@pytest.mark.parametrize("pays", [True, False])
-def test_planned_runs_the_phase_only_where_the_method_takes_one_and_runs_phase_says(monkeypatch, method,
-                                                                                   first_order, pays):
-    """:func:`planned` asks :func:`~mrc_pyomo.methods.pathwise.runs_phase` (here answering ``pays``) about the
-    problem, the config's regime and the estimator's ``first_order``, for a method that runs after a phase; the
-    phase is the registry's first-order method with its config from the same settings."""
+@pytest.mark.parametrize("names", [(), ("pdhg",), ("fom", "pdhg")])
+def test_planned_runs_the_phases_of_the_route_where_the_method_takes_them(monkeypatch, method, first_order, names):
+    """:func:`planned` asks :func:`~mrc_pyomo.methods.route.route` (here answering ``names``) about the problem,
+    the config's regime, the estimator's ``first_order`` and its map, for a method that runs after phases; each
+    phase is that registered method's with its config from the same settings and the changes of the route."""
     X, y = frame(seed=2)
     clf = MRCClassifier(method=method, first_order=first_order, eps_1=0.05, n_max=7)
     registered = get_method(method)
     problem, _ = prepared(clf, X, y, None, 0.01, registered)
     asked = []
 
-    def runs_phase(problem, regime, setting="auto"):
-        asked.append((problem, regime, setting))
-        return pays
+    def route(problem, regime, setting="auto", linear=True, host=True):
+        asked.append((problem, regime, setting, linear, host))
+        return tuple((name, {"max_iter": 3}) for name in names)
 
-    monkeypatch.setattr(fitting, "runs_phase", runs_phase)
+    monkeypatch.setattr(fitting, "route", route)
     before = state(clf)
-    config, phase = planned(clf, registered, problem)
+    config, phases = planned(clf, registered, problem)
     assert state(clf) == before
     settings = settings_of(clf)
     assert config == registered.configure(settings, problem) and isinstance(config, registered.config)
     assert config.eps_1 == 0.05
     if not registered.after_phase:
-        assert phase is None and asked == []
+        assert phases == () and asked == []
         return
-    assert asked == [(problem, config.regime, first_order)]
-    if not pays:
-        assert phase is None
-        return
-    provider = phase_method()
-    assert isinstance(phase, Phase) and phase.method is provider and provider.phase is not None
-    assert phase.config == provider.configure(settings, problem)
+    assert asked == [(problem, config.regime, first_order, True, True)]
+    assert [phase.method.name for phase in phases] == list(names)
+    for phase in phases:   # each with its config from the same settings, and the route's changes
+        assert isinstance(phase, Phase) and phase.method.phase is not None
+        assert phase.config == replace(phase.method.configure(settings, problem), max_iter=3)
 
 
-def test_planned_on_a_small_problem_runs_no_phase_by_default_and_one_when_asked():
-    """With the real :func:`~mrc_pyomo.methods.pathwise.runs_phase`: ``"auto"`` on tens of samples runs none,
-    ``first_order=True`` runs one."""
+def test_planned_on_a_small_problem_runs_no_phase_by_default_and_pdhg_s_when_asked():
+    """With the real :func:`~mrc_pyomo.methods.route.route`: ``"auto"`` on tens of samples runs none,
+    ``first_order=True`` MRC-PDHG's."""
     X, y = frame(seed=3)
-    for first_order, expected in (("auto", False), (True, True), (False, False)):
+    for first_order, expected in (("auto", []), (True, ["pdhg"]), (False, [])):
         clf = MRCClassifier(first_order=first_order)
         problem, _ = prepared(clf, X, y, None, 0.01, get_method("ccg"))
-        _, phase = planned(clf, get_method("ccg"), problem)
-        assert (phase is not None) == expected
+        _, phases = planned(clf, get_method("ccg"), problem)
+        assert [phase.method.name for phase in phases] == expected
 
 
 def test_class_sample_weight_multiplies_and_leaves_the_weightless_samples_out():

@@ -73,7 +73,7 @@ def test_a_deadline_counts_the_fit_s_own_time(monkeypatch):
 
 
 @pytest.mark.parametrize("params", [
-    {}, {"continuation": True}, {"first_order": True}, {"method": "fom"}, {"regime": "nm"},
+    {}, {"continuation": True}, {"first_order": True, "max_iter": 20}, {"method": "fom"}, {"regime": "nm"},
     {"solver": "appsi_highs"}])
 def test_once_the_time_is_up_no_master_is_solved(monkeypatch, params):
     """The clock jumps past the limit in the second master's solve: that solve ends, no other starts, the fit

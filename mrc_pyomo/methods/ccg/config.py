@@ -33,7 +33,8 @@ class CCGConfig:
     is (:mod:`mrc_pyomo.formulations`: ``"paper"`` or ``"compact"``); ``fit_intercept``: the first column of ``Psi`` is
     the constant 1 (an initial feature in the regime ``"nm"``); ``row_age``: in the regime ``"n"`` a row leaves the
     master after this many consecutive masters in which it was over-satisfied (1: at the first, as in the paper; row
-    ageing, as in the column generation literature).
+    ageing, as in the column generation literature; None: never, for a loop whose first master holds nearly the
+    final rows already, where every row removed comes back).
 
     Two settings serve experiments and are off or at their measured values by default
     (``benchmarks/experiments/loop_variants.py``; docs/theory.rst): ``in_out`` (in-out separation, Ben-Ameur and Neto:

@@ -40,8 +40,10 @@ class RowHistory:
 
     def age(self, remove, row_age):
         """Count a master: ``remove`` (over-satisfied rows) ages its rows; the mask of those that leave now (none
-        that is pinned)."""
+        that is pinned; none at all for ``row_age=None``)."""
         self.idle = np.where(remove, self.idle + 1, 0)
+        if row_age is None:
+            return np.zeros(len(self.idle), dtype=bool)
         return (self.idle >= row_age) & ~self.pinned
 
     def updated(self, removed_mask, removed_rows, added_rows, value):

@@ -8,18 +8,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...data import array_namespace, to_numpy
+from ...data import array_namespace, as_source, to_numpy
 from ...oracles.certificate import gap_tolerance
 from ...oracles.incumbent import Incumbent
 from ...problem.scaling import column_peaks
 from ..deadline import deadline_of
-from ..first_order import backward
-from ..result import Status, finish
+from ..first_order import backward, forward
+from ..result import Outcome, Status, finish
 from .bound import dual_bound
 from .tuning import PDHGConfig
 from .iteration import (Arrays, Iterate, data_namespace, movement, operator_norm, pdhg_step, preconditioner,
                         residual, risk_of, step_limit)
-from .saddle import empirical_weights
+from .saddle import empirical_weights, nested_size
 
 
 @dataclass
@@ -89,9 +89,9 @@ class Steps:
             T, S = (eta / omega) * xp.broadcast_to(T0[None, :], problem.tau.shape), eta * omega * S0
             new = pdhg_step(z, problem, arrays, T, S)
             moved = movement(z, new, scales)
+            self.tried += 1
             if not self.adaptive:
                 return new, eta, moved
-            self.tried += 1
             limit = step_limit(moved, omega)
             self.eta = min((1.0 - (self.tried + 1) ** -0.3) * limit, (1.0 + (self.tried + 1) ** -0.6) * eta)
             if eta <= limit:
@@ -100,36 +100,49 @@ class Steps:
 
 @dataclass
 class Support:
-    """The support of the dual iterates, ``{(i, y): W_iy > floor}``, compared every ``every`` iterations: it has
-    settled when the last two share at least ``settled`` of their union (Jaccard).  The active rows are then
-    named (the certificate's first master is made of them) and more iterations mostly polish the rule."""
+    """The support of the dual iterates, ``{(i, y): W_iy > floor}``, looked at every ``every`` iterations, and when
+    the iterations hand it over to the certificate's masters: once it has settled (the last two share at least
+    ``settled`` of their union, Jaccard: the active rows are named, and more iterations mostly polish the rule),
+    or once the iterations' passes have done ``handover`` times the work of the master it makes
+    (:attr:`ratio`: ``pass_work`` multiply-adds a step, against the nonzeros of its rows, ``row_nonzeros`` per
+    sample and label, :func:`~mrc_pyomo.methods.pdhg.saddle.nested_size`): a support that keeps moving is
+    worth no more iterations than the master that will correct it costs."""
 
     floor: float
     every: int
     settled: float
+    handover: float = math.inf
+    pass_work: float = 0.0
+    row_nonzeros: float = 1.0
     last: object = None
+    ratio: float = 0.0
 
-    def has_settled(self, W, k):
-        """Whether the support settled at iteration ``k`` (compared on the iterations that are multiples of
-        ``every``)."""
+    def hands_over(self, W, k, steps):
+        """Whether the iterations hand over at iteration ``k``, after ``steps`` steps tried (looked at on the
+        iterations that are multiples of ``every``)."""
         if k % self.every:
             return False
         xp = array_namespace(W)
+        master = 2.0 * self.row_nonzeros * nested_size(W, self.floor) + 1.0
+        self.ratio = steps * self.pass_work / master
         mask, last = W > self.floor, self.last
         self.last = mask
+        if self.ratio >= self.handover:
+            return True
         if last is None:
             return False
         union = float(xp.sum(xp.astype(mask | last, xp.float64)))
         return union > 0 and float(xp.sum(xp.astype(mask & last, xp.float64))) >= self.settled * union
 
 
-@dataclass(frozen=True)
-class Outcome(Incumbent):
-    """What the phase leaves: the best rule (an :class:`~mrc_pyomo.oracles.incumbent.Incumbent`, on the host),
-    the best certified ``lower`` bound of the duals and the last dual iterate ``W``."""
-
-    lower: float = 0.0
-    W: object = None
+def work_of(problem):
+    """``(pass_work, row_nonzeros)``: the multiply-adds of a step's two passes (``2 n D K`` on dense data, ``2
+    nnz(Psi) K`` on sparse) and the mean nonzeros of a sample's row of ``Psi`` (those of a row ``(i, C)`` of the
+    master, per label of ``C``)."""
+    n, K, D = problem.n_samples, problem.n_classes, problem.n_features
+    nonzeros = problem.nonzeros
+    dense = not as_source(problem.data).sparse
+    return 2.0 * K * (n * D if dense else nonzeros), nonzeros / max(n, 1)
 
 
 def primal_weight(problem, T0, S0):
@@ -140,20 +153,24 @@ def primal_weight(problem, T0, S0):
     return omega if omega > 0 else 1.0
 
 
-def start(problem, config, xp):
-    """``(z_0, restarts, (T0, S0), norm)``: ``mu = 0`` and the empirical ``W_0``, the restarts anchored there with
-    PDLP's first primal weight, the preconditioner (in ``xp``) and the preconditioned operator's norm."""
+def first_point(problem, config, xp, origin=None):
+    """``(z_0, restarts, (T0, S0), norm)``: the first point, the restarts anchored there with PDLP's first primal
+    weight, the preconditioner (in ``xp``) and the preconditioned operator's norm.  The first point is ``mu = 0``
+    and the empirical ``W_0``, or ``origin``'s rule and its ``W`` if it has one (another phase's
+    :class:`~mrc_pyomo.methods.result.Outcome`: FISTA's smoothed weights, in the simplex)."""
     T0, S0 = preconditioner(problem)
     norm = operator_norm(problem, T0, S0, config.power_iterations, xp)
     omega = config.weight_scale * primal_weight(problem, T0, S0)
-    W = empirical_weights(problem, xp)
-    z = Iterate(xp.zeros(problem.tau.shape, dtype=W.dtype), xp.zeros(W.shape, dtype=W.dtype), W,
-                backward(problem.data, W))
+    W = empirical_weights(problem, xp) if origin is None or origin.W is None else xp.asarray(origin.W)
+    mu = xp.zeros(problem.tau.shape, dtype=W.dtype) if origin is None else xp.asarray(origin.mu)
+    V = xp.zeros(W.shape, dtype=W.dtype) if origin is None else forward(problem.data, mu)
+    z = Iterate(mu, V, W, backward(problem.data, W))
     return z, Restarts(omega=omega, point=z), (xp.asarray(T0), xp.asarray(S0)), norm
 
 
-def phase_steps(problem, config=None, *, deadline=None, log=None):
-    """The iterations of MRC-PDHG on ``problem`` from ``mu = 0`` and the empirical ``W`` until ``config.max_iter``,
+def phase_steps(problem, config=None, *, start=None, deadline=None, log=None):
+    """The iterations of MRC-PDHG on ``problem`` from ``mu = 0`` and the empirical ``W`` (or from ``start``, another
+    phase's :class:`~mrc_pyomo.methods.result.Outcome`, its rule the first incumbent) until ``config.max_iter``,
     the ``deadline``, a stop sent to the generator (which yields each iteration's record), the certified gap
     within ``config.eps_1``, a stall (:func:`stalled`) or the dual's support settled (:class:`Support`).  Each
     step is taken by :class:`Steps` (fixed or adaptive), the next point is the step's (or, with
@@ -163,10 +180,10 @@ def phase_steps(problem, config=None, *, deadline=None, log=None):
     config, deadline = PDHGConfig() if config is None else config, deadline_of(deadline)
     xp = data_namespace(problem)
     arrays, peaks = Arrays.of(problem, xp), column_peaks(problem.data)
-    z, restarts, (T0, S0), norm = start(problem, config, xp)
-    top = float(risk_of(z, arrays)[1])
-    best, lower, history, status = Incumbent(problem.tau * 0.0, 1.0 + top, 1.0 + top), 0.0, [], Status.MAX_ITER
-    support = Support(config.support_floor, config.window, config.settled)
+    z, restarts, (T0, S0), norm = first_point(problem, config, xp, start)
+    risk, top = risk_of(z, arrays)
+    best, lower, history, status = Incumbent(to_numpy(z.mu), float(risk), float(top) + 1.0), 0.0, [], Status.MAX_ITER
+    support = Support(config.support_floor, config.window, config.settled, config.handover, *work_of(problem))
     steps = Steps(config.eta / norm, config.adaptive)
     for k in range(1, config.max_iter + 1):
         new, eta, moved = steps.take(z, problem, arrays, (T0, S0), restarts.omega)
@@ -179,13 +196,22 @@ def phase_steps(problem, config=None, *, deadline=None, log=None):
             lower = max(lower, dual_bound(new.W, new.G, problem, best.risk, peaks))
         restarted = restarts.update(new, value, k, config, (T0, S0))
         z = new if restarted or config.reflection is None else restarts.anchored(z, new, k, config.reflection)
+        handing_over = support.hands_over(new.W, k, steps.tried) and room_for_masters(deadline, config.room)
         history.append({"iteration": k, "lambda0": problem.lambda0, "phase": "first-order", "R_mu": risk,
                         "lower": lower, "upper": best.risk, "omega": restarts.omega, "residual": value,
-                        "seconds_elapsed": deadline.elapsed()})
-        status = yield from stop_of(history, log, config, deadline, support.has_settled(new.W, k))
+                        "work": support.ratio, "seconds_elapsed": deadline.elapsed()})
+        status = yield from stop_of(history, log, config, deadline, handing_over)
         if status != Status.MAX_ITER:
             break
     return Outcome(best.mu, best.risk, best.nu, lower, new.W if history else z.W), history, status
+
+
+def room_for_masters(deadline, room):
+    """Whether the time left is at least ``room`` times the time spent (or there is no limit): the certificate's
+    masters cost about as much as the iterations before them, and a rule does not improve until they have
+    certified it, so with less time left the iterations go on to the deadline, improving the rule."""
+    left = deadline.remaining()
+    return left is None or left >= room * deadline.elapsed()
 
 
 def stop_of(history, log, config, deadline, settled=False):
@@ -215,7 +241,7 @@ def stalled(history, config):
     return moved < config.tolerance * last["upper"]
 
 
-def phase(problem, config=None, *, deadline=None, log=None, callback=None):
+def phase(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
     """:func:`phase_steps` run to its end, each record shown to ``callback`` (if given), whose true return value
     stops it (:func:`~mrc_pyomo.methods.result.finish`): ``(best, history, status)``."""
-    return finish(phase_steps(problem, config, deadline=deadline, log=log), callback)
+    return finish(phase_steps(problem, config, start=start, deadline=deadline, log=log), callback)

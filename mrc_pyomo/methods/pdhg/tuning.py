@@ -33,17 +33,20 @@ class PDHGConfig:
     0.495 at 20 s); 0 keeps the primal weight of the start.  ``bound_every``: the dual's bound is evaluated
     every this many iterations (it reads ``Psi^T W`` back to the host: on a GPU, every 10 or so).
 
-    The iterations stop for the certificate once the ends of the certified interval moved by less than
+    The iterations hand over to the certificate once the ends of the certified interval moved by less than
     ``tolerance`` of the upper end, together, over the last ``stall_window`` iterations (the best R of PDHG's
-    iterates stays flat for a hundred iterations at times), or once the support of ``W`` settled: its
-    entries above ``support_floor`` at two iterations ``window`` apart share ``settled`` of their union (on
-    satellite + RFF 0.90 after 10 s, 0.95 after 17 s; on 50 classes 0.86 after 40 s).  At ``settled=0.8`` the
-    50 classes certify in 27.9 s against 42 s, but mnist_8000's iterations hand over at 19 s with R 0.417
-    instead of 29 s with 0.403 (its masters cannot certify in minutes, so the rule is what the fit returns) and
-    satellite + RFF's at 9 s, no faster in all: 0.9 is kept.  ``certify=False`` ends
-    the fit there (its lower end the iterations' bound).  The certificate's first master holds the rows of the
-    last ``W`` with weight above ``support_floor``; its loop runs with ``certificate``'s settings (regime
-    ``"n"``)."""
+    iterates stays flat for a hundred iterations at times), or, looked at every ``window`` iterations, once the
+    support of ``W`` (its entries above ``support_floor``) settled, sharing ``settled`` of its union with the
+    support ``window`` iterations before, or once the passes' multiply-adds reach ``handover`` times the
+    nonzeros of the master that support makes (:class:`~mrc_pyomo.methods.pdhg.phase.Support`: iterations are
+    worth what the masters they save cost, and a master's cost grows with its nonzeros).  With a time limit, a
+    hand-over waits until the time left is at least ``room`` times the time spent
+    (:func:`~mrc_pyomo.methods.pdhg.phase.room_for_masters`): masters that cannot certify in the time left would
+    leave the rule as it is, while the iterations go on improving it.  ``certify=False`` ends the fit there (its
+    lower end the iterations' bound).  The certificate's first master holds the rows of the last ``W`` with
+    weight above ``support_floor`` and the rows within ``near`` of the largest at the best rule; its loop runs
+    with ``certificate``'s settings (regime ``"n"``), keeping every row.  The measurements behind ``settled``,
+    ``handover``, ``room`` and ``near``: docs/benchmarks.md, "The route of the default fit"."""
 
     eps_1: float = 1e-3
     max_iter: int = 100_000
@@ -60,9 +63,12 @@ class PDHGConfig:
     stall_window: int = 500
     window: int = 100
     settled: float = 0.9
+    handover: float = 3e4
+    room: float = 1.5
     bound_every: int = 1
     certify: bool = True
     support_floor: float = 1e-9
+    near: float = 1e-2
     certificate: CCGConfig = field(default_factory=lambda: CCGConfig(regime="n"))
     regime = "n"
 
@@ -78,6 +84,6 @@ class PDHGConfig:
 def configure(settings, problem):
     """The :class:`PDHGConfig` of the estimator's :class:`~mrc_pyomo.methods.registry.Settings`: its ``eps_1``,
     its ``max_iter`` (None: the default), its certificate's loop in the regime ``"n"``."""
-    certificate = ccg.configure(replace(settings, regime="n"), problem)
+    certificate = replace(ccg.configure(replace(settings, regime="n"), problem), row_age=None)
     return PDHGConfig(eps_1=settings.eps_1, max_iter=PDHGConfig.max_iter if settings.max_iter is None
                       else settings.max_iter, certificate=certificate)

@@ -3,6 +3,7 @@ holds an independent R* and "converged" means a gap within eps_1; its certificat
 it stops at its limits and its callback, logs, and gives on Dask the in-memory fit."""
 
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,7 +12,10 @@ from sklearn.exceptions import ConvergenceWarning
 
 from helpers import assert_certified, fits_in_memory_and_on_dask, problems, random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.methods.pdhg import PDHGConfig, certify
+from mrc_pyomo.methods import phased
+from mrc_pyomo.methods.pdhg import PDHGConfig, certify, configure
+from mrc_pyomo.methods.registry import Settings
+from mrc_pyomo.oracles.primal import class_scores, most_violated_subsets
 from mrc_pyomo.methods.pdhg.saddle import nested_rows
 from mrc_pyomo.problem import prepare
 
@@ -31,28 +35,32 @@ def test_the_certified_interval_holds_r_star(problem):
     assert fit.status_ == "converged"
 
 
-def test_the_certificate_starts_from_the_dual_s_support():
-    """Stopped by a stall before its gap closes, the phase hands MRC-CCG a first master of the centroids' rows
-    and the nested rows of its last W; the loop certifies, and the history goes on from the phase's records."""
+def test_the_certificate_starts_from_the_dual_s_and_the_primal_s_support(monkeypatch):
+    """Stopped by a stall before its gap closes, the phase hands MRC-CCG a first master of the centroids' rows,
+    the nested rows of its last W and the rows within ``near`` of the largest at its best rule; the loop
+    certifies without removing a row, and the history goes on from the phase's records."""
     X, y = random_problem(300, 4, 5, seed=6)
     problem = prepare(X, y)
-    config = PDHGConfig(stall_window=20, tolerance=10.0, eps_1=1e-6)   # a stall after 21 iterations
-    found, real = {}, certify.certificate_master
+    config = configure(Settings(eps_1=1e-6), problem)
+    config = replace(config, stall_window=20, tolerance=10.0, near=0.3)   # a stall after 21 iterations
+    found = {}
 
-    def seen(problem, W, config):
-        master = real(problem, W, config)
+    def seen(problem, outcome, config):
+        master = certify.certificate_master(problem, outcome, config)
         found["rows"] = {(int(i), tuple(c)) for i, c in zip(np.asarray(master.samples), np.asarray(master.subsets))}
-        found["W"] = W
+        found["outcome"] = outcome
         return master
-    certify.certificate_master = seen
-    try:
-        result = certify.solve(problem, config)
-    finally:
-        certify.certificate_master = real
-    nested = {(int(i), tuple(c)) for i, c in zip(*nested_rows(found["W"], config.support_floor))}
-    assert nested and nested <= found["rows"]
-    assert all(i >= problem.n_samples for i, _ in found["rows"] - nested)   # the rest: the class centroids' rows
+    monkeypatch.setattr(certify, "METHOD", replace(certify.METHOD, certificate_master=seen))
+    result = certify.solve(problem, config)
+    outcome = found["outcome"]
+    nested = {(int(i), tuple(c)) for i, c in zip(*nested_rows(outcome.W, config.support_floor))}
+    psi, subsets = most_violated_subsets(class_scores(problem.data.rows(np.arange(300)), outcome.mu))
+    near = {(int(i), tuple(subsets[i])) for i in np.flatnonzero(psi >= psi.max() - 0.3)}
+    assert nested and near - nested and nested | near <= found["rows"]
+    assert all(i >= problem.n_samples for i, _ in found["rows"] - nested - near)   # the rest: the centroids' rows
     assert result.status == "converged" and result.upper - result.lower <= 1e-6
+    loop = [record for record in result.history if record["phase"] == "generation"]
+    assert loop and sum(record["rows_removed"] for record in loop) == 0   # rows are kept (row_age None)
     phases = [record["phase"] for record in result.history]
     assert phases[:21] == ["first-order"] * 21 and set(phases[21:]) == {"generation"}
     assert [record["iteration"] for record in result.history] == list(range(1, len(phases) + 1))
@@ -91,8 +99,8 @@ def test_the_segments_from_the_rule_to_each_master_s_point(monkeypatch):
     problem = prepare(X, y)
     config = PDHGConfig(stall_window=20, tolerance=10.0, eps_1=1e-6)
     searched = []
-    real = certify.improve_on_segments
-    monkeypatch.setattr(certify, "improve_on_segments", lambda *a: searched.append(a[2]) or real(*a))
+    real = phased.improve_on_segments
+    monkeypatch.setattr(phased, "improve_on_segments", lambda *a: searched.append(a[2]) or real(*a))
     result = certify.solve(problem, config)
     assert searched and result.status == "converged"
     assert result.upper == Incumbent.evaluate(problem, result.mu).risk

@@ -12,7 +12,7 @@ from mrc_pyomo.data import ArraySource
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.methods.pdhg import PDHGConfig
 from mrc_pyomo.methods.pdhg.iteration import Arrays, data_namespace, step_limit
-from mrc_pyomo.methods.pdhg.phase import Restarts, Steps, Support, phase, phase_steps, start
+from mrc_pyomo.methods.pdhg.phase import Restarts, Steps, Support, first_point, phase, phase_steps
 from mrc_pyomo.oracles.primal import worst_case_risk
 from mrc_pyomo.problem import prepare
 
@@ -98,17 +98,23 @@ def test_the_generator_yields_each_record():
 
 
 def test_the_support_settles_and_the_adaptive_steps_hold_their_limit():
-    """Support: compared every ``every`` iterations, settled at a Jaccard share of ``settled``.  Steps: every step
+    """Support: compared every ``every`` iterations, settled at a Jaccard share of ``settled``, or handed over once
+    the steps' work is ``handover`` times the master's.  Steps: every step
     taken by the adaptive rule is within its limit; a fixed rule takes its first step."""
     xp = np
     support = Support(floor=0.0, every=2, settled=0.75)
     W = xp.array([[1.0, 0.0], [1.0, 1.0]])
-    assert not support.has_settled(W, 1) and not support.has_settled(W, 2)   # the first comparison point
-    assert support.has_settled(W, 4)
-    assert not support.has_settled(xp.array([[1.0, 1.0], [0.0, 1.0]]), 6)   # 2 shared of 4
+    assert not support.hands_over(W, 1, 1) and not support.hands_over(W, 2, 2)   # the first comparison point
+    assert support.hands_over(W, 4, 4)
+    assert not support.hands_over(xp.array([[1.0, 1.0], [0.0, 1.0]]), 6, 6)   # 2 shared of 4
+    # the work rule: the rows (0, {0}) and (1, {0, 1}), 3 labels of rows with 2 nonzeros each, make a master of
+    # 2 * 2 * 3 + 1 = 13 nonzeros; 10 steps of 13 multiply-adds are 10 times its work
+    working = Support(floor=0.0, every=2, settled=2.0, handover=10.0, pass_work=13.0, row_nonzeros=2.0)
+    assert not working.hands_over(W, 8, 8) and working.ratio == pytest.approx(8.0)
+    assert working.hands_over(W, 10, 10) and working.ratio == pytest.approx(10.0)
     problem, _ = small(3)
     arrays = Arrays.of(problem, data_namespace(problem))
-    z, restarts, scales, norm = start(problem, PDHGConfig(), data_namespace(problem))
+    z, restarts, scales, norm = first_point(problem, PDHGConfig(), data_namespace(problem))
     steps = Steps(100.0 / norm, adaptive=True)   # far too large a start: it is cut down
     for _ in range(20):
         eta = steps.eta
@@ -118,4 +124,4 @@ def test_the_support_settles_and_the_adaptive_steps_hold_their_limit():
     assert steps.tried > 20
     fixed = Steps(0.5, adaptive=False)
     fixed.take(z, problem, arrays, scales, restarts.omega)
-    assert fixed.tried == 0 and fixed.eta == 0.5
+    assert fixed.tried == 1 and fixed.eta == 0.5

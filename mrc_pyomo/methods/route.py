@@ -1,0 +1,66 @@
+"""The route of a fit by MRC-CCG: which first-order phases run before its loop (``first_order``), written in one
+place.
+
+A first-order phase (:mod:`mrc_pyomo.methods.first_order`'s FISTA, :mod:`mrc_pyomo.methods.pdhg`'s primal-dual
+iterations) costs passes over the data and saves masters; it pays where masters are dear and many: many classes
+(each sample has ``2^K - 1`` rows, and the loop finds the active ones a few hundred at a time) and dense, wide
+masters (random Fourier features, images: every row has ``|C| D`` nonzeros).  Where masters are cheap (few
+classes, few features, or sparse text, whose columns come in the regime ``"nm"``) the loop alone certifies in
+seconds and a phase only adds its passes.  So ``first_order="auto"`` (:func:`route`):
+
+* the regime ``"nm"`` or ``"full"`` (sparse features), two classes, or a small problem (fewer than
+  :data:`MANY_CLASSES` classes with ``K D <`` :data:`WIDE` or ``n K D <`` :data:`ENTRIES`; many classes with
+  ``n K <`` :data:`MANY_ROWS`): no phase, the loop from the paper's first master;
+* ``K D >=`` :data:`IMAGES` on a linear map of fewer than :data:`MANY_CLASSES` classes (images): FISTA's
+  first seconds, whose rule is the better one early, then MRC-PDHG's iterations from FISTA's point, whose rule
+  keeps improving where FISTA's stalls, then the loop from the master of PDHG's support (on data of another
+  array library, a GPU's, MRC-PDHG's alone: FISTA's iterations run on NumPy's arrays);
+* otherwise (many classes, random Fourier features): MRC-PDHG's iterations, then the loop from the master of
+  its support (FISTA is never chosen where it stalls: on many classes its rule barely moves).
+
+The measurements behind each boundary are the table "The route of the default fit" of docs/benchmarks.md
+(``python -m benchmarks.harness.run_case CASE ccg --first-order {auto,off}`` and ``CASE pdhg``, side by side).
+``True`` runs the phases of the route, or MRC-PDHG's where the route has none; ``False`` none.
+"""
+
+#: a fit of at least this many classes runs MRC-PDHG's phase
+MANY_CLASSES = 20
+#: a master of at least this many columns per sign (``K D``) is wide: a phase pays
+WIDE = 2000
+#: ... over at least this many entries of the scores ``Psi mu^T`` (``n K D``; fewer: the loop is quick)
+ENTRIES = 5e6
+#: many classes take a phase over at least this many pairs ``(i, y)`` (``n K``)
+MANY_ROWS = 20_000
+#: a linear map with at least this many columns per sign (``K D``) and fewer than MANY_CLASSES classes: images,
+#: where FISTA's phase comes first
+IMAGES = 4000
+
+#: FISTA's phase before MRC-PDHG's ends once its best R improved by less than this (relative) over a smoothing
+#: stage: its first seconds give the better rule early, PDHG's iterations the better rule after them
+FISTA_HANDOVER = 0.05
+
+#: the routes: the registered methods whose phases run, in order, each with the settings of its config that the
+#: route changes
+LOOP = ()
+PDHG = (("pdhg", {}),)
+FISTA_THEN_PDHG = (("fom", {"tolerance": FISTA_HANDOVER}), ("pdhg", {}))
+
+
+def route(problem, regime, first_order="auto", linear=True, host=True):
+    """The first-order phases that run, in order, before MRC-CCG's loop on ``problem`` in ``regime`` (module
+    docstring), as pairs of a registered method's name and the settings of its config that the route changes:
+    :data:`LOOP`, :data:`PDHG` or :data:`FISTA_THEN_PDHG`.
+    ``first_order``: ``"auto"``, ``True`` or ``False``; ``linear``: the feature map is linear (not random Fourier
+    features or another map); ``host``: the data are NumPy's, SciPy's or Dask's (not another array library's)."""
+    if first_order is False:
+        return LOOP
+    n, K, D = problem.n_samples, problem.n_classes, problem.n_features
+    if first_order != "auto":
+        return route(problem, "n", "auto", linear, host) or PDHG
+    many_classes = K >= MANY_CLASSES and n * K >= MANY_ROWS
+    wide = K * D >= WIDE and n * K * D >= ENTRIES
+    if regime != "n" or K <= 2 or not (many_classes or wide):
+        return LOOP
+    if linear and host and K < MANY_CLASSES and K * D >= IMAGES:
+        return FISTA_THEN_PDHG
+    return PDHG
