@@ -26,18 +26,30 @@ ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
 
 
+def installed_copies(distributions, root=ROOT):
+    """The distributions of ``mrc_pyomo`` that are installed copies: all but the metadata a build leaves in the
+    source tree itself (``mrc_pyomo.egg-info`` at ``root``).  A virtual environment inside the repository (the
+    README's ``.venv``) holds an installed copy like any other."""
+    return [d for d in distributions if Path(str(d.locate_file(""))).resolve() != Path(root).resolve()]
+
+
+def imported_from_source(module_file, editable, root=ROOT):
+    """Whether the package was imported from the source tree (``root/mrc_pyomo``) rather than from an installed
+    copy (in a virtual environment, inside the repository or not), an editable install being the source tree by
+    the developer's choice."""
+    return Path(module_file).resolve().is_relative_to(Path(root).resolve() / "mrc_pyomo") and not editable
+
+
 def _check_the_installed_package():
     """The tests exercise the installed package, not the source tree beside them: a package that installs
     incompletely (a subpackage or a data file left out of the wheel) must fail them.  An editable install
     (``pip install -e .``) is the source tree by the developer's choice."""
-    # an installed distribution, not the metadata a build leaves in the source tree (mrc_pyomo.egg-info)
-    installed = [d for d in importlib.metadata.distributions(name="mrc_pyomo")
-                 if not Path(str(d.locate_file(""))).resolve().is_relative_to(ROOT)]
+    installed = installed_copies(importlib.metadata.distributions(name="mrc_pyomo"))
     if not installed:
         pytest.exit('mrc_pyomo is not installed: pip install -c constraints.txt ".[test]"', returncode=4)
     direct_url = json.loads(installed[0].read_text("direct_url.json") or "{}")
     editable = direct_url.get("dir_info", {}).get("editable", False)
-    if Path(mrc_pyomo.__file__).resolve().is_relative_to(ROOT) and not editable:
+    if imported_from_source(mrc_pyomo.__file__, editable):
         pytest.exit(f"the tests imported mrc_pyomo from the source tree ({mrc_pyomo.__file__}), not the installed "
                     "package: run 'pytest' from the project's root, not 'python -m pytest', which puts the "
                     "current directory first on sys.path", returncode=4)

@@ -84,6 +84,38 @@ def test_the_readme_commands_install_with_the_constraints():
     assert "pip install -c constraints.txt \".[test]\" && pytest -q" in (ROOT / ".ci" / "run").read_text()
 
 
+def test_ci_installs_in_the_virtual_environment_the_readme_makes():
+    """The README's set-up makes ``.venv`` in the repository's root; CI makes its environment there too, so that it
+    proves the README's commands as written (a ``.venv`` inside the repository once stopped the tests)."""
+    readme = (ROOT / "README.md").read_text()
+    assert "python3 -m venv .venv && . .venv/bin/activate" in readme
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert 'venv=".venv"' in ci and "mktemp" not in ci
+
+
+def test_a_virtual_environment_inside_the_repository_holds_an_installed_copy(tmp_path):
+    """The suite's check of the installed package (tests/conftest.py): a copy installed in ``ROOT/.venv`` counts
+    as installed and is not the source tree; the metadata a build leaves at the root does not count; the
+    package imported from ``ROOT/mrc_pyomo`` is the source tree unless the install is editable."""
+    from conftest import imported_from_source, installed_copies
+
+    class Distribution:
+        def __init__(self, where):
+            self.where = where
+
+        def locate_file(self, name):
+            return self.where / name
+
+    root = tmp_path / "repository"
+    in_venv = Distribution(root / ".venv" / "lib" / "python3.11" / "site-packages")
+    built_here, elsewhere = Distribution(root), Distribution(tmp_path / "venv" / "site-packages")
+    assert installed_copies([built_here, in_venv, elsewhere], root) == [in_venv, elsewhere]
+    installed = root / ".venv" / "lib" / "python3.11" / "site-packages" / "mrc_pyomo" / "__init__.py"
+    assert not imported_from_source(installed, editable=False, root=root)
+    assert imported_from_source(root / "mrc_pyomo" / "__init__.py", editable=False, root=root)
+    assert not imported_from_source(root / "mrc_pyomo" / "__init__.py", editable=True, root=root)
+
+
 @pytest.mark.parametrize("name", sorted(RUNTIME))
 def test_the_readme_states_the_tested_versions(name):
     readme = (ROOT / "README.md").read_text()
