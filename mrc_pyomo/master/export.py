@@ -1,8 +1,9 @@
 """The master's Pyomo model written to a file (:meth:`~mrc_pyomo.master.RestrictedMaster.write`, docs/export.rst):
-Pyomo's ``ConcreteModel.write(filename, format, io_options)``, with readable names by default and an error that
-says what to pass where Pyomo's would not.
+Pyomo's ``ConcreteModel.write(filename, format, io_options)``, with readable names by default, MPS that every LP
+reader takes, and an error that says what to pass where Pyomo's would not.
 """
 
+from pyomo.environ import Objective, minimize
 from pyomo.opt import ProblemFormat, WriterFactory
 from pyomo.opt.base.formats import guess_format
 
@@ -12,6 +13,10 @@ EXTENSIONS = {"lp": "lp", "mps": "mps", "nl": "nl", "gms": "gams", "gams": "gams
 FILE_FORMATS = ("lp", "mps", "nl", "gams", "bar")
 #: what the writer is given unless ``io_options`` says otherwise: the model's own names in the file
 DEFAULT_IO_OPTIONS = {"symbolic_solver_labels": True}
+#: ... and for an MPS file of a minimisation: no OBJSENSE section, an extension of the format that GLPK's reader
+#: refuses ("invalid indicator record"); minimisation is the format's own default sense, so every reader reads
+#: the same problem
+MPS_IO_OPTIONS = {"skip_objective_sense": True}
 
 
 def write_model(model, path, format=None, io_options=None):
@@ -31,5 +36,13 @@ def write_model(model, path, format=None, io_options=None):
                          f"(Pyomo's writers: {', '.join(sorted(WriterFactory))})")
     if format == "lp" and guess_format(str(path)) == ProblemFormat.cpxlp:
         format = None   # the same writer: Pyomo would warn that "lp" is not the format "cpxlp" of the extension
-    model.write(str(path), format=format, io_options={**DEFAULT_IO_OPTIONS, **(io_options or {})})
+    defaults = dict(DEFAULT_IO_OPTIONS)
+    if (format if format is not None else guess_format(str(path))) in ("mps", ProblemFormat.mps) and minimises(model):
+        defaults.update(MPS_IO_OPTIONS)
+    model.write(str(path), format=format, io_options={**defaults, **(io_options or {})})
     return path
+
+
+def minimises(model):
+    """Whether every active objective of the Pyomo ``model`` is minimised (MPS's default sense)."""
+    return all(objective.sense == minimize for objective in model.component_data_objects(Objective, active=True))
