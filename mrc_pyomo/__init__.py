@@ -1,15 +1,45 @@
-"""mrc_pyomo: minimax risk classifiers learned at scale by constraint and column generation on Pyomo."""
+"""mrc_pyomo: minimax risk classifiers learned at scale by constraint and column generation on Pyomo.
 
-from .display.plotting import plot_history, plot_steps  # matplotlib is imported when it is called, not here
-from .estimator.classifier import MRCClassifier
-from .estimator.cv import MRCClassifierCV
-from .estimator.path import RegularizationPath, mrc_path
-from .feature_maps import FeatureMap, LinearFeatures, RandomFourierFeatures
-from .master import MasterSolveError, RestrictedMaster
-from .methods.result import FitResult, Status
-from .problem import MRCProblem, prepare
+The public names load on first use (PEP 562), as SciPy's and scikit-learn's submodules do: ``import mrc_pyomo`` and
+``mrc-pyomo --version`` import neither Pyomo nor scikit-learn nor pandas; ``from mrc_pyomo import MRCClassifier``
+imports what the estimator needs.
+"""
+
+import importlib
+
+__version__ = "0.2.0.dev0"
+
+#: each public name and the module that defines it
+_PUBLIC = {
+    "MRCClassifier": "estimator.classifier", "MRCClassifierCV": "estimator.cv", "mrc_path": "estimator.path",
+    "RegularizationPath": "estimator.path", "FeatureMap": "feature_maps", "LinearFeatures": "feature_maps",
+    "RandomFourierFeatures": "feature_maps", "MasterSolveError": "master", "RestrictedMaster": "master",
+    "plot_history": "display.plotting", "plot_steps": "display.plotting", "FitResult": "methods.result",
+    "Status": "methods.result", "MRCProblem": "problem", "prepare": "problem",
+}
 
 __all__ = ["MRCClassifier", "FeatureMap", "LinearFeatures", "RandomFourierFeatures", "MasterSolveError",
-           "RestrictedMaster", "plot_history", "plot_steps", "mrc_path", "MRCClassifierCV", "RegularizationPath", "FitResult",
-           "Status", "MRCProblem", "prepare"]
-__version__ = "0.2.0.dev0"
+           "RestrictedMaster", "plot_history", "plot_steps", "mrc_path", "MRCClassifierCV", "RegularizationPath",
+           "FitResult", "Status", "MRCProblem", "prepare"]
+
+
+def __getattr__(name):
+    """A public name, loaded from its module on first use (then kept in the package's namespace), or a subpackage
+    (``mrc_pyomo.methods``) imported on first use."""
+    if name in _PUBLIC:
+        value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
+    elif not name.startswith("_"):
+        try:
+            value = importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -30,7 +30,7 @@ from benchmarks.data import require
 from benchmarks.harness.cases import CASES, data_sets, many_classes
 from benchmarks.harness.environment import versions
 from mrc_pyomo import MRCClassifier, mrc_path
-from mrc_pyomo.cli.main import FIRST_ORDER
+from mrc_pyomo.cli.arguments import FIRST_ORDER
 from mrc_pyomo.master import MasterSolveError
 
 # HiGHS methods for the cold solves of the final master: name -> options set on a fresh copy

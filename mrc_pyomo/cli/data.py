@@ -5,7 +5,6 @@ import io
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 SVMLIGHT_SUFFIXES = {".svm", ".svmlight", ".libsvm"}
 
@@ -68,6 +67,7 @@ def _svmlight_record(line):
 
 def missing_labels(values):
     """Where labels are missing: NaN (an empty CSV cell), None or blank text."""
+    import pandas as pd   # on use: the command's --help and --version do without it
     values = np.asarray(values)
     mask = np.asarray(pd.isna(values), dtype=bool)
     if values.dtype == object:
@@ -130,6 +130,7 @@ def check_finite_svmlight(path, X, y, labels_checked=True):
 def read_labels(path, n_samples):
     """The labels of ``path``, one a line (blank lines at the end ignored); a missing one is an error naming
     its line."""
+    import pandas as pd   # on use: the command's --help and --version do without it
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError as exc:
@@ -158,6 +159,7 @@ def read_data(path, label=None, labels_file=None, fmt="auto", n_features=None, r
     ``X`` is a DataFrame of the feature columns for a CSV file (so the estimator records their names), a
     sparse matrix for an svmlight file.  Every feature value must be finite and, when labels are required,
     every label present: the first that is not is reported with its line and column."""
+    import pandas as pd   # on use: the command's --help and --version do without it
     path = Path(path)
     if not path.exists():
         raise CommandError(f"no such file: {path}")
@@ -206,6 +208,7 @@ def check_standardizable(X, path):
     """Raise :class:`CommandError` naming the columns of ``X`` whose values are too large for ``--standardize``:
     their variance, a mean of squares, overflows the floating point range (``|x| > sqrt(max / n)``), which
     scikit-learn's scaler turns into NaN."""
+    import pandas as pd   # on use: the command's --help and --version do without it
     n = max(X.shape[0], 1)
     values = X.to_numpy() if isinstance(X, pd.DataFrame) else X
     peak = np.asarray(abs(values).max(axis=0).todense() if hasattr(values, "todense") else abs(values).max(axis=0),

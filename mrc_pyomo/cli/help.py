@@ -1,5 +1,6 @@
-"""The help of the commands (``mrc-pyomo`` and ``python -m mrc_pyomo``), in plain text: the longer texts of
-``mrc-pyomo fit`` (:data:`FIT_DESCRIPTION`, :data:`STANDARDIZE_HELP`), and the texts that come from docstrings
+"""The help of the commands (``mrc-pyomo`` and ``python -m mrc_pyomo``), in plain text: the commands
+(:data:`COMMANDS`), the longer texts of ``mrc-pyomo demo`` and ``fit`` (:data:`DEMO_HELP`, :data:`FIT_DESCRIPTION`,
+:data:`STANDARDIZE_HELP`), and the texts that come from docstrings
 written in reStructuredText, which a terminal would show raw: :func:`plain_text` takes the markup out (roles,
 literals, links, emphasis) and :class:`PlainFormatter` fills the help with it, a paragraph at a time, to the
 terminal's width.
@@ -9,6 +10,40 @@ import argparse
 import re
 import textwrap
 
+#: the end of ``mrc-pyomo --help``: examples, the data files, standardisation and the progress shown
+EPILOG = """    mrc-pyomo fit data.csv --label class --standardize --save model.npz --history history.csv
+    mrc-pyomo predict model.npz new.csv --output predictions.csv
+
+Data: a CSV file with a header (the label column named by --label, default "label"; or labels in a
+separate file with --labels, one a line; the separator set by --sep, default ","; '\\t' or tab for a tab)
+or a LIBSVM / svmlight file (.svm, .svmlight, .libsvm or --format svmlight; read as a sparse matrix).
+Every feature value must be a finite number and every label present: the first empty, NaN or infinite
+value is reported with its line and column.  A model fitted on a CSV file knows its feature columns:
+'predict' checks that the new file has the same columns in the same order.
+
+Standardise (--standardize) features measured with a large offset relative to their spread (raw
+measurements): the worst-case error R of an MRC is invariant under a positive rescaling of a feature
+column, but not under a shift of it (examples/standardize.py: on scikit-learn's wine data, R = 0.311 and
+test accuracy 0.944 raw, R = 0.248 and accuracy 1.000 standardised).  The saved model then standardises
+the data it predicts (a scikit-learn Pipeline of a StandardScaler and the MRCClassifier); for sparse
+(svmlight) data the features are scaled, not centred (centring would make them dense).
+
+Progress: on a terminal a live line on stderr; otherwise (a pipe, a log file) the iteration log on stdout,
+a line per master within 100 columns; with --wide-log the log with every column (122), on a terminal too;
+nothing with --quiet.
+"""
+#: the commands and what each does
+COMMANDS = {
+    "demo": "fit an MRC on scikit-learn's digits data set, showing the iterations (python -m mrc_pyomo's default)",
+    "fit": "learn an MRC from a data file and show the iterations",
+    "predict": "predict with a saved model",
+}
+#: the description of ``mrc-pyomo demo``
+DEMO_HELP = (
+    "Fit an MRC by constraint and column generation on scikit-learn's digits data set (standardised, 80% for "
+    "training): the iteration log (within 100 columns; --wide-log: every column), the certified worst-case error "
+    "and where the time went.  The log's R(mu^k) is the exact worst-case error of the master's rule over all the "
+    "training samples, R^k the master's value: both reach R* as the loop ends.")
 #: the description of ``mrc-pyomo fit``
 FIT_DESCRIPTION = (
     "Learn an MRC; shows its progress (on a terminal a live line on stderr, otherwise one line per iteration on "

@@ -1,25 +1,7 @@
 """``mrc-pyomo``: fit and apply minimax risk classifiers from the command line.
 
-    mrc-pyomo fit data.csv --label class --standardize --save model.npz --history history.csv
-    mrc-pyomo predict model.npz new.csv --output predictions.csv
-
-Data: a CSV file with a header (the label column named by --label, default "label"; or labels in a
-separate file with --labels, one a line; the separator set by --sep, default ","; '\\t' or tab for a tab)
-or a LIBSVM / svmlight file (.svm, .svmlight, .libsvm or --format svmlight; read as a sparse matrix).
-Every feature value must be a finite number and every label present: the first empty, NaN or infinite
-value is reported with its line and column.  A model fitted on a CSV file knows its feature columns:
-'predict' checks that the new file has the same columns in the same order.
-
-Standardise (--standardize) features measured with a large offset relative to their spread (raw
-measurements): the worst-case error R of an MRC is invariant under a positive rescaling of a feature
-column, but not under a shift of it (examples/standardize.py: on scikit-learn's wine data, R = 0.311 and
-test accuracy 0.944 raw, R = 0.248 and accuracy 1.000 standardised).  The saved model then standardises
-the data it predicts (a scikit-learn Pipeline of a StandardScaler and the MRCClassifier); for sparse
-(svmlight) data the features are scaled, not centred (centring would make them dense).
-
-Progress: on a terminal a live line on stderr; otherwise (a pipe, a log file) the iteration log on stdout,
-a line per master within 100 columns; with --wide-log the log with every column (122), on a terminal too;
-nothing with --quiet.
+The arguments: :mod:`mrc_pyomo.cli.arguments`; the texts of the help, the data and the progress shown:
+:data:`mrc_pyomo.cli.help.EPILOG`.
 """
 
 import argparse
@@ -30,19 +12,12 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
-import scipy.sparse as sp
-from sklearn.exceptions import ConvergenceWarning
 
 from .. import __version__
-from ..formulations import FORMULATIONS
-from ..methods import METHODS, get_method
 from .data import CommandError, check_standardizable, missing_labels, plain, plural, read_data, separator_hint
-from .help import FIT_DESCRIPTION, STANDARDIZE_HELP, PlainFormatter
-from .models import load_model, save_model
+from .arguments import FIRST_ORDER, build_parser
+from .help import COMMANDS
 
-#: the values of ``--first-order``: the estimator's ``first_order``
-FIRST_ORDER = {"auto": "auto", "on": True, "off": False}
 
 
 def _solver_options(items):
@@ -93,6 +68,8 @@ def verbosity(quiet, wide=False):
 
 
 def _fit(args):
+    import scipy.sparse as sp
+    from sklearn.exceptions import ConvergenceWarning
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
@@ -101,6 +78,8 @@ def _fit(args):
     from ..display.progress import outcome
     from ..estimator.parameters import validate_parameters
     from ..master import check_solver
+    from ..methods import get_method
+    from .models import save_model
 
     check_output(args.save, "--save")
     check_output(args.history, "--history")
@@ -152,7 +131,8 @@ def _fit(args):
                             subsequent_indent="  "))
     if args.save:   # the saved model is quiet: the log level was this command's, not the model's
         clf.set_params(verbose=False)
-        save_model(model, args.save)
+        csv_labels = args.labels is None and not sp.issparse(X)   # the labels were a column of the CSV file
+        save_model(model, args.save, (args.label or "label") if csv_labels else None)
         print(f"model saved to {args.save}")
     if args.history:
         h.to_csv(args.history, index=False)
@@ -163,9 +143,14 @@ def _fit(args):
 
 
 def _predict(args):
+    import pandas as pd
+
+    from .models import check_argument_order, load_model, saved_label_column
+    check_argument_order(args.model, args.data)
     model = load_model(args.model, trust_pickle=args.trust_pickle)
     check_output(args.output, "--output")
-    X, y = read_data(args.data, args.label, None, args.format, n_features=model.n_features_in_,
+    label = args.label if args.label is not None else saved_label_column(args.model)   # the fit's label column
+    X, y = read_data(args.data, label, None, args.format, n_features=model.n_features_in_,
                      require_labels=False, sep=args.sep)
     X = check_columns(model, X, args.data, args.sep)
     out = pd.DataFrame({"prediction": model.predict(X)})
@@ -188,6 +173,7 @@ def _predict(args):
 def check_columns(model, X, path, sep=","):
     """The data's features must be the model's: their number, and for a model fitted on a CSV file, the column
     names in the same order (as the estimator itself checks, in one line)."""
+    import pandas as pd
     names = getattr(model, "feature_names_in_", None)
     columns = list(X.columns) if isinstance(X, pd.DataFrame) else None
     hint = separator_hint(columns, "\t" if sep in ("\\t", "tab") else sep) if columns is not None else ""
@@ -208,78 +194,20 @@ def check_columns(model, X, path, sep=","):
     return X
 
 
-def build_parser():
-    parser = argparse.ArgumentParser(
-        prog="mrc-pyomo", formatter_class=PlainFormatter,
-        description="Minimax risk classifiers (0-1 loss) learned by constraint and column generation.",
-        epilog=__doc__.split("\n\n", 1)[1])
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{fit,predict}")
-
-    fit = sub.add_parser("fit", help="learn an MRC from a data file and show the iterations",
-                         description=FIT_DESCRIPTION, formatter_class=PlainFormatter)
-    fit.add_argument("data", help="CSV file with a header, or LIBSVM/svmlight file")
-    fit.add_argument("--label", help="name of the label column of a CSV file (default: label)")
-    fit.add_argument("--labels", help="file with one label per line, for data without a label column")
-    fit.add_argument("--format", choices=["auto", "csv", "svmlight"], default="auto")
-    fit.add_argument("--sep", default=",", help="separator of a CSV file (default: ,; '\\t' or tab: a tab)")
-    fit.add_argument("--standardize", action="store_true", help=STANDARDIZE_HELP)
-    fit.add_argument("--phi", choices=["linear", "fourier"], default="linear", help="feature map")
-    fit.add_argument("--n-components", type=int, default=400, help="random Fourier features (with --phi fourier)")
-    fit.add_argument("--lambda0", type=float, default=0.01, help="regularisation: lambda = lambda0 * std")
-    fit.add_argument("--no-intercept", action="store_true", help="do not add the constant feature")
-    names = sorted(METHODS, key=lambda name: name != "ccg")   # the default first, then as registered
-    fit.add_argument("--method", choices=names, default="ccg",
-                     help="; ".join(f"{name}: {METHODS[name].summary}" for name in names) + " (default: ccg)")
-    fit.add_argument("--first-order", choices=list(FIRST_ORDER), default="auto",
-                     help="MRC-CCG only: a first-order phase before the loop, for a good rule early ('auto': "
-                          "where the loop is slow to give one, dense features with K * D >= 4000)")
-    fit.add_argument("--solver", default="highs",
-                     help="'highs' (the built-in HiGHS backend, default) or any Pyomo LP solver name")
-    fit.add_argument("--solver-option", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
-    fit.add_argument("--formulation", choices=list(FORMULATIONS), default="paper",
-                     help="the master's items: paper, the paper's (sample, label subset) rows (default); compact, "
-                          "(sample, class) pairs with a column each; or another registered formulation")
-    fit.add_argument("--eps-1", type=float, default=1e-3,
-                     help="target of the certified gap upper - lower (default 1e-3)")
-    fit.add_argument("--eps-2", type=float, default=1e-5, help="dual (feature) violation threshold")
-    fit.add_argument("--n-max", type=int, default=400, help="rows added per iteration at most")
-    fit.add_argument("--m-max", type=int, default=400, help="features added per iteration at most")
-    fit.add_argument("--max-iter", type=int, help="iterations at most (default: the method's, 1000; 10000 for MRC-SUB)")
-    fit.add_argument("--time-limit", type=float, help="seconds")
-    fit.add_argument("--regime", choices=["auto", "n", "nm"], default="auto")
-    fit.add_argument("--random-state", type=int)
-    fit.add_argument("--save", metavar="MODEL", help="save the fitted model for 'predict' (model.npz: a NumPy "
-                     "archive of its arrays and parameters, no code)")
-    fit.add_argument("--history", metavar="CSV", help="write the iteration history as CSV")
-    fit.add_argument("--export-master", metavar="PATH", help="write the last master as .lp or .mps")
-    display = fit.add_mutually_exclusive_group()
-    display.add_argument("--quiet", action="store_true", help="no progress display or iteration log")
-    display.add_argument("--wide-log", action="store_true",
-                         help="the iteration log with every column, the largest violations and the solver's seconds "
-                              "too (122 characters wide; the estimator's verbose=3), on stdout even on a terminal")
-    fit.set_defaults(run=_fit)
-
-    predict = sub.add_parser("predict", help="predict with a saved model", formatter_class=PlainFormatter,
-                             description="Write one prediction per sample (CSV) to --output or stdout.  A model "
-                                         "fitted with --standardize standardises the data itself.")
-    predict.add_argument("model", help="file written by 'mrc-pyomo fit --save' (model.npz), checked before use")
-    predict.add_argument("--trust-pickle", action="store_true",
-                         help="read a model that is a pickle (saved by mrc_pyomo 0.1.0): it runs its author's code")
-    predict.add_argument("data", help="CSV or svmlight file with the model's features")
-    predict.add_argument("--label", help="label column to drop from a CSV file (default: label, if present)")
-    predict.add_argument("--format", choices=["auto", "csv", "svmlight"], default="auto")
-    predict.add_argument("--sep", default=",", help="separator of a CSV file (default: ,; '\\t' or tab: a tab)")
-    predict.add_argument("--proba", action="store_true", help="add the class probabilities")
-    predict.add_argument("--output", help="CSV file to write (default: stdout)")
-    predict.set_defaults(run=_predict)
-    return parser
+def _demo(args):
+    """The digits job (``python -m mrc_pyomo`` with no command): :func:`mrc_pyomo.cli.demo.run`."""
+    from .demo import run
+    run(args.solver, args.eps_1, args.wide_log)
 
 
-def main(argv=None):
-    args = build_parser().parse_args(argv)
+def main(argv=None, prog="mrc-pyomo"):
+    """Run the command line on ``argv`` (default: ``sys.argv[1:]``); its exit status.  The parser has the
+    arguments of the command named in ``argv`` only (:func:`~mrc_pyomo.cli.arguments.build_parser`)."""
+    argv = sys.argv[1:] if argv is None else [str(arg) for arg in argv]
+    named = next((token for token in argv if token in COMMANDS), None)
+    args = build_parser(prog, () if named is None else (named,)).parse_args(argv)
     try:
-        args.run(args)
+        {"demo": _demo, "fit": _fit, "predict": _predict}[args.command](args)
     except BrokenPipeError:  # the reader (e.g. head) closed the pipe: not an error of ours
         sys.stderr.close()
         return 0

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from mrc_pyomo.cli.help import PlainFormatter, plain_text
-from mrc_pyomo.cli.main import build_parser
+from mrc_pyomo.cli.arguments import build_parser
 
 
 @pytest.mark.parametrize("rest,plain", [
@@ -48,14 +48,18 @@ def _help(*args):
 
 
 @pytest.mark.parametrize("command", [("mrc_pyomo.cli.main",), ("mrc_pyomo.cli.main", "fit"),
-                                     ("mrc_pyomo.cli.main", "predict"), ("mrc_pyomo",)])
+                                     ("mrc_pyomo.cli.main", "predict"), ("mrc_pyomo",), ("mrc_pyomo", "demo")])
 def test_every_help_is_plain_text(command):
     """No backtick and no ``:role:`` in any help (the texts from the modules' docstrings included); the
     command lines of ``mrc-pyomo --help``'s examples kept on their own lines."""
     text = _help(*command)
     assert "`" not in text and not any(role in text for role in (":func:", ":mod:", ":class:", ":doc:", ":math:"))
-    if command == ("mrc_pyomo",):
-        assert "python -m mrc_pyomo: fit an MRC" in " ".join(text.split()) and "upper_" in text
+    if command == ("mrc_pyomo",):   # the command line, under the name it was called by, its commands named
+        words = " ".join(text.split())
+        assert text.startswith("usage: python -m mrc_pyomo") and "'mrc-pyomo' and 'python -m mrc_pyomo'" in words
+        assert all(name in words for name in ("demo", "fit", "predict"))
+    if command == ("mrc_pyomo", "demo"):
+        assert "R(mu^k) is the exact worst-case error" in " ".join(text.split())
     if command == ("mrc_pyomo.cli.main",):
         assert "\n    mrc-pyomo fit data.csv --label class --standardize --save model.npz --history history.csv\n" in text
 

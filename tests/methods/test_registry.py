@@ -12,7 +12,7 @@ from sklearn.preprocessing import StandardScaler
 
 from helpers import ROOT
 from mrc_pyomo import MRCClassifier, mrc_path
-from mrc_pyomo.cli.main import build_parser
+from mrc_pyomo.cli.arguments import build_parser
 from mrc_pyomo.methods import METHODS, get_method
 from mrc_pyomo.methods.registry import Method, register_method
 
