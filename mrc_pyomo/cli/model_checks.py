@@ -38,10 +38,11 @@ PARAMETERS = ("lambda0", "fit_intercept", "method", "solver", "eps_1", "eps_2", 
 SCALARS = ("nu_", "upper_", "lower_", "objective_", "n_iter_", "n_features_in_", "regime_")
 ARRAYS = ("mu_", "tau_", "lambda_", "column_scale_")
 SCALER = ("mean_", "scale_", "var_")
-#: the manifest's entries; ``scaler`` only for a pipeline, ``library_version`` only in files written since 0.2.0
+#: the manifest's entries; ``scaler`` only for a pipeline, ``library_version`` only in files written since 0.2.0,
+#: ``label_column`` (the CSV column the labels were read from) only for a model the command line fitted on one
 MANIFEST = {"format", "version", "parameters", "fitted", "status_", "classes_as_objects", "feature_map",
             "history_columns"}
-OPTIONAL = {"scaler", "library_version"}
+OPTIONAL = {"scaler", "library_version", "label_column"}
 FEATURE_MAPS = {"linear": {"kind", "fit_intercept", "n_features_in"},
                 "fourier": {"kind", "fit_intercept", "n_features_in", "n_components", "gamma", "include_original"}}
 SCALER_KEYS = {"with_mean", "with_std", "n_samples_seen", "present"}
@@ -250,8 +251,9 @@ def _check_model(manifest, arrays):
     if missing:
         raise ModelFormatError(f"the manifest has no entry {missing[0]}")
     known_keys(manifest, MANIFEST | OPTIONAL, "")
-    if "library_version" in manifest:
-        entry(manifest, "library_version", str, "")
+    for name in ("library_version", "label_column"):
+        if name in manifest:
+            entry(manifest, name, str, "")
     n, width, words = check_feature_map(entry(manifest, "feature_map", dict, ""))
     clf = check_parameters(entry(manifest, "parameters", dict, ""), manifest["feature_map"]["fit_intercept"])
     status = entry(manifest, "status_", str, "", lambda v: v in STATUSES, f"one of {list(STATUSES)}")

@@ -69,9 +69,10 @@ def _feature_map(feature_map, arrays):
                            "map and RandomFourierFeatures can)")
 
 
-def write_model(model, file):
+def write_model(model, file, label_column=None):
     """Write a fitted :class:`~mrc_pyomo.MRCClassifier`, or a ``Pipeline`` of a ``StandardScaler`` and one, to the
-    binary ``file`` (a path or an open file); :class:`ModelFormatError` for anything else."""
+    binary ``file`` (a path or an open file); :class:`ModelFormatError` for anything else.  ``label_column``: the
+    name of the CSV column its labels were read from (``predict`` drops it from a file that still has it)."""
     steps = model.steps if isinstance(model, Pipeline) else [(None, model)]
     *before, (_, clf) = steps
     if not isinstance(clf, MRCClassifier) or len(before) > 1 or any(type(s) is not StandardScaler for _, s in before):
@@ -86,6 +87,8 @@ def write_model(model, file):
                 "classes_as_objects": classes_as_objects, "feature_map": _feature_map(clf.feature_map_, arrays)}
     if hasattr(clf, "feature_names_in_"):
         arrays["feature_names_in_"], _ = _labels(clf.feature_names_in_, "the feature names")
+    if label_column is not None:
+        manifest["label_column"] = str(label_column)
     history = clf.history_
     manifest["history_columns"] = list(history.columns)
     for k, column in enumerate(history.columns):

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from .data import CommandError
-from .model_format import ModelFormatError, read_model, write_model
+from .model_format import ModelFormatError, read_archive, read_model, write_model
 
 #: how a model file of :mod:`mrc_pyomo.cli.model_format` begins (a zip archive)
 ZIP_MAGIC = b"PK\x03\x04"
@@ -54,15 +54,16 @@ class ModelUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def save_model(model, path):
-    """Write ``model`` to ``path`` (:func:`~mrc_pyomo.cli.model_format.write_model`: data, not a pickle) as one
-    step: into a temporary file beside it, then renamed over it, so that an interrupted save leaves the file that
-    was there (or none), never half a model.  :class:`CommandError` for a model the format cannot hold."""
+def save_model(model, path, label_column=None):
+    """Write ``model`` to ``path`` (:func:`~mrc_pyomo.cli.model_format.write_model`: data, not a pickle; with the
+    ``label_column`` it was fitted with, if any) as one step: into a temporary file beside it, then renamed over
+    it, so that an interrupted save leaves the file that was there (or none), never half a model.
+    :class:`CommandError` for a model the format cannot hold."""
     path = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as f:
-            write_model(model, f)
+            write_model(model, f, label_column)
         os.replace(temporary, path)
     except BaseException as error:
         os.unlink(temporary)
@@ -109,3 +110,38 @@ def load_model(path, trust_pickle=False):
     except NotFittedError as exc:
         raise CommandError(f"{path} holds an MRCClassifier that is not fitted") from exc
     return model
+
+
+def saved_label_column(path):
+    """The name of the CSV column the labels of the model file ``path`` were read from (its manifest's
+    ``label_column``), or None (a model fitted on svmlight data or with a labels file, written before 0.2.0, or a
+    pickle)."""
+    try:
+        manifest, _ = read_archive(path)
+    except (ModelFormatError, OSError):
+        return None
+    column = manifest.get("label_column")
+    return column if isinstance(column, str) else None
+
+
+def check_argument_order(model_path, data_path):
+    """:class:`CommandError` saying the order ``MODEL DATA`` where the two seem swapped: the model is readable text
+    (a data file: CSV or svmlight) and the data a model file (a zip archive), or the model is text whose first line
+    reads as a CSV header.  (Such a file got the advice to read it as a trusted pickle, which then failed.)"""
+    def start(path):
+        try:
+            with open(path, "rb") as f:
+                return f.read(4096)
+        except OSError:
+            return None
+    model, data = start(model_path), start(data_path)
+    if model is None or model.startswith(ZIP_MAGIC):
+        return
+    try:
+        first = model.decode("utf-8").splitlines()[0] if model.strip() else ""
+    except UnicodeDecodeError:
+        return
+    if (data is not None and data.startswith(ZIP_MAGIC)) or "," in first or "\t" in first:
+        raise CommandError(f"{model_path} is a data file, not a model (its first line: {first[:60]!r}): the order "
+                           f"is 'mrc-pyomo predict MODEL DATA', the model saved by 'fit --save' first")
+

@@ -17,6 +17,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import mrc_pyomo
+import mrc_pyomo.cli.help
 from helpers import SOLVER_BANNERS, cli, cli_error, random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.cli.main import main as cli_main
@@ -60,7 +61,7 @@ def test_cli_fit_save_predict_export(data_files, capsys):
     (["fit", "{d}/bc.csv", "--label", "diagnosis", "--solver", "nope"], "unknown solver"),
     (["fit", "{d}/bc.csv", "--label", "diagnosis", "--lambda0", "-1"], "lambda0"),
     (["fit", "{d}/bc.csv", "--label", "diagnosis", "--solver-option", "x"], "KEY=VALUE"),
-    (["predict", "{d}/bc.csv", "{d}/bc.csv"], "not a model"),
+    (["predict", "{d}/bc.csv", "{d}/bc.csv"], "is a data file, not a model"),
 ])
 def test_cli_errors_are_one_line(data_files, args, message):
     """Each error is one line on stderr, before any fit starts (nothing on stdout: no Pyomo warning either)."""
@@ -105,7 +106,7 @@ def test_cli_help(tmp_path):
     assert "--standardize" in help_text and "invariant under a positive rescaling" in help_text
     assert "not under a shift" in help_text and "0.944" in help_text and "1.000" in help_text
     assert "with_mean=False" in help_text
-    doc = " ".join(mrc_pyomo.cli.main.__doc__.split())
+    doc = " ".join(mrc_pyomo.cli.help.EPILOG.split())   # the end of mrc-pyomo --help
     assert "invariant under a positive rescaling" in doc and "not under a shift" in doc
 
 
@@ -276,3 +277,49 @@ def test_cli_wide_log_and_quiet_exclude_each_other(data_files, capsys):
         cli(["fit", data_files / "bc.csv", "--label", "diagnosis", "--quiet", "--wide-log"])
     out, err = capsys.readouterr()
     assert exit_.value.code == 2 and out == "" and "not allowed with argument" in err
+
+
+def test_python_m_mrc_pyomo_is_the_command_line(data_files):
+    """``python -m mrc_pyomo fit ...`` is ``mrc-pyomo fit ...`` (it answered "unrecognized arguments": only the
+    digits demo ran there)."""
+    result = subprocess.run([sys.executable, "-m", "mrc_pyomo", "fit", str(data_files / "bc.csv"), "--label",
+                             "diagnosis", "--quiet", "--eps-1", "0.05"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "is the rule's certified worst-case error" in result.stdout
+
+
+def test_predict_drops_the_label_column_the_model_was_fitted_with(data_files, capsys):
+    """A file that still holds the fit's label column (``--label diagnosis``) is read by ``predict`` without
+    ``--label`` (it failed: "non-numeric feature columns" for a text label, or an unexpected column): the model
+    file keeps the column's name, and the labels found there are scored."""
+    d = data_files
+    iris = pd.read_csv(d / "bc.csv")
+    iris["diagnosis"] = np.where(iris["diagnosis"] == 1, "benign", "malignant")   # a text label, as iris' species
+    iris.to_csv(d / "named.csv", index=False)
+    assert cli_main(["fit", str(d / "named.csv"), "--label", "diagnosis", "--quiet", "--eps-1", "0.05", "--save",
+                     str(d / "named.npz")]) == 0
+    capsys.readouterr()
+    assert cli_main(["predict", str(d / "named.npz"), str(d / "named.csv")]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "prediction" and len(out.splitlines()) == 570
+    assert "error on the given labels: " in err
+    X = iris.drop(columns="diagnosis")
+    X.to_csv(d / "features_only.csv", index=False)   # no label column: the features alone are read
+    assert cli_main(["predict", str(d / "named.npz"), str(d / "features_only.csv")]) == 0
+    assert "error on the given labels" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("order", ["data model", "data data"])
+def test_predict_with_its_arguments_swapped_says_the_order(data_files, capsys, order):
+    """``predict data.csv model.npz``: the CSV file is recognised as data, and the message says the order MODEL DATA
+    (it advised --trust-pickle, which then failed with "unpickling stack underflow")."""
+    d = data_files
+    assert cli_main(["fit", str(d / "bc.csv"), "--label", "diagnosis", "--quiet", "--eps-1", "0.05", "--save",
+                     str(d / "m.npz")]) == 0
+    capsys.readouterr()
+    second = d / ("m.npz" if order == "data model" else "bc.csv")
+    assert cli_main(["predict", str(d / "bc.csv"), str(second)]) == 1
+    err = capsys.readouterr().err
+    assert "is a data file, not a model" in err and "'mrc-pyomo predict MODEL DATA'" in err
+    assert "--trust-pickle" not in err and len(err.strip().splitlines()) == 1
+

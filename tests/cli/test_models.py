@@ -62,7 +62,7 @@ def test_an_interrupted_save_leaves_the_previous_file(tmp_path, monkeypatch):
     path = models.save_model(MRCClassifier().fit(X, y), tmp_path / "m.npz")
     saved = path.read_bytes()
 
-    def half_written(model, f):
+    def half_written(model, f, label_column=None):
         f.write(b"PK\x03\x04half a model")
         raise KeyboardInterrupt
 
