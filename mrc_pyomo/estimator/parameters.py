@@ -8,6 +8,7 @@ copies; the checks the constraints cannot express (numbers that are not booleans
 """
 
 import copy
+import difflib
 import inspect
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -109,13 +110,27 @@ def make_init(specification):
            for parameter in specification])
 
     def __init__(self, *args, **kwargs):
-        bound = signature.bind(self, *args, **kwargs)
+        try:
+            bound = signature.bind(self, *args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{type(self).__name__}(): {error}{suggestion(kwargs, specification)}") from None
         bound.apply_defaults()
         for name, value in list(bound.arguments.items())[1:]:
             setattr(self, name, value)
 
     __init__.__signature__ = signature
     return __init__
+
+
+def suggestion(given, specification):
+    """``"; did you mean 'lambda0'?"`` for the first name of ``given`` that is no parameter of ``specification`` but
+    close to one (as a misspelt solver name gets), else ``""``."""
+    names = [parameter.name for parameter in specification]
+    for name in given:
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.7) if name not in names else None
+        if close:
+            return f"; did you mean {close[0]!r}?"
+    return ""
 
 
 def check_parameters(estimator):

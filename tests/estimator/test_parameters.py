@@ -75,3 +75,19 @@ def test_an_estimator_with_a_solver_instance_pyomo_cannot_copy_is_cloned_with_on
     assert isinstance(clone(MRCClassifier(lambda0=0.1)), MRCClassifier)
     glpk = pyo.SolverFactory("glpk")
     assert type(clone(MRCClassifier(solver=glpk)).solver) is type(glpk)
+
+
+@pytest.mark.parametrize("make, given, hint", [
+    ("MRCClassifier", {"lamda0": 0.1}, "; did you mean 'lambda0'?"),
+    ("MRCClassifier", {"eps1": 1e-3}, "; did you mean 'eps_1'?"),
+    ("MRCClassifierCV", {"lambdas0": 3}, "; did you mean 'lambda0s'?"),
+    ("MRCClassifier", {"colour": "blue"}, ""),
+])
+def test_a_misspelt_parameter_is_named_with_its_class_and_the_closest_name(make, given, hint):
+    """The error of an unknown keyword names the class (Python's named neither it nor a close parameter), and the
+    parameter meant, as a misspelt solver name gets one."""
+    import mrc_pyomo
+    with pytest.raises(TypeError) as error:
+        getattr(mrc_pyomo, make)(**given)
+    name = next(iter(given))
+    assert str(error.value) == f"{make}(): got an unexpected keyword argument {name!r}{hint}"
