@@ -81,15 +81,24 @@ def stdout_to_devnull():
         os.close(saved)
 
 
+def print_log(event):
+    """A line of HiGHS's log, printed where Python prints (``sys.stdout`` as it is now: a notebook's cell,
+    ``contextlib.redirect_stdout``), not on the process's file descriptor, where HiGHS's console log goes."""
+    print(event.message, end="", flush=True)
+
+
 def quiet_highs(options=None):
     """A new ``highspy.Highs`` instance that has printed nothing, its log off, and ``options`` set
     (:func:`set_option`).  Only an option the caller passes (``output_flag``, ``log_to_console``) turns HiGHS's
-    log on."""
+    log on; it then goes through Python (:func:`print_log`, HiGHS's logging callback), as GLPK's, CBC's and APPSI's
+    do, unless ``log_to_console`` is asked for too."""
     if highspy is None:
         raise ImportError("the default solver needs the package highspy: pip install highspy")
     with stdout_to_devnull():
         highs = highspy.Highs()
         highs.setOptionValue("output_flag", False)
+    highs.setOptionValue("log_to_console", False)
+    highs.cbLogging.subscribe(print_log)
     for name, value in (options or {}).items():
         set_option(highs, name, value)
     return highs

@@ -15,7 +15,8 @@ shown (``tee=True`` to Pyomo's ``solve``; APPSI's ``config.stream_solver``).  Bo
 ``dual`` suffix, where a ``<=`` row of a minimisation has a dual ``<= 0``: ``alpha = -dual`` (eq. 8's
 ``alpha >= 0``), and the floor ``objective >= 0`` has ``beta = dual >= 0``.
 
-Python's cyclic garbage collector is paused while a backend builds, hands over, solves and removes rows: a Pyomo
+Pyomo's solves run one at a time in the process (:data:`~mrc_pyomo.master.pyomo_solvers.SOLVES`): fits in threads
+with Pyomo's solvers are safe, their solves taking turns.  Python's cyclic garbage collector is paused while a backend builds, hands over, solves and removes rows: a Pyomo
 row is one object per term, and collections set off among them would walk them again and again.
 """
 
@@ -30,7 +31,7 @@ from pyomo.contrib.appsi import base as appsi_base
 from ..formulations.paper import objective_coefficients
 from .backend import TEE, Backend, Capabilities, tee_value
 from .highs_instance import check_options as check_highs_options
-from .pyomo_solvers import check_pyomo_solver, make_solver, solve_and_load, solver_name
+from .pyomo_solvers import SOLVES, check_pyomo_solver, make_solver, solve_and_load, solver_name
 from .solution import BackendSolution, MasterSolveError
 
 # Pyomo solver names that run HiGHS: their options are checked against HiGHS's own list
@@ -106,7 +107,8 @@ class PyomoBackend(_PyomoSolverBackend):
         opt = make_solver(self.solver)
         for name, value in self.options.items():
             opt.options[name] = value
-        status, solver_seconds = solve_and_load(opt, master.pyomo_model.pyomo, self.name, "model", self.tee)
+        with SOLVES:   # one Pyomo solve at a time in the process (its output capture is process-wide)
+            status, solver_seconds = solve_and_load(opt, master.pyomo_model.pyomo, self.name, "model", self.tee)
         total = time.perf_counter() - tic - build
         solve = total if solver_seconds is None else min(solver_seconds, total)
         self.seconds = {"build": build, "handover": total - solve, "solve": solve}
@@ -208,7 +210,7 @@ class PersistentBackend(_PyomoSolverBackend):
 
     def solve(self, master, time_limit=None, budget=None):
         model = master.pyomo_model
-        with PauseGC():
+        with SOLVES, PauseGC():   # one Pyomo solve (and hand-over) at a time in the process
             tic = time.perf_counter()
             if self.opt is None and not model.row_constraints():
                 self._start(model)   # the first solve: the rows are handed over as changes, once built

@@ -18,6 +18,9 @@ path's stages, a refined re-solve, the folds of a cross-validation).  Made like 
 
 import copy
 import io
+import logging
+import threading
+from contextlib import contextmanager
 
 import pyomo.environ as pyo
 from pyomo.common.config import ConfigDict
@@ -142,6 +145,54 @@ def _made_by_name(solver):
     return opt
 
 
+#: one Pyomo solve at a time in the process: Pyomo captures a solver's output through the process's own streams
+#: (``capture_output``, the reader threads of ``TeeStream``) and its loggers, so that two solves in two threads
+#: (scikit-learn's threading backend, a web server's workers) crashed the process in a reader thread, hung, or
+#: printed a solver's log that ``verbose=0`` had kept quiet; the built-in HiGHS backend needs no lock
+SOLVES = threading.RLock()
+#: the loggers through which Pyomo reports a solver's failure (its return code, the solver's own log)
+SOLVER_LOGGERS = ("pyomo.opt", "pyomo.solvers")
+
+
+@contextmanager
+def solver_errors():
+    """A context in which the error records of Pyomo's solver loggers (:data:`SOLVER_LOGGERS`) are kept, not
+    printed: the list of their texts, for the error that the failed solve raises (the solver's own message, such
+    as glpsol's "Invalid option '--foo'", was only in these records, printed once per attempt).  A solve that does
+    not fail gives them back to the loggers."""
+    kept, texts = [], []
+
+    def keep(record):
+        if record.levelno < logging.ERROR:
+            return True
+        kept.append(record)
+        texts.append(record.getMessage())
+        return False
+    loggers = [logging.getLogger(name) for name in SOLVER_LOGGERS]
+    for logger in loggers:
+        logger.addFilter(keep)
+    failed = False
+    try:
+        yield texts
+    except BaseException:
+        failed = True
+        raise
+    finally:
+        for logger in loggers:
+            logger.removeFilter(keep)
+        if not failed:
+            for record in kept:
+                logging.getLogger(record.name).handle(record)
+
+
+def solver_message(texts):
+    """The solver's own words in Pyomo's error records ``texts`` (:func:`solver_errors`): the first lines of the
+    solver's log that Pyomo quoted, on one line; ``""`` if none."""
+    logged = [text.split("\n", 1)[1] for text in texts if text.startswith("Solver log:") and "\n" in text]
+    lines = [line.strip() for text in logged for line in text.splitlines() if line.strip()]
+    return " / ".join(lines[:3])
+
+
 def solve_and_load(opt, m, name, interface, tee=None):
     """Run the solver and load the solution and duals into ``m``; ``MasterSolveError`` unless it is optimal.
 
@@ -153,17 +204,20 @@ def solve_and_load(opt, m, name, interface, tee=None):
     as the solver is configured)."""
     m.dual.clear()
     shown = {} if tee is None else {"tee": tee}
-    try:
-        if interface == "classic":
-            results = opt.solve(load_solutions=False, save_results=False, **shown)
-        elif interface == "appsi":
-            if tee is not None:
-                opt.config.stream_solver = tee
-            results = super(appsi_base.LegacySolverInterface, opt).solve(m)
-        else:
-            results = opt.solve(m, load_solutions=False, **shown)
-    except Exception as exc:  # solvers raise many types; the message is what matters
-        raise MasterSolveError(f"solver {name!r} failed on the restricted master: {exc}") from exc
+    with solver_errors() as said:
+        try:
+            if interface == "classic":
+                results = opt.solve(load_solutions=False, save_results=False, **shown)
+            elif interface == "appsi":
+                if tee is not None:
+                    opt.config.stream_solver = tee
+                results = super(appsi_base.LegacySolverInterface, opt).solve(m)
+            else:
+                results = opt.solve(m, load_solutions=False, **shown)
+        except Exception as exc:  # solvers raise many types; the message is what matters
+            own = solver_message(said)
+            raise MasterSolveError(f"solver {name!r} failed on the restricted master: {exc}"
+                                   f"{f': {own}' if own else ''}") from exc
     if interface == "appsi":
         condition = results.termination_condition.name
         optimal = results.termination_condition == appsi_base.TerminationCondition.optimal

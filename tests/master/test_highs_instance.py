@@ -76,3 +76,24 @@ def test_a_highs_that_prints_when_made_is_silenced(capfd, monkeypatch):
     MRCClassifier(method="lp").fit(X, y)
     out, err = capfd.readouterr()
     assert out == "before\nafter\n" and err == ""
+
+
+def test_the_log_asked_for_goes_where_python_prints(capfd):
+    """``solver_options={"tee": True}`` with the built-in HiGHS: its log lands in ``contextlib.redirect_stdout``
+    (a notebook's cell captures ``sys.stdout`` the same way) and not on the process's file descriptor, where it
+    went before, uncaptured; with no log asked for, nothing is printed."""
+    import contextlib
+    import io
+
+    from helpers import random_problem
+    from mrc_pyomo import MRCClassifier
+    X, y = random_problem(60, 3, 3, seed=2)
+    caught = io.StringIO()
+    with contextlib.redirect_stdout(caught):
+        MRCClassifier(solver_options={"tee": True}).fit(X, y)
+    assert "Running HiGHS" in caught.getvalue() and "Objective value" in caught.getvalue()
+    assert capfd.readouterr().out == ""
+    quiet = io.StringIO()
+    with contextlib.redirect_stdout(quiet):
+        MRCClassifier().fit(X, y)
+    assert quiet.getvalue() == "" and capfd.readouterr().out == ""

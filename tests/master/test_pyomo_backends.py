@@ -142,3 +142,34 @@ def test_appsi_reads_every_row_with_pyomo_s_compiled_extension_and_the_collector
     rows = [(extensions, collecting) for n, extensions, collecting in handed if n]
     assert sum(n for n, *_ in handed) == clf.history_.rows_added.sum() + clf.master_.objective_floor
     assert rows and all(extensions and not collecting for extensions, collecting in rows)
+
+
+@pytest.mark.parametrize("solver", ["appsi_highs", "glpk"])
+def test_fits_in_threads_take_turns_at_pyomo_s_solves(capfd, solver):
+    """Six fits in six threads (scikit-learn's threading backend, a web server's workers) with a Pyomo solver: each
+    gives the fit it gives alone, and ``verbose=0`` prints nothing.  Pyomo's output capture is process-wide: six
+    appsi_highs fits crashed the process (an exception in Pyomo's reader thread), hung, or printed HiGHS's log."""
+    import threading
+    import warnings
+    needs_solver(solver)
+    problems = [random_problem(200, 4, 3, seed=k) for k in range(6)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        alone = [MRCClassifier(solver=solver).fit(X, y).upper_ for X, y in problems]
+        capfd.readouterr()
+        found, errors = {}, []
+
+        def fit(k):
+            try:
+                found[k] = MRCClassifier(solver=solver).fit(*problems[k]).upper_
+            except Exception as error:   # noqa: BLE001 - the test reports any
+                errors.append(repr(error))
+        threads = [threading.Thread(target=fit, args=(k,)) for k in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+    assert not errors and not any(thread.is_alive() for thread in threads)
+    assert [found[k] for k in range(6)] == pytest.approx(alone, abs=1e-9)
+    out, err = capfd.readouterr()
+    assert out == "" and "HiGHS" not in err and "deadlock" not in err

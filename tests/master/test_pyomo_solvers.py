@@ -117,3 +117,25 @@ def test_what_is_not_a_usable_solver_is_refused_by_name():
     from pyomo.contrib.appsi.solvers import Highs
     with pytest.raises(ValueError, match="APPSI solver object: pass the one Pyomo's SolverFactory makes"):
         MRCClassifier(solver=Highs()).fit(X, y)
+
+
+def test_a_failed_solve_carries_the_solver_s_own_message(capfd, caplog):
+    """``solver="glpk", solver_options={"foo": 1}``: the error says glpsol's own words (it said only "did not exit
+    normally", the cause being in Pyomo's log lines, printed once per attempt), and nothing is printed."""
+    needs_solver("glpk")
+    from mrc_pyomo import MasterSolveError
+    X, y = PROBLEM
+    with pytest.raises(MasterSolveError, match=r"did not exit normally: Invalid option '--foo'"):
+        MRCClassifier(solver="glpk", solver_options={"foo": 1}).fit(X, y)
+    out, err = capfd.readouterr()
+    assert "Invalid option" not in out + err and not [r for r in caplog.records if r.name.startswith("pyomo")]
+
+
+def test_the_errors_of_a_solve_that_succeeds_are_logged_as_pyomo_logs_them(caplog):
+    import logging
+    from mrc_pyomo.master.pyomo_solvers import solver_errors, solver_message
+    with solver_errors() as said:
+        logging.getLogger("pyomo.opt").error("Solver log:\nfirst\n\nsecond")
+        logging.getLogger("pyomo.opt").warning("a warning passes")
+    assert said == ["Solver log:\nfirst\n\nsecond"] and solver_message(said) == "first / second"
+    assert [r.getMessage() for r in caplog.records] == ["a warning passes", "Solver log:\nfirst\n\nsecond"]
