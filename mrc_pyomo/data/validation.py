@@ -4,9 +4,12 @@ Dask array in)."""
 
 import numpy as np
 import pandas as pd
+from sklearn import get_config
+from sklearn.utils._array_api import get_namespace, get_namespace_and_device
 from sklearn.utils.validation import _check_sample_weight, column_or_1d, validate_data
 
 from .convert import is_dask_array
+from .namespace import is_standard_array, to_numpy
 from .source import DataSource
 
 
@@ -15,9 +18,10 @@ def validate_training_data(estimator, X, y):
     memory); a Dask ``X`` is checked lazily (2-d, numbers, one pass for finite values) and cast to float64, a
     :class:`~mrc_pyomo.data.DataSource` taken as it is (its own passes are its checks), and ``y`` (a Dask
     array, or in memory) computed: ``n`` labels fit in memory where ``n`` rows may not."""
+    X, y = on_host(X), on_host(y)
     if not (is_dask_array(X) or isinstance(X, DataSource)):
         check_numeric_columns(X)
-        return validate_data(estimator, X, y, accept_sparse="csr", dtype=np.float64)
+        return validate_data(estimator, X, y, accept_sparse="csr", dtype=float64_of(X))
     if is_dask_array(X):
         _check_dask(X, "X")
         X = X.astype(np.float64)
@@ -37,6 +41,7 @@ def validate_sample_weight(X, y, sample_weight):
     (the estimates are then those of no weights, bit for bit).  Nothing given is modified."""
     if sample_weight is None:
         return X, y, None
+    sample_weight = on_host(sample_weight)
     if is_dask_array(sample_weight):
         sample_weight = sample_weight.compute()
     weights = _check_sample_weight(sample_weight, np.empty((X.shape[0], 0)), dtype=np.float64,
@@ -53,9 +58,10 @@ def validate_sample_weight(X, y, sample_weight):
 
 def validate_prediction_data(estimator, X):
     """``X`` for ``predict`` and its kin: validated like the training data (same number of features)."""
+    X = on_host(X)
     if not (is_dask_array(X) or isinstance(X, DataSource)):
         check_numeric_columns(X)
-        return validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return validate_data(estimator, X, accept_sparse="csr", dtype=float64_of(X), reset=False)
     if is_dask_array(X):
         _check_dask(X, "X", finite=False)
         X = X.astype(np.float64)
@@ -63,6 +69,34 @@ def validate_prediction_data(estimator, X):
         raise ValueError(f"X has {X.shape[1]} features, but {type(estimator).__name__} is expecting "
                          f"{estimator.n_features_in_} features as input")
     return X
+
+
+def on_host(data):
+    """``data`` as the estimator takes it: an array of another array API library (CuPy, PyTorch, array-api-strict)
+    brought to the host as a NumPy array (:func:`~mrc_pyomo.data.namespace.to_numpy`), with or without
+    scikit-learn's ``array_api_dispatch``; anything else as it is.  (A fit through the estimator runs on the host:
+    docs/architecture.rst, "a GPU array".)"""
+    return to_numpy(data) if is_standard_array(data) else data
+
+
+def in_namespace_of(X, result):
+    """``result`` (a NumPy array of numbers computed for ``X``) in ``X``'s namespace and on its device, where ``X``
+    is an array of another array API library and scikit-learn's ``array_api_dispatch`` is on (its convention:
+    the output where the input is); otherwise, or for labels that are not numbers, as it is."""
+    if not (is_standard_array(X) and get_config().get("array_api_dispatch", False)):
+        return result
+    if np.asarray(result).dtype.kind not in "biuf":
+        return result
+    xp, _, device = get_namespace_and_device(X)
+    return xp.asarray(result, device=device)
+
+
+def float64_of(X):
+    """The float64 of the namespace scikit-learn validates ``X`` in: NumPy's, or under
+    ``sklearn.config_context(array_api_dispatch=True)`` that of an array of another array API library (whose
+    validation refuses NumPy's type: "'dtype' must be a dtype, not a <class 'type'>")."""
+    xp, _ = get_namespace(X)
+    return getattr(xp, "float64", np.float64)
 
 
 def check_numeric_columns(X):

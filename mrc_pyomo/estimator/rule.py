@@ -8,7 +8,7 @@ memory, on Dask (lazy Dask arrays back, chunk by chunk) or in another data sourc
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ..data.validation import map_rows, validate_prediction_data
+from ..data.validation import in_namespace_of, map_rows, validate_prediction_data
 from ..feature_maps import LinearFeatures
 from ..oracles.primal import class_probabilities, class_scores
 
@@ -44,10 +44,12 @@ class RuleMixin:
         return intercept
 
     def _per_row(self, X, fn, n_columns=None):
-        """``fn(scores)`` of ``X``'s rows: in memory, or chunk by chunk, lazily, for a Dask array."""
+        """``fn(scores)`` of ``X``'s rows: in memory, or chunk by chunk, lazily, for a Dask array; for an array of
+        another array API library under scikit-learn's ``array_api_dispatch``, back in its namespace."""
         check_is_fitted(self)
-        X = validate_prediction_data(self, X)
-        return map_rows(X, lambda rows: fn(class_scores(self.feature_map_.transform(rows), self.mu_)), n_columns)
+        given, X = X, validate_prediction_data(self, X)
+        return in_namespace_of(given, map_rows(
+            X, lambda rows: fn(class_scores(self.feature_map_.transform(rows), self.mu_)), n_columns))
 
     def decision_function(self, X):
         """Class scores ``v_y = Psi(x).mu_y``, shape ``(n, K)`` (``(n,)``: ``v_1 - v_0`` for two classes)."""

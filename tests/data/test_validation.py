@@ -43,3 +43,35 @@ def test_a_column_that_does_not_hold_numbers_is_named():
     clf = MRCClassifier().fit(X.assign(colour=np.arange(20)), y)   # numbers and booleans are features
     with pytest.raises(ValueError, match="'colour'"):
         clf.predict(X)
+
+
+def test_arrays_of_another_library_by_scikit_learn_s_convention():
+    """With ``sklearn.config_context(array_api_dispatch=True)`` (and ``SCIPY_ARRAY_API=1``, which scikit-learn asks
+    for, set before SciPy is imported: a fresh interpreter), a fit on array-api-strict arrays gives the NumPy fit's
+    certified interval, and its predictions come back as arrays of that library (the fit failed inside scikit-learn's
+    validation: "'dtype' must be a dtype, not a <class 'type'>"); without the dispatch, NumPy's arrays come back."""
+    import os
+    import subprocess
+    import sys
+    pytest.importorskip("array_api_strict")
+    code = """
+import numpy as np, sklearn, array_api_strict as xps
+from mrc_pyomo import MRCClassifier
+rng = np.random.default_rng(0)
+X = rng.normal(size=(300, 4)); y = np.digitize(X[:, 0] + 0.5 * X[:, 1], [-0.5, 0.5])
+w = rng.uniform(0.5, 2.0, 300)
+reference = MRCClassifier().fit(X, y, sample_weight=w)
+with sklearn.config_context(array_api_dispatch=True):
+    clf = MRCClassifier().fit(xps.asarray(X), xps.asarray(y), sample_weight=xps.asarray(w))
+    assert abs(clf.upper_ - reference.upper_) <= 1e-9 and abs(clf.lower_ - reference.lower_) <= 1e-9
+    for name in ("predict", "predict_proba", "decision_function"):
+        out = getattr(clf, name)(xps.asarray(X))
+        assert type(out).__module__.startswith("array_api_strict"), (name, type(out))
+        assert np.allclose(np.asarray(out), getattr(reference, name)(X), atol=1e-12)
+    assert clf.score(xps.asarray(X), xps.asarray(y)) == reference.score(X, y)
+assert isinstance(MRCClassifier().fit(xps.asarray(X), xps.asarray(y)).predict(xps.asarray(X)), np.ndarray)
+print("ok")
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env={**os.environ, "SCIPY_ARRAY_API": "1"})
+    assert result.stdout.strip().endswith("ok"), result.stderr[-2000:]
