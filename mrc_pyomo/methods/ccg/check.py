@@ -25,6 +25,8 @@ class Check:
     """The oracles' verdict on one master solution: violations, the certified interval, what to change next.
 
     ``max_primal_violation = max_i psi(x_i) + 1 - nu`` (over the most violated row of each sample),
+    ``item_violations`` those of the master's own items at its solution (the regime ``"n"``, which removes the
+    over-satisfied ones; None in the others),
     ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta) lambda_yj``, ``risk = R(mu)``;
     ``best`` is the best rule once ``mu^k`` is counted and ``lower`` the best lower bound on ``R*``.
     """
@@ -38,6 +40,7 @@ class Check:
     new_subsets: np.ndarray
     new_features: np.ndarray
     remove: np.ndarray
+    item_violations: np.ndarray = None
 
     @property
     def max_dual_violation(self):
@@ -93,9 +96,11 @@ def check_solution(master, solution, problem, config, best, lower):
             ratio = relative_feature_violations(g / solution.alpha[solution.alpha > 0].sum(), tau, lam).ravel()
             new_features = most_violated(ratio - 1.0, 0.0, m_max, outside)
 
-    remove = np.zeros(master.n_rows, dtype=bool)
+    remove, item_violations = np.zeros(master.n_rows, dtype=bool), None
     if regime == "n":
-        remove = over_satisfied(master.item_values(mu) + 1.0 - nu, solution.alpha)
+        item_violations = master.item_values(mu) + 1.0 - nu
+        remove = over_satisfied(item_violations, solution.alpha)
     return Check(risk=value, best=best, lower=lower, max_primal_violation=constr.max_violation,
                  dual_violations=feature_violation.reshape(tau.shape), new_samples=picked_rows.samples[picked],
-                 new_subsets=picked_rows.subsets[picked], new_features=new_features, remove=remove)
+                 new_subsets=picked_rows.subsets[picked], new_features=new_features, remove=remove,
+                 item_violations=item_violations)

@@ -71,7 +71,8 @@ class Loop:
     the incumbent ``best`` and the best ``lower`` bound, the memory of its ``rows``, what the first master was
     (``first``: ``"initial"``, ``"given"`` or ``"warm"``, :func:`~mrc_pyomo.methods.ccg.start.first_master`), the
     last ``solution`` (None before the first), whether the master was ``refined`` (re-solved from scratch), the
-    seconds of the last update and the ``history`` of records."""
+    seconds of the last update, the ``history`` of records, and the violations of the rows the last update removed
+    at the master that removed them (``removed_violations``, None where not known)."""
 
     master: object
     changes: Changes
@@ -83,6 +84,7 @@ class Loop:
     refined: bool = False
     seconds_update: float = 0.0
     history: list = field(default_factory=list)
+    removed_violations: np.ndarray = None
 
 
 def solve_master(master, history, remaining, config, solve_times=()):
@@ -172,6 +174,8 @@ def update_step(loop, check, deadline):
     if loop.history[-1]["features_only"] and len(check.new_features):
         samples, subsets = samples[:0], subsets[:0]   # column generation on the initial rows first
     loop.changes = loop.master.update(check.remove, samples, subsets, check.new_features)
+    loop.removed_violations = (None if check.item_violations is None
+                               else check.item_violations[loop.changes.removed_mask])
     loop.rows.updated(loop.changes.removed_mask, loop.changes.rows_removed, loop.changes.rows_added,
                       loop.solution.objective)
     loop.seconds_update = deadline.elapsed() - tic
@@ -245,7 +249,7 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
             log(record)
         if (yield IterationState(k, loop.master, loop.solution, check, record, loop.changes.rows_added,
                                  loop.changes.rows_removed, loop.changes.features, problem.data, problem.blocked,
-                                 problem)):
+                                 problem, loop.removed_violations)):
             status = Status.CALLBACK
             break
         status = stop_reason(loop, check, config, deadline, k)

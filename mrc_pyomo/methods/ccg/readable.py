@@ -14,7 +14,8 @@ Here they become tables with one line per change (:data:`COLUMNS`), in the user'
   ``(sum_{y in C} Psi(x_i).mu_y - 1) / |C| + 1 - nu^k`` (the row ``(1/|C|) sum_{y in C} Psi(x_i).mu_y - nu <=
   1/|C| - 1`` of eq. 4 moved to one side): positive where ``(mu^k, nu^k)`` violates the row, 0 where the row is
   tight, negative where it holds with room; for the most violated subset of ``x_i`` it is CONSTR's
-  ``psi(x_i) + 1 - nu^k``;
+  ``psi(x_i) + 1 - nu^k``; a row removed is shown with its violation at the master that removed it (negative:
+  it held with room there), not at the next master's solution, where it may be violated again;
 * a feature ``f``: its ``class`` ``classes_[y]``, its ``feature`` ``j`` (the column of ``Psi``: ``mu_[y, j]`` is its
   coefficient) with its ``name`` (:func:`column_names`), and its ``violation``, FEAT's dual violation
   ``|g_f - (1 - beta) tau_f| - (1 - beta) lambda_f`` (:class:`~mrc_pyomo.methods.ccg.check.Check`): positive where
@@ -110,14 +111,17 @@ def feature_lines(change, features, violations, classes, names):
     return lines
 
 
-def table(state, rows_added, rows_removed, features_added):
+def table(state, rows_added, rows_removed, features_added, removed_violations=None):
     """The :data:`COLUMNS` table of the given changes (``rows_*``: pairs ``(samples, subsets)``, ``features_added``
-    flat ids), their violations at ``state``'s solution."""
+    flat ids), their violations at ``state``'s solution, but the removed rows' where ``removed_violations`` gives
+    them (at the master that removed them)."""
     classes, n = classes_of(state), state.data.n_samples
     names = column_names(getattr(getattr(state, "problem", None), "feature_map", None), state.mu.shape[1])
     lines = []
     for change, (samples, subsets) in ((ROW_ADDED, rows_added), (ROW_REMOVED, rows_removed)):
-        lines += row_lines(change, samples, subsets, row_violations(state, samples, subsets), classes, n)
+        known = removed_violations if change == ROW_REMOVED and removed_violations is not None else None
+        violations = row_violations(state, samples, subsets) if known is None else known
+        lines += row_lines(change, samples, subsets, violations, classes, n)
     lines += feature_lines(FEATURE_ADDED, features_added, state.dual_violations, classes, names)
     frame = pd.DataFrame(lines, columns=COLUMNS, dtype=object)   # a sample stays an int, a missing entry None
     return frame.astype({"violation": float})
@@ -126,8 +130,11 @@ def table(state, rows_added, rows_removed, features_added):
 def changes_table(state):
     """The changes that made ``state``'s master from the one before (for the first master: its rows and features),
     one line each (:data:`COLUMNS`), each with its violation at this master's solution: at most 0 (up to the
-    solver's tolerance) for a row or a feature the master now holds, 0 where it is tight."""
-    return table(state, state.rows_added, state.rows_removed, state.features_added)
+    solver's tolerance) for a row or a feature the master now holds, 0 where it is tight; a removed row's at the
+    master that removed it (the one before), negative: it held with room there and its dual was 0, which is why it
+    left (at this master's solution it may be violated again, and come back)."""
+    return table(state, state.rows_added, state.rows_removed, state.features_added,
+                 getattr(state, "removed_violations", None))
 
 
 def next_changes_table(state):
@@ -137,7 +144,7 @@ def next_changes_table(state):
     added only once no feature is: none are listed while features are.  What the loop applies if it goes on
     (it stops at a closed gap, ``max_iter`` or the time limit); the rows to remove are read from the master, so
     while the loop waits at the state only (else ``RuntimeError``)."""
-    (samples, subsets), features = next_rows_added(state), state.next_features
+    (samples, subsets), features = state.next_rows, state.next_features
     removed = state.next_removed
     if removed.any():
         master = state.master
@@ -145,14 +152,6 @@ def next_changes_table(state):
     else:
         removed_rows = np.zeros(0, dtype=np.int64), np.zeros((0, state.mu.shape[0]), dtype=bool)
     return table(state, (samples, subsets), removed_rows, features)
-
-
-def next_rows_added(state):
-    """``(samples, subsets)``: the rows the loop adds next (:func:`next_changes_table`)."""
-    samples, subsets = state.next_rows
-    if state.record.get("features_only") and len(state.next_features):
-        return samples[:0], subsets[:0]
-    return samples, subsets
 
 
 def most_violated_row(state):
@@ -214,7 +213,7 @@ def state_html(state, max_lines=10):
     interval and its gap, the changes that made the master and those chosen for the next one (counts), the
     largest violations, then the first ``max_lines`` of :func:`changes_table` (the columns that apply)."""
     r = state.record
-    following = {"rows_added": len(next_rows_added(state)[0]), "rows_removed": int(state.next_removed.sum()),
+    following = {"rows_added": len(state.next_rows[0]), "rows_removed": int(state.next_removed.sum()),
                  "features_added": len(state.next_features)}
     facts = [("master", f"{r['n_rows']} rows x {r['n_features']} features"), ("R^k (master)", f"{r['R_master']:.6g}"),
              ("R(mu^k)", f"{r['R_mu']:.6g}"), ("certified interval", f"R* in [{state.lower:.6g}, {state.upper:.6g}]"),

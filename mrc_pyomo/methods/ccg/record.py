@@ -53,8 +53,10 @@ class IterationState:
     """What a ``callback`` sees after master ``k`` is solved and checked.
 
     ``rows_added`` / ``rows_removed`` (pairs ``(samples, subsets)``) and ``features_added`` are the changes
-    that made this master; ``next_rows``, ``next_features`` and ``next_removed`` (a mask over the master's
-    rows) what the oracles chose for the next one.  ``master`` and ``model`` (the Pyomo model of the master,
+    that made this master, ``removed_violations`` the violations of the rows removed at the master that removed
+    them (the one before); ``next_rows``, ``next_features`` and ``next_removed`` (a mask over the master's rows)
+    what the loop applies for the next one, if it goes on (no rows while the first rounds of the regime ``"nm"``
+    add features).  ``master`` and ``model`` (the Pyomo model of the master,
     built on first access on the default path, with this solution loaded) are those of this iteration only
     while the loop waits at it: the loop changes the same master for the next one, so a state kept after its
     step refuses them (``RuntimeError``) rather than show a later master; what it keeps of its own
@@ -76,6 +78,7 @@ class IterationState:
     data: object = None
     blocked: np.ndarray = None
     problem: object = None
+    removed_violations: np.ndarray = None
 
     def __repr__(self):
         return readable.state_line(self)
@@ -87,7 +90,8 @@ class IterationState:
         """The changes that made this master, a ``pandas.DataFrame`` with one line per change: ``change`` ("row
         added", "row removed", "feature added"), ``sample`` (its index, or ``"centroid k"`` for the centroid of
         class ``k``) and ``labels`` (the row's label subset, as class labels), or ``class``, ``feature`` (the
-        column of ``Psi``) and its ``name`` for a feature, and the ``violation`` at this master's solution
+        column of ``Psi``) and its ``name`` for a feature, and the ``violation``: at this master's solution, but for
+        a removed row at the solution of the master that removed it, where it held with room (negative)
         (:func:`~mrc_pyomo.methods.ccg.readable.changes_table`)."""
         return readable.changes_table(self)
 
@@ -148,7 +152,10 @@ class IterationState:
 
     @property
     def next_rows(self):
-        return self.check.new_samples, self.check.new_subsets
+        samples, subsets = self.check.new_samples, self.check.new_subsets
+        if self.record.get("features_only") and len(self.check.new_features):   # features first: no rows now
+            return samples[:0], subsets[:0]
+        return samples, subsets
 
     @property
     def next_features(self):

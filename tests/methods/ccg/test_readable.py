@@ -96,6 +96,8 @@ def test_the_next_changes_are_the_oracles_picks_with_the_violations_that_chose_t
         assert features["violation"].to_numpy() == pytest.approx(state.dual_violations.ravel()[state.next_features])
         if state.record["features_only"] and len(state.next_features):
             assert len(added) == 0   # the first rounds of the regime "nm" add features only
+            # ... and next_rows says so (it listed samples the next master never added)
+            assert len(samples) == 0 and following.record["rows_added"] == 0
         else:
             assert list(added["sample"]) == [int(i) for i in samples]
             # each picked row is its sample's most violated one: its violation is CONSTR's psi(x_i) + 1 - nu
@@ -118,6 +120,10 @@ def test_rows_removed_in_the_regime_n_are_decoded_while_the_loop_waits_and_refus
     made = changes_table(states[k + 1])
     assert list(made.loc[made.change == "row removed", "sample"]) == list(removed["sample"])
     assert list(made.loc[made.change == "row removed", "labels"]) == list(removed["labels"])
+    # a removed row is shown with the violation that removed it (at the master before: held with room), the
+    # number next_changes showed there, not its violation at the new master, which may be positive
+    assert made.loc[made.change == "row removed", "violation"].to_numpy() == pytest.approx(
+        removed["violation"].to_numpy(), abs=1e-12)
     with pytest.raises(RuntimeError, match="has changed since"):
         next_changes_table(states[k])   # its master is a later one now
 
