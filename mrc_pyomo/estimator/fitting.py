@@ -41,7 +41,10 @@ def prepared(holder, X, y, sample_weight, lambda0, method, **options):
     X, y, weights = validate_sample_weight(X, y, sample_weight)
     problem = prepare(X, y, holder.phi, holder.fit_intercept, holder.random_state, lambda0, reduce=method.reduces,
                       weights=weights, **options)
-    return problem, input_attributes(shadow)
+    inputs = input_attributes(shadow)
+    if "feature_names_in_" in inputs:   # a data frame's columns: the names a stepped fit shows its features by
+        problem = replace(problem, feature_names=inputs["feature_names_in_"])
+    return problem, inputs
 
 
 def planned(holder, method, problem):

@@ -61,7 +61,8 @@ class MRCProblem:
     (``(D,)``); ``centre``: the column means subtracted (user's units), or None; ``X`` and ``feature_map``: the
     training data as given and its fitted map, for the last pass in the user's units (None for a problem made of
     arrays, :meth:`from_arrays`); ``weights``: the positive sample weights of ``tau`` and ``std`` (and of the
-    class centroids of a first master), or None.
+    class centroids of a first master), or None; ``feature_names``: the names of the columns of ``X`` (a data
+    frame's, the estimator's ``feature_names_in_``), or None, for what a stepped fit shows of its features.
     """
 
     data: DataSource
@@ -76,6 +77,7 @@ class MRCProblem:
     X: object = None
     feature_map: object = None
     weights: np.ndarray = None
+    feature_names: np.ndarray = None
 
     @classmethod
     def from_arrays(cls, Psi, y, tau, lam, reduction=None):

@@ -49,27 +49,29 @@ def classes_of(state):
     return np.arange(state.mu.shape[0]) if classes is None else np.asarray(classes)
 
 
-def column_names(feature_map, n_columns):
-    """A name for each column ``j`` of ``Psi``: ``"intercept"`` (column 0 with ``fit_intercept``), ``"x3"`` for the
-    column 3 of ``X`` (the linear map, and the original columns the random Fourier features keep), ``"cos5"`` for
-    the random Fourier feature 5 (from 0), else ``"psi7"`` (column 7 of ``Psi``, from a map of your own)."""
+def column_names(feature_map, n_columns, names=None):
+    """A name for each column ``j`` of ``Psi``, as scikit-learn's ``get_feature_names_out`` names them:
+    ``"intercept"`` (column 0 with ``fit_intercept``), the name of the column of ``X`` it is (the linear map, and the
+    original columns the random Fourier features keep: ``names``, the data frame's columns, or ``"x3"`` for the
+    column 3 of ``X``), ``"cos5"`` for the random Fourier feature 5 (from 0), else ``"psi7"`` (column 7 of ``Psi``,
+    from a map of your own)."""
     intercept = int(bool(getattr(feature_map, "fit_intercept", False)))
     base = getattr(feature_map, "base_", None)
     kept = getattr(base, "n_features_in_", 0)
     if isinstance(base, RandomFourierFeatures) and not base.include_original:
         kept = 0
-    names = []
+    shown = []
     for j in range(n_columns):
         k = j - intercept
         if k < 0:
-            names.append("intercept")
+            shown.append("intercept")
         elif isinstance(base, (LinearFeatures, RandomFourierFeatures)) and k < kept:
-            names.append(f"x{k}")
+            shown.append(str(names[k]) if names is not None and k < len(names) else f"x{k}")
         elif isinstance(base, RandomFourierFeatures):
-            names.append(f"cos{k - kept}")
+            shown.append(f"cos{k - kept}")
         else:
-            names.append(f"psi{j}")
-    return names
+            shown.append(f"psi{j}")
+    return shown
 
 
 def row_violations(state, samples, subsets):
@@ -116,7 +118,9 @@ def table(state, rows_added, rows_removed, features_added, removed_violations=No
     flat ids), their violations at ``state``'s solution, but the removed rows' where ``removed_violations`` gives
     them (at the master that removed them)."""
     classes, n = classes_of(state), state.data.n_samples
-    names = column_names(getattr(getattr(state, "problem", None), "feature_map", None), state.mu.shape[1])
+    problem = getattr(state, "problem", None)
+    names = column_names(getattr(problem, "feature_map", None), state.mu.shape[1],
+                         getattr(problem, "feature_names", None))
     lines = []
     for change, (samples, subsets) in ((ROW_ADDED, rows_added), (ROW_REMOVED, rows_removed)):
         known = removed_violations if change == ROW_REMOVED and removed_violations is not None else None

@@ -198,3 +198,17 @@ def test_labels_of_an_object_array_read_as_they_are():
     assert set(table["labels"].dropna().explode()) <= {"a", "b", "c"}
     assert set(state.next_changes()["class"].dropna()) <= {"a", "b", "c"}
     assert state.summary()["most_violated_feature"][0] in {"a", "b", "c"} and "R*" in state._repr_html_()
+
+
+def test_a_data_frame_s_features_are_named_by_their_columns():
+    """Fitted on a data frame (iris with its column names, ``feature_names_in_``), the tables name a feature by the
+    column it came from, as ``get_feature_names_out`` would (they showed Psi's "x0" ... "x3")."""
+    from sklearn.datasets import load_iris
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    states = list(MRCClassifier(regime="nm", first_order=False, eps_1=0.0).steps(X, y))
+    named = set()
+    for state in states:
+        named |= set(state.describe()["name"].dropna())
+    assert named <= {"intercept", *X.columns} and named & set(X.columns)
+    assert column_names(None, 3, ["a", "b"]) == ["psi0", "psi1", "psi2"]   # no map known: Psi's columns
+
