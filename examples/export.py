@@ -1,11 +1,15 @@
-"""Export the restricted master of any iteration and re-solve it outside mrc_pyomo.
+"""
+Export the restricted master of any iteration and re-solve it outside mrc_pyomo
+===============================================================================
 
 A callback writes the master of iteration 2 and the last master to .lp and .mps files; HiGHS reads each file
 back and its optimal value is the master's R^k.  Names say what each row and column is: in the files,
-c_u_batch_3_row(x17_C0_2)_ is the row (a <= row, "c_u_") of sample 17 with label subset {0, 2}, added in the
-third batch of rows (batch_3.row[x17,C0_2] in the Pyomo model), c_u_batch_1_row(centroid1_C1)_ a
-class-centroid row, mu_pos(2_5) / mu_neg(2_5) the positive / negative part of the coefficient of class 2,
-feature 5.
+``c_u_batch_3_row(x17_C0_2)_`` is the row (a <= row, ``c_u_``) of sample 17 with label subset {0, 2}, added in
+the third batch of rows (``batch_3.row[x17,C0_2]`` in the Pyomo model), ``c_u_batch_1_row(centroid1_C1)_`` a
+class-centroid row, ``mu_pos(2_5)`` / ``mu_neg(2_5)`` the positive / negative part of the coefficient of class
+2, feature 5.  GLPK reads the MPS file as free MPS (``glpsol --freemps master.mps``).
+
+::
 
     python examples/export.py [--fast] [--out DIR]
 """

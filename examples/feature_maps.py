@@ -1,4 +1,6 @@
-"""Linear features against random Fourier features on the data sets that ship with scikit-learn.
+"""
+Linear features against random Fourier features on the data sets that ship with scikit-learn
+============================================================================================
 
 For each data set (standardised in a pipeline, 30% held out, stratified) and each feature map, the script fits
 the MRC with the defaults and prints the certified worst-case error R* (``upper_``, certified within eps_1),

@@ -1,4 +1,6 @@
-"""A new solver backend in one class: the restricted master solved by SciPy's ``linprog``.
+"""
+A new solver backend in one class: the restricted master solved by SciPy's ``linprog``
+======================================================================================
 
 A backend holds the solver's copy of the master ``P_{I,J}`` (or, as here, none: it rebuilds the LP from the
 master's record of its items and features at every solve), declares what it can do, and is registered under a

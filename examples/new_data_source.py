@@ -1,4 +1,6 @@
-"""A new data source in one class: the samples read from a ``.npy`` file on disk, block by block.
+"""
+A new data source in one class: the samples read from a ``.npy`` file on disk, block by block
+=============================================================================================
 
 A fit reaches its data only through full passes, whose per-block results do not grow with the number of
 samples, and through the rows the master holds, fetched by sample id (:mod:`mrc_pyomo.data.source`).  This

@@ -1,4 +1,6 @@
-"""A new formulation of the master in one class: the paper's rows multiplied by ``|C|``.
+"""
+A new formulation of the master in one class: the paper's rows multiplied by ``|C|``
+====================================================================================
 
 A formulation says what LP rows and columns an item ``(i, C)`` of the master is, how the separation's rows
 become items, and how the duals of its rows become weights on the paper's rows, which the one certificate

@@ -1,4 +1,6 @@
-"""A new method in one file: Kelley's cutting planes, registered beside MRC-CCG without touching the library.
+"""
+A new method in one file: Kelley's cutting planes, registered beside MRC-CCG without touching the library
+=========================================================================================================
 
 Kelley's method is constraint generation at its plainest: solve the master, add the single most violated row of
 all samples (the deepest cut), never remove one.  It is what MRC-CCG becomes with ``n_max = 1`` and no row

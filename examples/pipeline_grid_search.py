@@ -1,4 +1,6 @@
-"""An MRC in a scikit-learn pipeline (scaling + random Fourier features) with a grid search over lambda0.
+"""
+An MRC in a scikit-learn pipeline (scaling + random Fourier features) with a grid search over lambda0
+=====================================================================================================
 
 The MRC's certified worst-case error ``upper_`` is an upper bound on its error under every distribution of
 the uncertainty set; a smaller lambda0 gives a tighter set and usually a smaller error.

@@ -1,4 +1,7 @@
-"""Fit an MRC on scikit-learn's breast-cancer data and look at what the generation loop did."""
+"""
+Fit an MRC on scikit-learn's breast-cancer data and look at what the generation loop did
+========================================================================================
+"""
 
 from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import train_test_split

@@ -1,5 +1,6 @@
-"""Fit MRC-CCG on data sets stored as ``<name>.csv.gz`` (a ``label`` column, the rest features) in a folder
-(all samples, standardised) with the defaults.
+"""
+Fit MRC-CCG on data sets stored as ``<name>.csv.gz`` (a ``label`` column, the rest features) in a folder (all samples, standardised) with the defaults
+======================================================================================================================================================
 
 For each data set it prints the certified interval ``lower_ <= R* <= upper_`` that the fit proves in NumPy,
 its gap, the fit time, the iterations and the share of time in oracles, model updates and solver.  A name

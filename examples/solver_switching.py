@@ -1,4 +1,6 @@
-"""The same MRC with three LP solvers: HiGHS (bulk default path), GLPK and CBC (through Pyomo).
+"""
+The same MRC with three LP solvers: HiGHS (bulk default path), GLPK and CBC (through Pyomo)
+===========================================================================================
 
 Each solves every restricted master of MRC-CCG to a certified gap of 1e-6 (eps_1; eps_2 = 0), so each
 reaches the minimax risk R* to that precision: CBC writes its solution with 8 digits, and asked for less it

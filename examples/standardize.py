@@ -1,5 +1,6 @@
-"""Why to standardise: the worst-case error R is invariant under a positive rescaling of a feature column, not
-under a shift of it.
+"""
+Why to standardise: the worst-case error R is invariant under a positive rescaling of a feature column, not under a shift of it
+===============================================================================================================================
 
 ``lambda = lambda0 * std`` and ``mu`` follow a column's scale, so multiplying a column by ``c > 0`` changes
 neither ``R*`` nor the rule.  Adding a constant ``c`` to column ``j`` does change them: the same scores then

@@ -1,4 +1,6 @@
-"""Constraint and column generation, step by step, on a small MRC.
+"""
+Constraint and column generation, step by step, on a small MRC
+==============================================================
 
 Each iteration solves the restricted master P_IJ, then the oracles find the most violated rows (a sample and
 a label subset) and, in the "nm" regime, the most violated features.  The fit is stepped
@@ -6,8 +8,8 @@ a label subset) and, in the "nm" regime, the most violated features.  The fit is
 state's readable forms: its one-line ``repr`` (the master's size and value, the certified interval, the
 changes), ``describe()`` (the changes that made the master, in the class labels), ``summary()`` (the most
 violated row and feature) and ``next_changes()`` (what the oracles chose next, with the violations that chose
-it); the first master is also printed as an LP.  The history is plotted (``--plot``), and the steps' picture
-(``--steps-plot``: the certified interval closing, the active set changing).  Then the same fit runs with
+it); the first master is also printed as an LP.  The history is plotted (saved with ``--plot``), and the steps'
+picture (``--steps-plot``: the certified interval closing, the active set changing).  Then the same fit runs with
 ``verbose=2``, which prints the iteration log (``verbose=1`` shows a live progress line instead).
 
     python examples/tutorial.py [--fast] [--plot tutorial.png] [--steps-plot steps.png] [--state-html state.html]
@@ -77,13 +79,18 @@ def main():
     print(f"\n{clf.status_} after {clf.n_iter_} iterations: R* = {clf.upper_:.6f}")
     print(f"mu (rows: classes {clf.classes_.tolist()}, columns: intercept, x0, x1):")
     print(np.array2string(clf.mu_, precision=4))
-    if args.plot or args.steps_plot:
+    try:   # the two pictures (the gallery of the guide shows them; --plot and --steps-plot save them)
         import matplotlib
-        matplotlib.use("Agg")
+    except ImportError:
+        matplotlib = None
+    if matplotlib is not None:
+        if args.plot or args.steps_plot:
+            matplotlib.use("Agg")
         from mrc_pyomo import plot_history, plot_steps
         for path, plot, source in ((args.plot, plot_history, clf), (args.steps_plot, plot_steps, states)):
+            figure = plot(source)
             if path:
-                plot(source).savefig(path, dpi=100)
+                figure.savefig(path, dpi=100)
                 print(f"{plot.__name__} saved to {path}")
 
     print("\nthe same fit with verbose=2 prints the iteration log, a line per master:")

@@ -110,6 +110,23 @@ def test_docs_build_with_the_docs_extra_alone(docs_build):
     assert "iteration 1: master with" in tutorial and "tutorial.png" in tutorial
 
 
+def test_the_gallery_shows_each_example_s_code_output_and_figures(docs_build):
+    """The examples as a Sphinx-Gallery gallery: a page per script of ``examples/``, the tutorial's and the
+    teaching walk-through's with what they printed (the states, the tables of the changes) and their figures, run
+    when the pages were built (a teacher read raw pages that show no output)."""
+    result, html, _ = docs_build
+    assert result.returncode == 0, result.stderr[-3000:]
+    gallery = html / "auto_examples"
+    scripts = sorted(path.stem for path in (ROOT / "examples").glob("*.py"))
+    assert sorted(page.stem for page in gallery.glob("*.html") if page.stem != "index") == scripts
+    teaching = (gallery / "teaching.html").read_text()
+    assert "sphx-glr-script-out" in teaching and "MRC-CCG iteration 5: master with" in teaching
+    assert "row added" in teaching and "<img" in teaching and "converged after" in teaching
+    tutorial = (gallery / "tutorial.html").read_text()
+    assert "iteration 1: master with" in tutorial and tutorial.count("<img") >= 2
+    assert "auto_examples/index.html" in (html / "index.html").read_text()   # in the guide's contents
+
+
 def test_pages_say_what_verbose_shows_and_what_the_fit_is_invariant_under():
     sources = {path.relative_to(ROOT).as_posix(): path.read_text()
                for path in [*DOCS.glob("*.rst"), *DOCS.glob("*.md"), ROOT / "examples" / "tutorial.py"]}

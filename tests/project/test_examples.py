@@ -8,10 +8,10 @@ import pytest
 from helpers import ROOT
 
 
-@pytest.mark.parametrize("script", ["quickstart.py", "tutorial.py", "solver_switching.py", "export.py",
+@pytest.mark.parametrize("script", ["quickstart.py", "tutorial.py", "teaching.py", "solver_switching.py", "export.py",
                                     "pipeline_grid_search.py", "feature_maps.py"])
 def test_examples_run(script, tmp_path):
-    args = [] if script == "quickstart.py" else ["--fast"]
+    args = [] if script in ("quickstart.py", "teaching.py") else ["--fast"]
     if script == "tutorial.py":
         args += ["--plot", str(tmp_path / "t.png")]
     result = subprocess.run([sys.executable, str(ROOT / "examples" / script), *args], capture_output=True,
