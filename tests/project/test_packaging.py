@@ -121,3 +121,12 @@ def test_the_readme_states_the_tested_versions(name):
     readme = (ROOT / "README.md").read_text()
     section = readme[readme.index("## Tested versions"):]
     assert _pins()[name] in section
+
+
+def test_the_readme_says_what_its_first_job_prints():
+    """The first job's log has an R(mu^k) column that reaches 132 under a title about error probabilities: the
+    README says, in one sentence, what that column and R^k are."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    quick = readme[readme.index("## Quick start"):readme.index("## Tested versions")]
+    assert "`R(mu^k)` the exact worst-case error of that master's rule over all training samples" in quick
+    assert "`R^k` is the value of each restricted master" in quick and "starts far above 1" in quick
