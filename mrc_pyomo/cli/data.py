@@ -153,12 +153,15 @@ def read_labels(path, n_samples):
     return y
 
 
-def read_data(path, label=None, labels_file=None, fmt="auto", n_features=None, require_labels=True, sep=","):
+def read_data(path, label=None, labels_file=None, fmt="auto", n_features=None, require_labels=True, sep=",",
+              named=False):
     """``(X, y)`` from a CSV or svmlight file; ``y`` is None when there are no labels and none are required.
 
     ``X`` is a DataFrame of the feature columns for a CSV file (so the estimator records their names), a
     sparse matrix for an svmlight file.  Every feature value must be finite and, when labels are required,
-    every label present: the first that is not is reported with its line and column."""
+    every label present: the first that is not is reported with its line and column.  ``named``: the label column
+    was named by the user (``--label``), so a CSV file without it is an error even where labels are not
+    required."""
     import pandas as pd   # on use: the command's --help and --version do without it
     path = Path(path)
     if not path.exists():
@@ -190,10 +193,10 @@ def read_data(path, label=None, labels_file=None, fmt="auto", n_features=None, r
         if label in df.columns:
             y = df[label].to_numpy()
             df = df.drop(columns=label)
-        elif labels_file is None and require_labels:
+        elif labels_file is None and (require_labels or named):
+            advice = "name it with --label or give --labels" if require_labels else "the --label named"
             raise CommandError(f"{path} has no column {label!r} (columns: {', '.join(map(_short, df.columns[:10]))}"
-                               f"{', ...' if len(df.columns) > 10 else ''}); name it with --label or give --labels"
-                               f"{hint}")
+                               f"{', ...' if len(df.columns) > 10 else ''}); {advice}{hint}")
         non_numeric = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
         if non_numeric:
             raise CommandError(f"{path}: non-numeric feature columns {[_short(c) for c in non_numeric[:5]]}{hint}")

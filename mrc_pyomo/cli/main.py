@@ -151,7 +151,7 @@ def _predict(args):
     check_output(args.output, "--output")
     label = args.label if args.label is not None else saved_label_column(args.model)   # the fit's label column
     X, y = read_data(args.data, label, None, args.format, n_features=model.n_features_in_,
-                     require_labels=False, sep=args.sep)
+                     require_labels=False, sep=args.sep, named=args.label is not None)
     X = check_columns(model, X, args.data, args.sep)
     out = pd.DataFrame({"prediction": model.predict(X)})
     if args.proba:

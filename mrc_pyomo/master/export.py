@@ -3,6 +3,8 @@ Pyomo's ``ConcreteModel.write(filename, format, io_options)``, with readable nam
 reader takes, and an error that says what to pass where Pyomo's would not.
 """
 
+from pathlib import Path
+
 from pyomo.environ import Objective, minimize
 from pyomo.opt import ProblemFormat, WriterFactory
 from pyomo.opt.base.formats import guess_format
@@ -27,6 +29,8 @@ def write_model(model, path, format=None, io_options=None):
 
     ``ValueError`` names ``format=`` and the formats for a path whose extension tells no format, and the
     writers for a format that has none."""
+    if format is None and guess_format(str(path)) is None:   # Pyomo's guess is case-sensitive: ".MPS" is MPS too
+        format = EXTENSIONS.get(Path(str(path)).suffix.lower().lstrip("."))
     if format is None and guess_format(str(path)) is None:
         raise ValueError(f"cannot tell the file format of {str(path)!r} from its extension: name the file with one "
                          f"of {', '.join('.' + e for e in EXTENSIONS)}, or pass format= (one of "

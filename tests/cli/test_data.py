@@ -122,7 +122,7 @@ def test_cli_hints_at_the_separator(data_files, capsys, sep, shown):
             (["fit", d / "other.csv", "--label", "diagnosis"], "has no column 'diagnosis'"),
             (["fit", d / "other_features.csv", "--labels", d / "labels.txt"], "non-numeric feature columns"),
             (["fit", d / "other_header.csv", "--label", "diagnosis"], "has a header but no samples"),
-            (["predict", d / "m.pkl", d / "other.csv", "--label", "diagnosis"], "non-numeric feature columns")]:
+            (["predict", d / "m.pkl", d / "other.csv", "--label", "diagnosis"], "has no column 'diagnosis'")]:
         error = cli_error(capsys, args)
         assert message in error and error.endswith(hint), error
     assert cli(["fit", d / "other.csv", "--label", "diagnosis", "--sep", shown.strip("'"), "--quiet"]) == 0

@@ -62,6 +62,7 @@ def test_cli_fit_save_predict_export(data_files, capsys):
     (["fit", "{d}/bc.csv", "--label", "diagnosis", "--lambda0", "-1"], "lambda0"),
     (["fit", "{d}/bc.csv", "--label", "diagnosis", "--solver-option", "x"], "KEY=VALUE"),
     (["predict", "{d}/bc.csv", "{d}/bc.csv"], "is a data file, not a model"),
+    (["predict", "{d}/m.pkl", "{d}/bc.csv", "--label", "wrong"], "the --label named"),
 ])
 def test_cli_errors_are_one_line(data_files, args, message):
     """Each error is one line on stderr, before any fit starts (nothing on stdout: no Pyomo warning either)."""

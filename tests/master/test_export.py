@@ -84,3 +84,11 @@ def test_every_free_solver_reads_the_exported_file_and_finds_r_k(fitted, tmp_pat
     if suffix == ".mps":
         assert "OBJSENSE" not in path.read_text()
 
+
+def test_an_upper_case_extension_tells_the_format(fitted, tmp_path):
+    """``--export-master MASTER.MPS`` (the command line takes the extension in any case): Pyomo's guess of the
+    format is case-sensitive, and the write failed after the fit (the saved model written, the master not)."""
+    for name in ("MASTER.MPS", "Master.Lp"):
+        path = fitted.master_.write(tmp_path / name)
+        assert _objective(path) == pytest.approx(fitted.objective_, abs=1e-7)
+
