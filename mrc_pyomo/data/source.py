@@ -105,7 +105,8 @@ class DataSource(ABC):
 
 
 class InMemorySource(DataSource):
-    """``Psi`` held in memory: a dense NumPy array or a CSR matrix, passed over as one block."""
+    """``Psi`` held in memory: a dense NumPy array or a CSR matrix, passed over by the canonical blocks (of a CSR
+    matrix, copies made once, at the first pass, and kept: ``blocks``)."""
 
     def __init__(self, Psi):
         # C order, as a Dask chunk is: a block's sums then run in the same order as on Dask
@@ -122,7 +123,12 @@ class InMemorySource(DataSource):
         return self.array[ids][:, columns] if self.sparse else self.array[np.ix_(ids, columns)]
 
     def map_reduce(self, fn, combine, *per_sample):
-        return combine(map_canonical_blocks(fn, self.array, per_sample))
+        if not self.sparse:   # a dense block is a view of the array: nothing to keep
+            return combine(map_canonical_blocks(fn, self.array, per_sample))
+        if getattr(self, "blocks", None) is None:   # a CSR block is a copy: made once, for every pass
+            self.blocks = map_canonical_blocks(lambda block, start: block, self.array)
+        return combine([fn(block, start, *(slice_rows(part, start, start + block.shape[0]) for part in per_sample))
+                        for block, start in zip(self.blocks, block_starts(self.n_samples))])
 
     def map_blocks(self, fn):
         return InMemorySource(fn(self.array))

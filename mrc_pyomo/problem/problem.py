@@ -14,9 +14,10 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils.multiclass import check_classification_targets
 
-from ..data import DataSource, as_source, is_dask_array
+from ..data import DataSource, InMemorySource, as_source, is_dask_array
 from ..feature_maps import make_feature_map
 from ..formulations import get_formulation
 from ..oracles.primal import RulePass, risk, risk_upper_bound, rule_pass
@@ -175,6 +176,21 @@ class MRCProblem:
                                  for start in range(0, self.X.shape[0], USER_PASS_ROWS)])
 
 
+#: dense features in memory with at most this fraction of nonzeros are passed over as a CSR matrix: a pass then
+#: costs its nonzeros, not ``n D`` multiply-adds (docs/benchmarks.md, "The route of the default fit")
+SPARSE_PASSES = 0.3
+
+
+def sparse_passes(data):
+    """``data`` (the rescaled ``Psi``) as the passes read it: a dense array in memory with at most
+    :data:`SPARSE_PASSES` of nonzeros (images: mnist's pixels are 19% nonzero) as a CSR matrix of the same values,
+    anything else as it is."""
+    if type(data) is InMemorySource and not data.sparse and data.array.size:
+        if np.count_nonzero(data.array) <= SPARSE_PASSES * data.array.size:
+            return InMemorySource(sp.csr_matrix(data.array))
+    return data
+
+
 def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0.01, centre=None, reduce=True,
             weights=None):
     """The :class:`MRCProblem` of the training data ``X`` (validated: an array, a CSR matrix, a Dask array or a
@@ -201,7 +217,7 @@ def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0
         # be scaled to 1 + O(1e-6) and centred to O(1e-6), an ill-conditioned LP
         data, means = center_columns(data)
     scale = column_scales(data)
-    data = data.map_blocks(lambda block: scale_columns(block, scale))
+    data = sparse_passes(data.map_blocks(lambda block: scale_columns(block, scale)))
     tau, std = mean_and_confidence(data, y_idx, len(classes), 1.0, weights)
     reduction = find_reduction(data, y_idx, len(classes)) if reduce else None
     return MRCProblem(data=data, y=y_idx, tau=tau, std=std, lambda0=float(lambda0), classes=classes,

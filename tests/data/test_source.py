@@ -59,3 +59,22 @@ def test_as_source_and_rows():
     assert as_source(source) is source and source.shape == (4, 3) and not source.sparse
     assert np.array_equal(source.rows([2, 0, 2], [1]), X[[2, 0, 2]][:, [1]])
     assert sp.issparse(as_source(sp.csr_matrix(X)).rows([1]))
+
+
+def test_a_sparse_source_cuts_its_blocks_once():
+    """A CSR matrix in memory is passed over by its canonical blocks, copies made at the first pass and kept
+    (cutting them at every pass cost as much as the products on mnist's pixels): every pass sees the same
+    blocks, and the per-sample arrays are cut alike."""
+    import scipy.sparse as sp
+    from mrc_pyomo.data import InMemorySource
+    from mrc_pyomo.data.source import BLOCK_ROWS
+    rng = np.random.default_rng(2)
+    matrix = sp.random(2 * BLOCK_ROWS + 17, 6, density=0.3, format="csr", random_state=3)
+    source = InMemorySource(matrix)
+    labels = rng.integers(0, 3, matrix.shape[0])
+    total = source.map_reduce(lambda block, start, part: np.asarray(block.T @ np.eye(3)[part]), sum, labels)
+    assert np.allclose(total, matrix.T @ np.eye(3)[labels], rtol=0, atol=1e-12)
+    first = source.blocks
+    assert [block.shape[0] for block in first] == [BLOCK_ROWS, BLOCK_ROWS, 17]
+    starts = source.map_reduce(lambda block, start: [start], lambda parts: sum(parts, []))
+    assert starts == [0, BLOCK_ROWS, 2 * BLOCK_ROWS] and source.blocks is first

@@ -132,3 +132,21 @@ def test_a_problem_without_labels_says_what_needs_them():
         problem.rule(np.zeros_like(tau))
     with pytest.raises(ValueError, match="need the labels"):
         initial_master(problem, CCGConfig())
+
+
+def test_features_mostly_zeros_are_passed_over_as_a_sparse_matrix():
+    """Dense features in memory with at most 30% of nonzeros (raw pixels) are kept as a CSR matrix of the same
+    values, whose passes cost their nonzeros: the fit is the one of the same data given as a CSR matrix (to the
+    rounding of the column scales, which a dense and a sparse pass sum in other orders); denser features stay
+    dense."""
+    import scipy.sparse as sp
+    from mrc_pyomo import MRCClassifier
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(400, 12)) * (rng.random((400, 12)) < 0.2)
+    y = (X[:, 0] + X[:, 1] > 0).astype(int) + (X[:, 2] > 0.5)
+    assert prepare(X, y).data.sparse and not prepare(X + 1.0, y).data.sparse
+    assert np.allclose(prepare(X, y).data.array.toarray(), prepare(sp.csr_matrix(X), y).data.array.toarray(),
+                       rtol=1e-14, atol=0)
+    dense, sparse = MRCClassifier(eps_1=0.0).fit(X, y), MRCClassifier(eps_1=0.0).fit(sp.csr_matrix(X), y)
+    assert dense.upper_ == pytest.approx(sparse.upper_, abs=1e-9) and dense.lower_ == pytest.approx(sparse.lower_,
+                                                                                                    abs=1e-9)
