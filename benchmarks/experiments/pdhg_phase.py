@@ -6,7 +6,7 @@
 Runs MRC-PDHG (:mod:`mrc_pyomo.methods.pdhg`) on the harness's training split of CASE (default mnist_8000),
 prepared as ``MRCClassifier(method="pdhg")`` prepares it, with the fields of
 :class:`~mrc_pyomo.methods.pdhg.tuning.PDHGConfig` given by ``--set`` (Python literals: ``--set adaptive=False
---set weight_scale=1.0``).  By default only the iterations run, with neither the support's settling nor the
+--set weight_scale=1.0``).  By default only the iterations run, with neither the support's settling, their work nor the
 stall ending them, so that the time limit does: prints the iterations, their rate, and the best exact ``R`` and
 the certified lower end by 5, 10, 20, 30, 60 and 120 s (the measurements of ``PDHGConfig``'s docstring).
 ``--hand-over`` keeps the hand-over rules and prints where they end the iterations; ``--certify`` runs the
@@ -41,7 +41,7 @@ def settings(pairs):
 def iterations(problem, config, time_limit, hand_over):
     """Run the iterations alone and print their rate and ends by the marks (or where the hand-over stopped)."""
     if not hand_over:
-        config = replace(config, settled=2.0, stall_window=10**9)
+        config = replace(config, settled=2.0, stall_window=10**9, handover=float("inf"))
     best, history, status = phase(problem, config, deadline=Deadline(time_limit))
     seconds = history[-1]["seconds_elapsed"]
     line = [f"{len(history)} iterations, {len(history) / seconds:.1f} per s"]

@@ -132,6 +132,23 @@ def many_classes_26(quick):
     return X, y, {"phi": "linear"}
 
 
+def dry_bean_3000(quick):
+    """3,000 samples of dry bean (2,400 for training; 1,000 in quick mode), standardised, linear features: 7 classes
+    and few columns, where the loop certifies in seconds."""
+    return tabular("dry_bean", True, 1000 if quick else 3000, fourier=False)
+
+
+def pulsar_4000(quick):
+    """4,000 samples of pulsar (3,200 for training; 1,000 in quick mode), standardised, linear features: two classes
+    of tabular data."""
+    return tabular("pulsar", True, 1000 if quick else 4000, fourier=False)
+
+
+def mnist_10000(quick):
+    """The first 10,000 images of mnist (8,000 for training; 1,000 images in quick mode)."""
+    return mnist(quick, nrows=1000 if quick else 10000)
+
+
 def satellite_unregularised(quick):
     """satellite, standardised, linear, at ``lambda0 = 0``: the unregularised MRC (2000 samples in quick
     mode)."""
@@ -144,7 +161,8 @@ CASES = {
     "satellite_rff": satellite_rff, "optdigits_rff": optdigits_rff, "digits_rff": digits_rff,
     "mnist": mnist, "mnist_8000": mnist_8000, "tweets": tweets, "many_classes": many_classes,
     "many_classes_50": many_classes_50, "many_classes_26": many_classes_26, "many_classes_26_rff": many_classes_26_rff,
-    "satellite_unregularised": satellite_unregularised,
+    "satellite_unregularised": satellite_unregularised, "dry_bean_3000": dry_bean_3000, "pulsar_4000": pulsar_4000,
+    "mnist_10000": mnist_10000,
 }
 
 # the data sets of benchmarks.data that each case reads; the cases not named here read none (they are generated,
@@ -152,7 +170,8 @@ CASES = {
 DATA_SETS = {
     "pulsar_rff": ["pulsar"], "dry_bean_rff": ["dry_bean"], "satellite": ["satellite"], "optdigits": ["optdigits"],
     "satellite_rff": ["satellite"], "optdigits_rff": ["optdigits"], "mnist": ["mnist"], "mnist_8000": ["mnist"],
-    "tweets": ["tweets"], "satellite_unregularised": ["satellite"],
+    "tweets": ["tweets"], "satellite_unregularised": ["satellite"], "dry_bean_3000": ["dry_bean"],
+    "pulsar_4000": ["pulsar"], "mnist_10000": ["mnist"],
 }
 
 

@@ -199,6 +199,8 @@ def main(argv=None):
                                     if r == r])
         first = h[h.phase == "first-order"]
         if len(first):   # the phases: first-order iterations, then the masters
+            record["route"] = [name for name, column in (("FISTA", "beta"), ("PDHG", "omega"))
+                               if column in first and first[column].notna().any()]
             record.update(first_order_iterations=len(first),
                           first_order_seconds=float(first.seconds_elapsed.iloc[-1]),
                           first_order_R=float(first.upper.iloc[-1]),

@@ -19,6 +19,9 @@ def test_the_route_follows_the_problem_s_shape():
     assert route(shape(2000, 26, 17), "n") == PDHG                          # 26 classes, 16 columns
     assert route(shape(6400, 10, 785), "n") == FISTA_THEN_PDHG              # mnist_8000: images
     assert route(shape(14318, 2, 409), "n", linear=False) == LOOP           # pulsar + RFF: two classes
+    assert route(shape(10888, 7, 417), "n", linear=False) == LOOP           # dry bean + RFF: 26 samples a column
+    assert route(shape(1437, 10, 465), "n", linear=False) == PDHG           # digits + RFF
+    assert route(shape(56000, 10, 785), "n") == FISTA_THEN_PDHG             # all of mnist: images, 71 a column
     assert route(shape(1600, 6, 37), "n") == LOOP                           # satellite: a small master
     assert route(shape(2400, 7, 17), "n") == LOOP                           # dry bean, linear
     assert route(shape(16612, 2, 173335), "full") == LOOP                   # sparse text: its own regime

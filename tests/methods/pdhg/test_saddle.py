@@ -109,3 +109,18 @@ def test_on_array_api_strict_numpy_s_numbers():
         assert all(np.array_equal(a, b) for a, b in zip(nested_rows(W), nested_rows(np.asarray(W))))
     finally:
         xps.reset_array_api_strict_flags()
+
+
+def test_the_nested_size_is_the_labels_of_the_nested_rows_in_any_namespace():
+    """``nested_size`` (what the hand-over weighs a master by) is the sum of ``|C_k|`` over the rows that
+    ``nested_rows`` gives, above the same floor, on NumPy's and on array-api-strict's arrays."""
+    from mrc_pyomo.methods.pdhg.saddle import nested_size
+    rng = np.random.default_rng(3)
+    W = rng.dirichlet(np.ones(40)).reshape(8, 5)
+    W[2, 1:3] = W[2, 0]   # ties
+    W[5] = 0.0
+    for floor in (0.0, 1e-3):
+        samples, subsets = nested_rows(W, floor)
+        assert nested_size(W, floor) == subsets.sum()
+    xps = pytest.importorskip("array_api_strict")
+    assert nested_size(xps.asarray(W), 1e-3) == nested_size(W, 1e-3)

@@ -1,0 +1,63 @@
+"""The section "The route of the default fit" of docs/benchmarks.md: the default fit before and after the route of
+``mrc_pyomo/methods/route.py``, case by case, side by side (the records of the experiment ``default_route`` of
+``experiments.jsonl``: ``python -m benchmarks.experiments.default_route``)."""
+
+from benchmarks.harness.record_files import read
+
+#: the route each case takes after the change, as ``mrc_pyomo.methods.route.route`` names it on its shape
+INTRO = [
+    "", "## The route of the default fit", "",
+    "The default fit (`first_order=\"auto\"`) before and after it took the route of `mrc_pyomo/methods/route.py`,",
+    "each case's two fits side by side, one core each (`python -m benchmarks.experiments.default_route`; records",
+    "of the experiment `default_route` in `benchmarks/results/experiments.jsonl`). The rule the table backs:",
+    "no phase where masters are cheap (two classes, few columns, more than 20 samples a column, sparse text);",
+    "MRC-PDHG's phase for many classes (K >= 20 over n K >= 20,000 pairs) and wide dense masters (K D >= 2,000",
+    "over n K D >= 5e6 entries, n <= 20 D);",
+    "FISTA's first seconds, then MRC-PDHG's from FISTA's point, on linear maps with K D >= 4,000 (images). After a",
+    "phase, the loop starts from the master of PDHG's dual's and primal's supports and keeps its rows. The limit",
+    "ratio is the fit time over the best cold solve of the fit's own final master (capped by the run's",
+    "`--cold-time-limit`: `<=` marks a bound); a fit stopped by its time limit is shown with its rule's R.", "",
+    "| case | route after | before: fit s | status | [lower, R] | masters | limit ratio | after: fit s | status "
+    "| [lower, R] | phase s | masters | limit ratio |",
+    "| --- | --- | ---: | --- | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: |",
+]
+
+
+def route_of(record):
+    """The route the record's fit took: its phases (``route``, run_case's, from the columns of the phases' records),
+    or the loop alone; a record written before run_case kept them took FISTA's first on the images only."""
+    if not record.get("first_order_iterations"):
+        return "loop"
+    names = record.get("route") or (["FISTA", "PDHG"] if record["case"].startswith("mnist") else ["PDHG"])
+    return ", then ".join(names)
+
+
+def cells(record):
+    """The five cells of one side: fit seconds, status, interval, masters, limit ratio."""
+    if record is None:
+        return ["-"] * 5
+    ratio = record.get("limit_ratio")
+    bound = record.get("limit_ratio_bound")
+    shown = f"{ratio:.1f}" if ratio else (f"<= {bound:.1f}" if bound else "-")
+    return [f"{record['seconds']:.1f}", record["status"], f"[{record['lower']:.4f}, {record['R']:.4f}]",
+            str(record.get("waste", {}).get("masters", "-")), shown]
+
+
+def route_section(path):
+    """The section's lines from the records of ``path`` (``experiments.jsonl``); none if it has none."""
+    try:
+        records = [r for r in read(path) if r.get("experiment") == "default_route"]
+    except FileNotFoundError:
+        return []
+    if not records:
+        return []
+    newest = {(r["tag"], r["side"]): r for r in records}
+    lines = list(INTRO)
+    for tag in dict.fromkeys(r["tag"] for r in records):
+        before, after = newest.get((tag, "before")), newest.get((tag, "after"))
+        case = (after or before)["case"] + (f", {tag}" if tag.startswith("mnist") else "")
+        route = route_of(after) if after else "-"
+        phase = f"{after.get('first_order_seconds', 0.0):.1f}" if after else "-"
+        line = [case, route, *cells(before)] + cells(after)[:3] + [phase] + cells(after)[3:]
+        lines.append("| " + " | ".join(line) + " |")
+    return lines
