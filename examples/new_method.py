@@ -93,7 +93,7 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
 COLUMNS = ("iteration", "R_master", "R_mu", "lower", "upper", "n_rows", "seconds_elapsed")
 
 
-register_method(Method(name="kelley", title="Kelley", config=KelleyConfig, configure=configure, steps=steps,
+register_method(Method(name="kelley", title="Kelley", configure=configure, steps=steps,
                        summary="Kelley's cutting planes: the single deepest cut per master, none removed",
                        columns=COLUMNS))
 

@@ -26,6 +26,7 @@ from mrc_pyomo.estimator.fitting import prepared
 from mrc_pyomo.estimator.parameters import settings_of
 from mrc_pyomo.methods import first_order, get_method
 from mrc_pyomo.methods.deadline import Deadline
+from mrc_pyomo.methods.result import finish
 
 
 def main(argv=None):
@@ -47,7 +48,7 @@ def main(argv=None):
     problem, _ = prepared(clf, X_train, y_train, None, clf.lambda0, method)
     config = replace(method.configure(settings_of(clf), problem), beta_start=args.start, beta_every=args.every,
                      beta_floor=args.floor, tolerance=-1.0, max_iter=10**6, certify=False)
-    result = first_order.solve(problem, config, deadline=Deadline(args.time_limit))
+    result = finish(first_order.steps(problem, config, deadline=Deadline(args.time_limit)))
     h = pd.DataFrame(result.history)
     line = [f"{args.case} every={args.every} floor={args.floor:g} start={args.start:g}"
             + (" unscaled" if args.unscaled else ""),

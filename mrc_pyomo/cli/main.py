@@ -4,7 +4,6 @@ The arguments: :mod:`mrc_pyomo.cli.arguments`; the texts of the help, the data a
 :data:`mrc_pyomo.cli.help.EPILOG`.
 """
 
-import argparse
 import os
 import sys
 import textwrap
@@ -13,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
 from .data import CommandError, check_standardizable, missing_labels, plain, plural, read_data, separator_hint
 from .arguments import FIRST_ORDER, build_parser
 from .help import COMMANDS

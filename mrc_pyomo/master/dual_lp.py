@@ -89,7 +89,7 @@ class DualLPBackend(Backend):
 
     def refine(self):
         """Nothing to forget: the next solve starts from the last basis, with the options set since (the full
-        LP's refined re-solve sets the simplex and tighter tolerances, :func:`mrc_pyomo.methods.full_lp.solve`)."""
+        LP's refined re-solve sets the simplex and tighter tolerances, :func:`mrc_pyomo.methods.full_lp.steps`)."""
 
     def solve(self, master, time_limit=None, budget=None):
         if self.highs is None:

@@ -1,7 +1,7 @@
 """The ways of solving a prepared problem (:class:`~mrc_pyomo.problem.MRCProblem`), one room each, each registered
 in :mod:`~mrc_pyomo.methods.registry` with its config and its ``steps(problem, config, *, start, deadline, log)``,
-a generator of its iterations that returns a :class:`~mrc_pyomo.methods.result.FitResult` (its ``solve`` runs
-them to the end):
+a generator of its iterations that returns a :class:`~mrc_pyomo.methods.result.FitResult`
+(:func:`~mrc_pyomo.methods.result.finish` runs them to the end):
 
 * :mod:`~mrc_pyomo.methods.ccg`: MRC-CCG, constraint and column generation (Algorithm 1), ``method="ccg"``;
 * :mod:`~mrc_pyomo.methods.full_lp`: the full LP, solved the fastest way HiGHS can, ``method="lp"``;

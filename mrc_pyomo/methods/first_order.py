@@ -44,7 +44,7 @@ from .ccg.config import CCGConfig
 from .deadline import deadline_of
 from .phased import after_phase, phase_result
 from .registry import Method, register_method
-from .result import Outcome, Start, Status, finish
+from .result import Outcome, Start, Status
 
 HISTORY_COLUMNS = ["iteration", "phase", "beta", "L", "R_mu", "lower", "upper", "seconds_elapsed"]
 #: the columns of the history of a fit: those of MRC-CCG's records, then the first-order phase's own
@@ -143,10 +143,6 @@ def certificate_master(problem, mu, config):
     return master
 
 
-def phase(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
-    """:func:`phase_steps` run to its end, each iteration's record shown to ``callback`` (if given), whose true
-    return value stops the phase (:func:`~mrc_pyomo.methods.result.finish`): ``(best, history, status)``."""
-    return finish(phase_steps(problem, config, start=start, deadline=deadline, log=log), callback)
 
 
 def phase_steps(problem, config=None, *, start=None, deadline=None, log=None):
@@ -221,11 +217,6 @@ def phase_steps(problem, config=None, *, start=None, deadline=None, log=None):
     return Outcome(best.mu, risk(best.mu, top, tau, lam), top + 1.0, W=weights), history, status
 
 
-def solve(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
-    """Run MRC-FOM on ``problem``: :func:`steps` to its end, each iteration (the phase's records, then the loop's
-    states) shown to ``callback`` (if given), whose true return value stops the fit
-    (:func:`~mrc_pyomo.methods.result.finish`)."""
-    return finish(steps(problem, config, start=start, deadline=deadline, log=log), callback)
 
 
 def steps(problem, config=None, *, start=None, deadline=None, log=None):
@@ -264,6 +255,6 @@ def log_line(record):
 
 
 METHOD = register_method(Method(
-    name="fom", title="MRC-FOM", config=FOMConfig, configure=configure, steps=steps, phase=phase_steps,
+    name="fom", title="MRC-FOM", configure=configure, steps=steps, phase=phase_steps,
     summary="MRC-FOM: FISTA on the smoothed worst-case risk, then MRC-CCG from its active rows, for the certificate",
     columns=tuple(COLUMNS), log_line=log_line, log_header=LOG_HEADER))

@@ -84,7 +84,7 @@ from ..oracles.primal import risk_on_segment
 from .ccg.record import HISTORY_COLUMNS
 from .deadline import deadline_of
 from .registry import Method, register_method
-from .result import FitResult, Status, finish
+from .result import FitResult, Status
 
 MAX_ROWS = 2_000_000
 MAX_NONZEROS = 100_000_000
@@ -230,10 +230,6 @@ def refine(master, solver_options, deadline):
         return None
 
 
-def solve(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
-    """Solve the full LP of ``problem`` and certify its answer: :func:`steps` to its end
-    (:func:`~mrc_pyomo.methods.result.finish`; one solve: nothing for ``callback`` to watch)."""
-    return finish(steps(problem, config, start=start, deadline=deadline, log=log), callback)
 
 
 def steps(problem, config=None, *, start=None, deadline=None, log=None):
@@ -269,5 +265,5 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
 
 
 METHOD = register_method(Method(
-    name="lp", title="full LP", config=LPConfig, configure=configure, steps=steps,
+    name="lp", title="full LP", configure=configure, steps=steps,
     summary="the full LP over all n (2^K - 1) rows, solved the fastest way HiGHS can", columns=tuple(HISTORY_COLUMNS)))

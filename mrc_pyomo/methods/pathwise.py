@@ -32,7 +32,7 @@ from ..oracles.incumbent import Incumbent
 from ..problem.scaling import column_means
 from .deadline import deadline_of
 from .phased import keeping_rows, phased_steps
-from .result import FitResult, Start, Status, finish
+from .result import FitResult, Start, Status
 
 #: each stage's lambda0 is this many times the next one's
 FACTOR = 3.0
@@ -117,11 +117,6 @@ def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, st
     return results
 
 
-def solve_path(problem, lambda0s, method, config, *, deadline=None, log=None, callback=None, stage_eps=None):
-    """:func:`path_steps` run to its end, every iteration of every stage shown to ``callback`` (if given), whose
-    true return value stops the path (:func:`~mrc_pyomo.methods.result.finish`)."""
-    return finish(path_steps(problem, lambda0s, method, config, deadline=deadline, log=log, stage_eps=stage_eps),
-                  callback)
 
 
 def at_last_stage(problem, lambda0s, stages, candidates, deadline):

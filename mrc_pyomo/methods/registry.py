@@ -6,8 +6,8 @@ first-order phases (:mod:`mrc_pyomo.methods.route` names them).
 A method's module holds its config dataclass (its own tuning, with defaults), a ``configure(settings, problem)``
 that makes that config from the estimator's parameters (:class:`Settings`), and its ``steps(problem, config, *,
 start=None, deadline=None, log=None)``: a generator of its iterations that returns a
-:class:`~mrc_pyomo.methods.result.FitResult` (:mod:`mrc_pyomo.methods.result`; its ``solve`` is
-:func:`~mrc_pyomo.methods.result.finish` of them).  ``examples/new_method.py`` adds one without touching the
+:class:`~mrc_pyomo.methods.result.FitResult` (:mod:`mrc_pyomo.methods.result`;
+:func:`~mrc_pyomo.methods.result.finish` runs them to the end).  ``examples/new_method.py`` adds one without touching the
 library.
 """
 
@@ -41,8 +41,8 @@ class Method:
     """A way of solving a prepared problem (module docstring).
 
     ``name``: the estimator's ``method`` value; ``title``: how the displays call it ("MRC-CCG");
-    ``summary``: one line for the command line's help; ``config``: its config dataclass; ``configure``:
-    ``configure(settings, problem) -> config``; ``steps``: its generator of iterations; ``columns``: the keys of
+    ``summary``: one line for the command line's help; ``configure``: ``configure(settings, problem) -> config``
+    (its config, a dataclass of its module); ``steps``: its generator of iterations; ``columns``: the keys of
     its history's records (the columns of ``history_``); ``masters``: it solves LP masters (its fit has a
     ``master_`` to inspect and export; MRC-SUB has none); ``reduces``: it solves the problem's exact reduction
     (:mod:`mrc_pyomo.problem.reduction`; MRC-SUB works on the whole problem).  ``warm_starts``: it
@@ -59,7 +59,6 @@ class Method:
 
     name: str
     title: str
-    config: type
     configure: Callable
     steps: Callable
     summary: str = ""

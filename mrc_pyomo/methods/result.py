@@ -7,8 +7,8 @@ Each method of :mod:`mrc_pyomo.methods` (:mod:`~mrc_pyomo.methods.registry`) is 
 yields what each iteration leaves to watch (MRC-CCG's :class:`~mrc_pyomo.methods.ccg.record.IterationState`, a
 first-order iteration's record), is sent back whether to stop there (``True``: stop; ``None`` or ``False``: go
 on), and returns one :class:`FitResult` whose ``mu`` is a rule of that problem (its rescaled columns, reduced
-features at 0) with the certified interval ``[lower, upper]``, ``upper = R(mu)``.  Its ``solve(problem, config,
-..., callback=None)`` is :func:`finish` of its ``steps`` with a callback.  So a fit is watched one
+features at 0) with the certified interval ``[lower, upper]``, ``upper = R(mu)``; :func:`finish` runs its
+``steps`` to the end, a callback watching each iteration.  So a fit is watched one
 iteration at a time in the caller's own thread (:meth:`mrc_pyomo.MRCClassifier.steps`), and a method that runs
 another (a path's stages, a first-order phase before the loop) passes its iterations on with ``yield from``.
 """
@@ -105,9 +105,3 @@ def finish(steps, callback=None):
     except StopIteration as end:
         return end.value
 
-
-def single_step(solve):
-    """The steps of a method with no iterations to watch (the full LP: one solve): a generator that yields nothing
-    and returns ``solve()``."""
-    yield from ()
-    return solve()

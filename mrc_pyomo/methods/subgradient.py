@@ -28,7 +28,7 @@ from ..oracles.rounding import gamma
 from ..oracles.rows import right_hand_sides
 from .deadline import deadline_of
 from .registry import Method, register_method
-from .result import FitResult, Status, finish
+from .result import FitResult, Status
 
 HISTORY_COLUMNS = ["iteration", "R_mu", "lower", "upper", "seconds_elapsed"]
 #: the iteration log shows every this many steps
@@ -66,10 +66,6 @@ def _risk_and_subgradient_row(Psi, mu, tau, lam):
     return risk(mu, psi[i], tau, lam), i, subsets[i]
 
 
-def solve(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
-    """Run MRC-SUB on ``problem``: :func:`steps` to its end, each iteration's record shown to ``callback`` (if
-    given), whose true return value stops it (:func:`~mrc_pyomo.methods.result.finish`)."""
-    return finish(steps(problem, config, start=start, deadline=deadline, log=log), callback)
 
 
 def steps(problem, config=None, *, start=None, deadline=None, log=None):
@@ -138,6 +134,6 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
 
 
 METHOD = register_method(Method(
-    name="subgradient", title="MRC-SUB", config=SubgradientConfig, configure=configure, steps=steps,
+    name="subgradient", title="MRC-SUB", configure=configure, steps=steps,
     summary="MRC-SUB, the accelerated subgradient method of the paper's comparisons", columns=tuple(HISTORY_COLUMNS),
     masters=False, reduces=False, log_line=log_line))

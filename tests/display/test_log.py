@@ -18,6 +18,7 @@ from mrc_pyomo.methods import ccg
 from mrc_pyomo.methods.ccg.record import HISTORY_COLUMNS, failure_record
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.problem import MRCProblem
+from mrc_pyomo.methods.result import finish
 
 #: the two logs: their columns, their header, and format_record's ``wide``
 WIDTHS = {"default": (NARROW_COLUMNS, LOG_HEADER, False), "wide": (LOG_COLUMNS, WIDE_HEADER, True)}
@@ -31,7 +32,7 @@ def records():
     """The records of a small MRC-CCG fit, as its ``log`` receives them."""
     Psi, y_idx, tau, lam = scaled_problem(30, 3, 3, False, seed=1)
     seen = []
-    ccg.solve(MRCProblem.from_arrays(Psi, y_idx, tau, lam), ccg.CCGConfig(eps_1=0.0, n_max=3), log=seen.append)
+    finish(ccg.steps(MRCProblem.from_arrays(Psi, y_idx, tau, lam), ccg.CCGConfig(eps_1=0.0, n_max=3), log=seen.append))
     assert len(seen) > 2
     return seen
 

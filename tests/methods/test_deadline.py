@@ -17,6 +17,7 @@ from mrc_pyomo.master.dual_lp import DualLPBackend
 from mrc_pyomo.methods import deadline, full_lp
 from mrc_pyomo.methods.deadline import Deadline, caller_time_left_out
 from mrc_pyomo.problem import prepare
+from mrc_pyomo.methods.result import finish
 
 
 class JumpingClock:
@@ -154,12 +155,12 @@ def test_the_full_lp_knows_a_time_out_by_its_status(monkeypatch):
             raise error
         return solve
     monkeypatch.setattr(DualLPBackend, "solve", failing(MasterTimeLimit("HiGHS: model status 'kTimeLimit'")))
-    result = full_lp.solve(problem, full_lp.LPConfig(form="simplex"), deadline=Deadline(60.0))
+    result = finish(full_lp.steps(problem, full_lp.LPConfig(form="simplex"), deadline=Deadline(60.0)))
     assert result.status == "time_limit" and result.lower == 0.0 and result.master is None
     assert result.upper == pytest.approx(1 - 1 / 3, abs=1e-9)   # R(0)
     monkeypatch.setattr(DualLPBackend, "solve", failing(MasterSolveError("Time limit of the licence reached")))
     with pytest.raises(MasterSolveError, match="licence"):
-        full_lp.solve(problem, full_lp.LPConfig(form="simplex"), deadline=Deadline(60.0))
+        finish(full_lp.steps(problem, full_lp.LPConfig(form="simplex"), deadline=Deadline(60.0)))
 
 
 def test_the_caller_s_time_at_a_step_does_not_count(monkeypatch):

@@ -18,6 +18,7 @@ from mrc_pyomo.methods import deadline, first_order
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.oracles.primal import class_scores
 from mrc_pyomo.problem import prepare
+from mrc_pyomo.methods.result import finish
 
 
 def test_the_gradient_is_that_of_the_smoothed_objective():
@@ -88,7 +89,7 @@ def test_time_running_out_after_the_phase_returns_its_rule(monkeypatch):
     X, y = random_problem(300, 4, 3, seed=2)
     problem = prepare(X, y)
     config = first_order.FOMConfig()
-    best, _, _ = first_order.phase(problem, config)
+    best, _, _ = finish(first_order.phase_steps(problem, config))
     late = {"seconds": 0.0}
     real_master, real_now = first_order.certificate_master, deadline.now
 
@@ -100,17 +101,17 @@ def test_time_running_out_after_the_phase_returns_its_rule(monkeypatch):
         raise MasterTimeLimit("HiGHS did not solve the restricted master: model status 'Time limit reached'")
     monkeypatch.setattr(deadline, "now", lambda: real_now() + late["seconds"])
     monkeypatch.setattr(first_order, "certificate_master", slow_master)
-    result = first_order.solve(problem, config, deadline=Deadline(60.0))
+    result = finish(first_order.steps(problem, config, deadline=Deadline(60.0)))
     assert result.status == "time_limit" and result.lower == 0.0 and result.master is None
     assert result.upper == pytest.approx(best.risk, abs=1e-12)
     monkeypatch.setattr(first_order, "certificate_master", real_master)
     monkeypatch.setattr(HighsBackend, "solve", stopped)
-    result = first_order.solve(problem, config, deadline=Deadline(60.0))
+    result = finish(first_order.steps(problem, config, deadline=Deadline(60.0)))
     assert result.status == "time_limit" and result.lower == 0.0 and result.master is None
     monkeypatch.setattr(HighsBackend, "solve", lambda *args, **kwargs: (_ for _ in ()).throw(
         MasterSolveError("HiGHS did not solve the restricted master: model status 'Unbounded'")))
     with pytest.raises(MasterSolveError, match="Unbounded"):   # without a deadline the error is the solver's
-        first_order.solve(problem, config)
+        finish(first_order.steps(problem, config))
 
 
 def test_on_dask_the_in_memory_run():

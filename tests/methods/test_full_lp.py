@@ -21,6 +21,7 @@ from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.methods.full_lp import LPConfig
 from mrc_pyomo.oracles.primal import class_scores, psi_values, worst_case_risk
 from mrc_pyomo.problem import MRCProblem
+from mrc_pyomo.methods.result import finish
 
 
 @pytest.mark.parametrize("n_classes,sparse", [(2, False), (3, True), (4, False)])
@@ -40,7 +41,7 @@ def test_full_lp_matches_enumerated_reference(n_classes, sparse):
 def test_fast_path_gives_R_star(K, sparse, method):
     Psi, y_idx, tau, lam = scaled_problem(40, 3, K, sparse, seed=10 * K + sparse)
     R_star = reference_R_star(Psi, y_idx, K, 0.01)
-    result = full_lp.solve(MRCProblem.from_arrays(Psi, y_idx, tau, lam), LPConfig(eps_1=0.0, form=method))
+    result = finish(full_lp.steps(MRCProblem.from_arrays(Psi, y_idx, tau, lam), LPConfig(eps_1=0.0, form=method)))
     assert result.status == "converged"
     assert result.objective == pytest.approx(R_star, abs=1e-7)
     assert result.upper == pytest.approx(R_star, abs=1e-7)
@@ -96,7 +97,7 @@ def test_an_inaccurate_solve_is_refined(monkeypatch):
     master, solution, _, _ = full_lp.solve_full_lp(problem, form="simplex")
     best, lower = full_lp.certify(problem, master, solution)
     assert best.risk - lower > 1e-3   # the first answer alone is not certified
-    result = full_lp.solve(problem, LPConfig(eps_1=0.0, form="simplex"))
+    result = finish(full_lp.steps(problem, LPConfig(eps_1=0.0, form="simplex")))
     assert result.status == "converged" and result.upper - result.lower <= 1e-9
     assert result.upper == pytest.approx(reference_R_star(Psi, y_idx, 3, 0.01), abs=1e-7)
 
@@ -132,9 +133,9 @@ def test_solver_errors_and_the_size_guard():
     Psi, _, tau, lam = scaled_problem(30, 3, 3, False, seed=1)
     problem = MRCProblem.from_arrays(Psi, None, tau, lam)
     with pytest.raises(MasterSolveError, match="simplex.*Iteration limit"):
-        full_lp.solve(problem, LPConfig(solver_options={"simplex_iteration_limit": 0}, form="simplex"))
+        finish(full_lp.steps(problem, LPConfig(solver_options={"simplex_iteration_limit": 0}, form="simplex")))
     with pytest.raises(ValueError, match="form must be"):
-        full_lp.solve(problem, LPConfig(form="barrier"))
+        finish(full_lp.steps(problem, LPConfig(form="barrier")))
     # optdigits: 5,620 samples, 64 features, 10 classes: 5.7 million rows
     big = np.ones((5620, 65))
     with pytest.raises(ValueError, match="use method='ccg'"):
@@ -145,11 +146,11 @@ def test_solver_errors_and_the_size_guard():
 def test_a_time_limit_stops_the_full_lp_with_a_certified_answer(method):
     Psi, _, tau, lam = scaled_problem(200, 6, 4, False, seed=2)
     problem = MRCProblem.from_arrays(Psi, None, tau, lam)
-    result = full_lp.solve(problem, LPConfig(form=method), deadline=Deadline(0.0))
+    result = finish(full_lp.steps(problem, LPConfig(form=method), deadline=Deadline(0.0)))
     assert result.status == "time_limit" and result.lower == 0.0
     assert np.all(result.mu == 0) and result.upper == pytest.approx(worst_case_risk(Psi, result.mu, tau, lam))
     # without the limit the same LP solves; a failure that is not the time limit still raises
-    assert full_lp.solve(problem, LPConfig(form=method), deadline=Deadline(60.0)).status == "converged"
+    assert finish(full_lp.steps(problem, LPConfig(form=method), deadline=Deadline(60.0))).status == "converged"
 
 
 def test_the_classifier_passes_its_time_limit_to_the_full_lp():

@@ -74,7 +74,7 @@ def test_a_fit_stopped_before_the_last_stage_returns_the_best_rule_seen():
     lambda0s = [0.3, 0.1, 0.03, 0.01]
     config, ccg = CCGConfig(eps_1=1e-9), get_method("ccg")
     problem = MRCProblem.from_arrays(Psi, y, tau, std)
-    stages = pathwise.solve_path(problem, lambda0s, ccg, config, stage_eps=pathwise.STAGE_EPS)
+    stages = finish(pathwise.path_steps(problem, lambda0s, ccg, config, stage_eps=pathwise.STAGE_EPS))
     first_two = sum(len(r.history) for _, r in stages[:2])
     stopped = finish(pathwise.fit_steps(problem.at(lambda0s[-1]), lambda0s, ccg, replace(config, max_iter=first_two)))
     reached = set(record["lambda0"] for record in stopped.history)

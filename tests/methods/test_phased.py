@@ -104,7 +104,7 @@ def test_fista_s_phase_hands_pdhg_s_its_point_and_the_log_words_each():
     assert history[40]["upper"] <= history[39]["upper"]   # PDHG's incumbent starts at FISTA's rule
     assert result.status == "converged" and result.upper - result.lower <= 1e-6
     assert result.upper == pytest.approx(worst_case_risk(problem.data, result.mu, problem.tau, problem.lam), abs=1e-12)
-    start = first_order.phase(problem, fista.config)[0]   # FISTA's W: its gradient's weights, in the simplex
+    start = finish(first_order.phase_steps(problem, fista.config))[0]   # FISTA's W: its gradient's weights, in the simplex
     assert start.W.shape == (300, 3) and np.all(start.W >= 0) and start.W.sum() == pytest.approx(1.0)
 
 

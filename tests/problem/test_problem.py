@@ -14,6 +14,7 @@ from mrc_pyomo.methods import ccg, full_lp
 from mrc_pyomo.methods.ccg import CCGConfig
 from mrc_pyomo.oracles.primal import worst_case_risk
 from mrc_pyomo.problem.estimates import mean_and_confidence
+from mrc_pyomo.methods.result import finish
 
 
 class CountingSource(InMemorySource):
@@ -38,7 +39,7 @@ def test_prepare_gives_the_estimator_s_problem():
     np.testing.assert_allclose(problem.tau / problem.scale, clf.tau_, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(problem.lam / problem.scale, clf.lambda_, rtol=1e-12, atol=1e-15)
     assert problem.lam == pytest.approx(0.05 * problem.std) and problem.centre is None
-    result = ccg.solve(problem, CCGConfig())
+    result = finish(ccg.steps(problem, CCGConfig()))
     rule = problem.rule(result.mu)
     assert rule.upper == pytest.approx(clf.upper_, abs=1e-12) and rule.upper == pytest.approx(result.upper, abs=1e-9)
     Psi = clf.feature_map_.transform(X)
@@ -59,7 +60,7 @@ def test_the_problem_at_another_lambda0_makes_no_pass_over_the_data():
     # its fit equals the fit of a problem prepared at that lambda0 from scratch
     direct = prepare(X, y, lambda0=0.01)
     config = CCGConfig(eps_1=1e-9)
-    assert ccg.solve(other, config).upper == pytest.approx(ccg.solve(direct, config).upper, abs=1e-9)
+    assert finish(ccg.steps(other, config)).upper == pytest.approx(finish(ccg.steps(direct, config)).upper, abs=1e-9)
 
 
 def test_centring_is_for_lambda0_0_and_its_rules_are_refused_elsewhere():
@@ -67,7 +68,7 @@ def test_centring_is_for_lambda0_0_and_its_rules_are_refused_elsewhere():
     X = X + 1e6
     problem = prepare(X, y, lambda0=0.0)
     assert problem.centre is not None and prepare(X, y, lambda0=0.1).centre is None
-    result = ccg.solve(problem, CCGConfig(regime="n", row_age=3))
+    result = finish(ccg.steps(problem, CCGConfig(regime="n", row_age=3)))
     rule = problem.rule(result.mu)
     assert rule.upper == pytest.approx(result.upper, abs=1e-6)
     with pytest.raises(ValueError, match="lambda0 = 0"):
@@ -90,7 +91,7 @@ def test_one_count_of_the_full_lp_s_rows_for_every_caller(formulation):
     kept = 3 - problem.reduction.blocked.sum(axis=1)
     expected = {"paper": int(np.sum(2 ** kept - 1)), "compact": int(np.sum(kept + 1))}[formulation]
     assert rows == expected and rows < get_formulation(formulation).full_lp_size(np.full(n, 3), 3, 0)[0]
-    master = full_lp.solve(problem, full_lp.LPConfig(eps_1=0.0, formulation=formulation)).master
+    master = finish(full_lp.steps(problem, full_lp.LPConfig(eps_1=0.0, formulation=formulation))).master
     lp_rows = int(get_formulation(formulation).shape(master.subsets)[0].sum())
     assert lp_rows == rows
     assert nonzeros >= 2 * problem.nonzeros and problem.nonzeros == X.tocsr().count_nonzero() + n
@@ -102,7 +103,7 @@ def test_a_problem_of_arrays_is_the_lp_as_given():
     tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
     problem = MRCProblem.from_arrays(Psi, y, tau, lam)
     assert problem.lambda0 == 1.0 and np.array_equal(problem.lam, lam) and problem.reduction is None
-    result = ccg.solve(problem, CCGConfig(eps_1=1e-9))
+    result = finish(ccg.steps(problem, CCGConfig(eps_1=1e-9)))
     rule = problem.rule(result.mu)
     assert np.array_equal(rule.mu, result.mu) and rule.upper == pytest.approx(result.upper, abs=1e-12)
 
@@ -127,7 +128,7 @@ def test_a_problem_without_labels_says_what_needs_them():
     from helpers import scaled_problem
     Psi, _, tau, lam = scaled_problem(30, 3, 3, False, seed=1)
     problem = MRCProblem.from_arrays(Psi, None, tau, lam)
-    assert full_lp.solve(problem, full_lp.LPConfig()).status == "converged"
+    assert finish(full_lp.steps(problem, full_lp.LPConfig())).status == "converged"
     with pytest.raises(ValueError, match="without labels"):
         problem.rule(np.zeros_like(tau))
     with pytest.raises(ValueError, match="need the labels"):

@@ -57,7 +57,7 @@ from ...master.solution import Changes
 from ...oracles.certificate import gap_tolerance
 from ...oracles.incumbent import Incumbent, improve_on_segments
 from ..deadline import deadline_of
-from ..result import FitResult, Start, Status, finish
+from ..result import FitResult, Start, Status
 from .check import check_solution
 from .config import INIT_FEATURE_ROUNDS, CCGConfig, simplex_budget
 from .record import HISTORY_COLUMNS, IterationState, failure_record, iteration_record
@@ -181,11 +181,6 @@ def update_step(loop, check, deadline):
     loop.seconds_update = deadline.elapsed() - tic
 
 
-def solve(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
-    """Run MRC-CCG (Algorithm 1) on the prepared ``problem``: :func:`steps` to its
-    :class:`~mrc_pyomo.methods.result.FitResult`, each master's :class:`IterationState` shown to ``callback`` (if
-    given), whose true return value stops the loop (:func:`~mrc_pyomo.methods.result.finish`)."""
-    return finish(steps(problem, config, start=start, deadline=deadline, log=log), callback)
 
 
 def steps(problem, config=None, *, start=None, deadline=None, log=None):

@@ -30,6 +30,6 @@ def log_line(record):
 
 
 METHOD = register_method(Method(
-    name="ccg", title="MRC-CCG", config=CCGConfig, configure=configure, steps=steps,
+    name="ccg", title="MRC-CCG", configure=configure, steps=steps,
     summary="MRC-CCG: constraint and column generation (the paper's Algorithm 1)", columns=tuple(HISTORY_COLUMNS),
     warm_starts=True, after_phase=True, log_line=log_line, log_header=LOG_HEADER))

@@ -16,7 +16,7 @@ from .. import ccg
 from ..deadline import deadline_of
 from ..phased import Phase, keeping_rows, phase_result, phased_steps
 from ..registry import Method, register_method
-from ..result import Status, finish
+from ..result import Status
 from .tuning import PDHGConfig, configure
 from .phase import phase_steps
 from .saddle import nested_rows
@@ -69,10 +69,6 @@ def ended(found, status, config):
     return status or Status.MAX_ITER
 
 
-def solve(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
-    """Run MRC-PDHG on ``problem``: :func:`steps` to its end, each iteration shown to ``callback`` (if given),
-    whose true return value stops the fit (:func:`~mrc_pyomo.methods.result.finish`)."""
-    return finish(steps(problem, config, start=start, deadline=deadline, log=log), callback)
 
 
 def log_line(record):
@@ -87,7 +83,7 @@ def log_line(record):
 
 
 METHOD = register_method(Method(
-    name="pdhg", title="MRC-PDHG", config=PDHGConfig, configure=configure, steps=steps,
+    name="pdhg", title="MRC-PDHG", configure=configure, steps=steps,
     summary="MRC-PDHG: restarted primal-dual hybrid gradient on the saddle form, its dual the certificate's "
             "first master", columns=tuple(COLUMNS), phase=phase_steps,
     certificate_master=certificate_master, log_line=log_line, log_header=LOG_HEADER))

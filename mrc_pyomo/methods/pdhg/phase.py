@@ -14,7 +14,7 @@ from ...oracles.incumbent import Incumbent
 from ...problem.scaling import column_peaks
 from ..deadline import deadline_of
 from ..first_order import backward, forward
-from ..result import Outcome, Status, finish
+from ..result import Outcome, Status
 from .bound import dual_bound
 from .tuning import PDHGConfig
 from .iteration import (Arrays, Iterate, data_namespace, movement, operator_norm, pdhg_step, preconditioner,
@@ -240,8 +240,3 @@ def stalled(history, config):
     moved = (before["upper"] - last["upper"]) + (last["lower"] - before["lower"])
     return moved < config.tolerance * last["upper"]
 
-
-def phase(problem, config=None, *, start=None, deadline=None, log=None, callback=None):
-    """:func:`phase_steps` run to its end, each record shown to ``callback`` (if given), whose true return value
-    stops it (:func:`~mrc_pyomo.methods.result.finish`): ``(best, history, status)``."""
-    return finish(phase_steps(problem, config, start=start, deadline=deadline, log=log), callback)

@@ -17,6 +17,7 @@ from mrc_pyomo.methods.ccg import CCGConfig
 from mrc_pyomo.oracles.primal import worst_case_risk
 from mrc_pyomo.problem import MRCProblem
 from mrc_pyomo.problem.estimates import mean_and_confidence
+from mrc_pyomo.methods.result import finish
 
 
 CASES = [
@@ -106,7 +107,7 @@ def test_loop_variants_reach_R_star(variant):
     X, y = random_problem(120, 4, 3, seed=4)
     Psi = make_feature_map("linear").fit(X).transform(X)
     tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
-    result = ccg.solve(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=0.0, n_max=5, **variant))
+    result = finish(ccg.steps(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=0.0, n_max=5, **variant)))
     assert result.status == "converged" and result.upper - result.lower <= 1e-8
     assert result.upper == pytest.approx(enumerated_R_star(X, y), abs=1e-7)
     statuses = [record["solver_status"] for record in result.history]
@@ -123,7 +124,7 @@ def test_row_ageing_keeps_theorem_1_and_reaches_R_star(row_age):
     X, y = random_problem(200, 4, 3, seed=11)
     Psi = make_feature_map("linear").fit(X).transform(X)
     tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
-    result = ccg.solve(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=1e-9, n_max=20, row_age=row_age))
+    result = finish(ccg.steps(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=1e-9, n_max=20, row_age=row_age)))
     removed = [record["rows_removed"] for record in result.history]
     assert result.status == "converged" and sum(removed[:row_age]) == 0 and sum(removed) > 0
     R_k = [record["R_master"] for record in result.history]
@@ -144,7 +145,7 @@ def test_rows_readded_counts_the_rows_a_fit_had_removed():
         removed.update((s, tuple(c)) for s, c in zip(*state.rows_removed))
         replay.append(len({(s, tuple(c)) for s, c in zip(*state.rows_added)} & removed))
 
-    result = ccg.solve(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=1e-6, n_max=10, row_age=1, max_iter=60), callback=watch)
+    result = finish(ccg.steps(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=1e-6, n_max=10, row_age=1, max_iter=60)), watch)
     counted = [record["rows_readded"] for record in result.history]
     assert counted == replay and sum(counted) > 0
     assert all(record["rows_readded"] <= record["rows_added"] for record in result.history)
@@ -190,7 +191,7 @@ def test_the_default_loop_solves_every_master_by_the_warm_simplex():
     X, y = random_problem(200, 4, 3, seed=11)
     Psi = make_feature_map("linear").fit(X).transform(X)
     tau, lam = mean_and_confidence(Psi, y, 3, 0.01)
-    default = ccg.solve(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=1e-9, n_max=20))
+    default = finish(ccg.steps(MRCProblem.from_arrays(Psi, y, tau, lam), CCGConfig(eps_1=1e-9, n_max=20)))
     assert default.status == "converged" and default.upper == pytest.approx(enumerated_R_star(X, y), abs=1e-7)
     assert not any("IPM" in record["solver_status"] for record in default.history)
 

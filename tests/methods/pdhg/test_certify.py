@@ -18,6 +18,7 @@ from mrc_pyomo.methods.registry import Settings
 from mrc_pyomo.oracles.primal import class_scores, most_violated_subsets
 from mrc_pyomo.methods.pdhg.saddle import nested_rows
 from mrc_pyomo.problem import prepare
+from mrc_pyomo.methods.result import finish
 
 
 @settings(max_examples=40, deadline=None, derandomize=True,
@@ -51,7 +52,7 @@ def test_the_certificate_starts_from_the_dual_s_and_the_primal_s_support(monkeyp
         found["outcome"] = outcome
         return master
     monkeypatch.setattr(certify, "METHOD", replace(certify.METHOD, certificate_master=seen))
-    result = certify.solve(problem, config)
+    result = finish(certify.steps(problem, config))
     outcome = found["outcome"]
     nested = {(int(i), tuple(c)) for i, c in zip(*nested_rows(outcome.W, config.support_floor))}
     psi, subsets = most_violated_subsets(class_scores(problem.data.rows(np.arange(300)), outcome.mu))
@@ -101,10 +102,10 @@ def test_the_segments_from_the_rule_to_each_master_s_point(monkeypatch):
     searched = []
     real = phased.improve_on_segments
     monkeypatch.setattr(phased, "improve_on_segments", lambda *a: searched.append(a[2]) or real(*a))
-    result = certify.solve(problem, config)
+    result = finish(certify.steps(problem, config))
     assert searched and result.status == "converged"
     assert result.upper == Incumbent.evaluate(problem, result.mu).risk
     masters = []
-    stopped = certify.solve(problem, config, callback=lambda item: not isinstance(item, dict) and (
+    stopped = finish(certify.steps(problem, config), lambda item: not isinstance(item, dict) and (
         masters.append(item) or True))
     assert stopped.status == "callback" and len(masters) == 1
