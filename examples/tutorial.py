@@ -23,7 +23,7 @@ import numpy as np
 from sklearn.datasets import make_blobs
 
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.methods.ccg.readable import plain   # "0.1235", and no "-0.0000" for the solver's rounding
+from mrc_pyomo.methods.ccg.readable import plain_number   # "0.1235", and no "-0.0000" for the solver's rounding
 
 
 def show(state):
@@ -50,7 +50,7 @@ def print_changes(title, changes, shown=4):
         print(f"  {title}: nothing")
         return
     print(f"  {title} ({len(changes)} change{'s' if len(changes) > 1 else ''}):")
-    table = changes.head(shown).dropna(axis=1, how="all").to_string(index=False, float_format=plain)
+    table = changes.head(shown).dropna(axis=1, how="all").to_string(index=False, float_format=plain_number)
     print("\n".join("    " + line for line in table.splitlines()))
     if len(changes) > shown:
         print(f"    ... {len(changes) - shown} more")

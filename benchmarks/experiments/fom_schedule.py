@@ -22,7 +22,7 @@ import mrc_pyomo.problem.problem as problem_module
 from benchmarks.data import require
 from benchmarks.harness.cases import CASES, data_sets
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.estimator.fitting import prepared
+from mrc_pyomo.estimator.fitting import problem_of
 from mrc_pyomo.estimator.parameters import settings_of
 from mrc_pyomo.methods import first_order, get_method
 from mrc_pyomo.methods.deadline import Deadline
@@ -45,7 +45,7 @@ def main(argv=None):
         problem_module.column_scales = lambda data: np.ones(data.n_features)
     clf = MRCClassifier(method="fom", **params)
     method = get_method("fom")
-    problem, _ = prepared(clf, X_train, y_train, None, clf.lambda0, method)
+    problem, _ = problem_of(clf, X_train, y_train, None, clf.lambda0, method)
     config = replace(method.configure(settings_of(clf), problem), beta_start=args.start, beta_every=args.every,
                      beta_floor=args.floor, tolerance=-1.0, max_iter=10**6, certify=False)
     result = finish(first_order.steps(problem, config, deadline=Deadline(args.time_limit)))

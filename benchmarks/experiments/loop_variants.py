@@ -31,7 +31,7 @@ from benchmarks.data import read, require
 from benchmarks.harness.cases import many_classes, tabular
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.estimator.fitted import fitted_attributes, set_fitted
-from mrc_pyomo.estimator.fitting import prepared
+from mrc_pyomo.estimator.fitting import problem_of
 from mrc_pyomo.estimator.parameters import check_parameters, settings_of
 from mrc_pyomo.formulations.paper import objective_coefficients
 from mrc_pyomo.methods import get_method
@@ -83,7 +83,7 @@ def fit_variant(X, y, loop=None, **params):
     clf = MRCClassifier(**params)
     check_parameters(clf)
     method = get_method("ccg")
-    problem, inputs = prepared(clf, X, y, None, clf.lambda0, method)
+    problem, inputs = problem_of(clf, X, y, None, clf.lambda0, method)
     config = method.configure(settings_of(clf), problem)
     if config.regime == "full":
         raise ValueError("the regime 'auto' chose the full LP, which has no loop to vary: pass regime='n' or 'nm'")

@@ -23,7 +23,7 @@ from sklearn.model_selection import train_test_split
 from benchmarks.data import require
 from benchmarks.harness.cases import CASES, data_sets
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.estimator.fitting import prepared
+from mrc_pyomo.estimator.fitting import problem_of
 from mrc_pyomo.estimator.parameters import settings_of
 from mrc_pyomo.methods import get_method
 from mrc_pyomo.methods.deadline import Deadline
@@ -83,7 +83,7 @@ def main(argv=None):
     X_train, _, y_train, _ = train_test_split(X, y, test_size=0.2, random_state=0, stratify=y)
     clf = MRCClassifier(method="pdhg", **params)
     method = get_method("pdhg")
-    problem, _ = prepared(clf, X_train, y_train, None, clf.lambda0, method)
+    problem, _ = problem_of(clf, X_train, y_train, None, clf.lambda0, method)
     config = replace(method.configure(settings_of(clf), problem), **settings(args.set))
     print(f"{args.case} {' '.join(args.set)}", flush=True)
     if args.certify:

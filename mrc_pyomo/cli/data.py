@@ -20,7 +20,7 @@ def plural(count, word, words=None):
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
-def plain(value):
+def plain_label(value):
     """A label as the user wrote it: ``1``, ``'yes'``, not ``np.int64(1)``."""
     return repr(value.item() if isinstance(value, np.generic) else value)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .data import CommandError, check_standardizable, missing_labels, plain, plural, read_data, separator_hint
+from .data import CommandError, check_standardizable, missing_labels, plain_label, plural, read_data, separator_hint
 from .arguments import FIRST_ORDER, build_parser
 from .help import COMMANDS
 
@@ -91,7 +91,7 @@ def _fit(args):
     if len(classes) < 2:
         source = args.labels if args.labels is not None else args.data
         raise CommandError(f"{Path(source).name}: the labels have {plural(len(classes), 'class', 'classes')} "
-                           f"({', '.join(plain(c) for c in classes)}); an MRC needs at least two")
+                           f"({', '.join(plain_label(c) for c in classes)}); an MRC needs at least two")
     phi = args.phi
     if phi == "fourier":
         phi = RandomFourierFeatures(n_components=args.n_components, random_state=args.random_state)

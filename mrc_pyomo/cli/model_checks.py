@@ -94,7 +94,7 @@ def known_keys(mapping, allowed, where):
     return mapping
 
 
-def check_parameters(parameters, fit_intercept):
+def check_saved_parameters(parameters, fit_intercept):
     """The classifier of the parameters: names of :data:`PARAMETERS` (one missing takes its default), values the
     classifier accepts, and ``fit_intercept`` the feature map's; a list ``class_weight`` is a dict's pairs
     (:func:`class_weight_of`)."""
@@ -255,7 +255,7 @@ def _check_model(manifest, arrays):
         if name in manifest:
             entry(manifest, name, str, "")
     n, width, words = check_feature_map(entry(manifest, "feature_map", dict, ""))
-    clf = check_parameters(entry(manifest, "parameters", dict, ""), manifest["feature_map"]["fit_intercept"])
+    clf = check_saved_parameters(entry(manifest, "parameters", dict, ""), manifest["feature_map"]["fit_intercept"])
     status = entry(manifest, "status_", str, "", lambda v: v in STATUSES, f"one of {list(STATUSES)}")
     check_fitted(entry(manifest, "fitted", dict, ""), n, status, clf.eps_1)
     columns = entry(manifest, "history_columns", list, "", lambda v: all(isinstance(c, str) for c in v)

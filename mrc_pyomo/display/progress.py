@@ -28,22 +28,21 @@ import threading
 
 from tqdm.auto import tqdm
 
-from ..methods.registry import get_method
 from .log import log_header, wide_log
 
-def progress_display(verbose, method=None, stages=False, phases=()):
-    """The display for ``verbose`` of a fit by ``method`` (a registered
-    :class:`~mrc_pyomo.methods.registry.Method`; None: MRC-CCG) after the first-order phases of the methods
+
+def progress_display(verbose, method, stages=False, phases=()):
+    """The display for ``verbose`` of a fit by ``method`` (a registered :class:`~mrc_pyomo.methods.registry.Method`,
+    given by the estimator: the display imports nothing above it) after the first-order phases of the methods
     ``phases`` (none: none); ``stages``: the fit passes through several ``lambda0`` (a path, continuation), whose
     starts the log marks."""
     level = int(verbose)
     if level <= 0 or (level == 1 and sys.stderr is None) or (level >= 2 and sys.stdout is None):
         return Silent()   # no stream to show it on (pythonw, some services): nothing to show
-    method = get_method("ccg") if method is None else method
     return LiveLine(method.title) if level == 1 else IterationLog(method, stages, phases, wide=level >= 3)
 
 
-def describe(lower, upper, record=None, room=None):
+def interval_text(lower, upper, record=None, room=None):
     """The state of a fit in a few words: its certified interval and gap, and the size of the master of
     ``record`` (MRC-CCG) or its phase (a first-order phase); that last part only if the text then fits in
     ``room`` characters (None: no limit)."""
@@ -107,7 +106,7 @@ class LiveLine(Silent):
             self.bar.refresh()   # tqdm's own lock orders it with update() and close()
 
     def room(self, status=""):
-        """The characters left for :func:`describe` on the terminal's line after tqdm's own part (None: not a
+        """The characters left for :func:`interval_text` on the terminal's line after tqdm's own part (None: not a
         terminal, no limit)."""
         width = terminal_width(self.bar.fp)
         used = len(f"{self.bar.desc}: {self.bar.n} it [00:00:00], {status}")
@@ -115,7 +114,7 @@ class LiveLine(Silent):
 
     def __call__(self, record):
         self.record = record
-        self.bar.set_postfix_str(describe(record["lower"], record["upper"], record, self.room()), refresh=False)
+        self.bar.set_postfix_str(interval_text(record["lower"], record["upper"], record, self.room()), refresh=False)
         self.bar.update(record["iteration"] - self.bar.n)
 
     def close(self, status=None, lower=None, upper=None, n_iter=None):
@@ -124,7 +123,7 @@ class LiveLine(Silent):
         self._stop.set()
         self._ticker.join()
         if status is not None:
-            text = describe(lower, upper, self.record, self.room(f"{status}, "))
+            text = interval_text(lower, upper, self.record, self.room(f"{status}, "))
             self.bar.set_postfix_str(f"{status}, {text}", refresh=False)
         self.bar.close()
 

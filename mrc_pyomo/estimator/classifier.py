@@ -23,7 +23,7 @@ from ..methods.deadline import Deadline, caller_time_left_out
 from ..methods.pathwise import fit_steps, schedule, zero_rule_lambda0
 from ..methods.result import finish
 from .fitted import Fitted, commit, fit_warnings, fitted_attributes
-from .fitting import planned, prepared
+from .fitting import plan_of, problem_of
 from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
 from .rule import RuleMixin
 from .steps import Steps, check_not_fitting, running_fit
@@ -282,8 +282,8 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
             self._validate_params()
         deadline = Deadline(self.time_limit)
         method = get_method(self.method)
-        problem, inputs = prepared(self, X, y, sample_weight, self.lambda0, method)
-        config, phases = planned(self, method, problem)
+        problem, inputs = problem_of(self, X, y, sample_weight, self.lambda0, method)
+        config, phases = plan_of(self, method, problem)
         start, lambda0s = warm_start_of(self, problem, method, config), [self.lambda0]
         if start is None and self.continuation and method.warm_starts:
             lambda0s = schedule(self.lambda0, zero_rule_lambda0(problem))

@@ -2,7 +2,7 @@
 and :func:`~mrc_pyomo.mrc_path` share: the data validated (against an unfitted copy of the estimator, so that
 nothing is written into it), weighted (``class_weight`` times ``sample_weight``: :func:`class_sample_weight`) and
 prepared (:func:`mrc_pyomo.problem.prepare`), the registered method with its config, and the first-order phases
-of its route (:func:`prepared`, :func:`planned`).  What runs them is the path at the core
+of its route (:func:`problem_of`, :func:`plan_of`).  What runs them is the path at the core
 (:mod:`mrc_pyomo.methods.pathwise`).
 """
 
@@ -26,20 +26,20 @@ from .fitted import input_attributes, unfitted_copy
 from .parameters import settings_of
 
 
-def prepared(holder, X, y, sample_weight, lambda0, method, **options):
+def problem_of(estimator, X, y, sample_weight, lambda0, method, **options):
     """``(problem, inputs)``: the training data ``X``, ``y`` and ``sample_weight`` validated and prepared at
     ``lambda0`` for the registered ``method`` (its exact reduction if it takes one; ``options`` for
-    :func:`~mrc_pyomo.problem.prepare`), with the parameters of ``holder`` (an estimator: its feature map, intercept,
+    :func:`~mrc_pyomo.problem.prepare`), with the parameters of ``estimator`` (an estimator: its feature map, intercept,
     random state and solver); ``inputs``: the attributes scikit-learn's validation sets (``n_features_in_``,
-    ``feature_names_in_``), set on an unfitted copy of ``holder``, not on it."""
+    ``feature_names_in_``), set on an unfitted copy of ``estimator``, not on it."""
     # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
     # whether it is usable depends on the machine, not only on the name
-    check_solver(holder.solver)
-    shadow = unfitted_copy(holder)
+    check_solver(estimator.solver)
+    shadow = unfitted_copy(estimator)
     X, y = validate_training_data(shadow, X, y)
-    sample_weight = class_sample_weight(getattr(holder, "class_weight", None), y, sample_weight)
+    sample_weight = class_sample_weight(getattr(estimator, "class_weight", None), y, sample_weight)
     X, y, weights = validate_sample_weight(X, y, sample_weight)
-    problem = prepare(X, y, holder.phi, holder.fit_intercept, holder.random_state, lambda0, reduce=method.reduces,
+    problem = prepare(X, y, estimator.phi, estimator.fit_intercept, estimator.random_state, lambda0, reduce=method.reduces,
                       weights=weights, **options)
     inputs = input_attributes(shadow)
     if "feature_names_in_" in inputs:   # a data frame's columns: the names a stepped fit shows its features by
@@ -47,17 +47,17 @@ def prepared(holder, X, y, sample_weight, lambda0, method, **options):
     return problem, inputs
 
 
-def planned(holder, method, problem):
+def plan_of(estimator, method, problem):
     """``(config, phases)``: the config of the registered ``method`` on ``problem`` from the parameters of
-    ``holder`` (:func:`~mrc_pyomo.estimator.parameters.settings_of`), and the first-order phases before it (a tuple
+    ``estimator`` (:func:`~mrc_pyomo.estimator.parameters.settings_of`), and the first-order phases before it (a tuple
     of :class:`~mrc_pyomo.methods.phased.Phase`, each a registered method's with its config: those of the route
     of :func:`~mrc_pyomo.methods.route.route` for a method that takes phases; none for the others)."""
-    settings = settings_of(holder)
+    settings = settings_of(estimator)
     config = method.configure(settings, problem)
     if not method.after_phase:
         return config, ()
-    phases = route(problem, config.regime, holder.first_order, linear=isinstance(holder.phi, str) and
-                  holder.phi == "linear", host=is_numpy(data_namespace(problem)))
+    phases = route(problem, config.regime, estimator.first_order, linear=isinstance(estimator.phi, str) and
+                  estimator.phi == "linear", host=is_numpy(data_namespace(problem)))
     return config, tuple(Phase(get_method(name), replace(get_method(name).configure(settings, problem), **changes))
                          for name, changes in phases)
 

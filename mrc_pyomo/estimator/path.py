@@ -27,7 +27,7 @@ from ..methods.deadline import Deadline, caller_time_left_out
 from ..methods.pathwise import path_steps
 from ..methods.result import Status, finish
 from .fitted import fitted_attributes, set_fitted
-from .fitting import planned, prepared
+from .fitting import plan_of, problem_of
 from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
 from .rule import RuleMixin
 
@@ -147,8 +147,8 @@ def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
     template = path_template(lambda0s, params)
     deadline = Deadline(template.time_limit)
     method = get_method(template.method)
-    problem, inputs = prepared(template, X, y, sample_weight, lambda0s[-1], method, centre=False)
-    config, _ = planned(template, method, problem)   # no first-order phase: each stage starts from the one before
+    problem, inputs = problem_of(template, X, y, sample_weight, lambda0s[-1], method, centre=False)
+    config, _ = plan_of(template, method, problem)   # no first-order phase: each stage starts from the one before
     if getattr(config, "regime", None) == "full" and method.warm_starts:
         config = replace(config, regime=choose_regime(problem.n_classes, problem.n_features, None,
                                                       feature_density(problem)))

@@ -21,7 +21,7 @@ DEFAULT_IO_OPTIONS = {"symbolic_solver_labels": True}
 MPS_IO_OPTIONS = {"skip_objective_sense": True}
 
 
-def write_model(model, path, format=None, io_options=None):
+def write_pyomo_model(model, path, format=None, io_options=None):
     """Write the Pyomo ``model`` to ``path`` as ``model.write(str(path), format, io_options=...)`` does and return
     ``path``: ``format`` a Pyomo writer's name (one of :data:`FILE_FORMATS`, or any other name of
     ``pyomo.opt.WriterFactory``) or ``ProblemFormat``, None to tell it from the extension (:data:`EXTENSIONS`);

@@ -58,7 +58,7 @@ def solver_name(solver):
                 type(solver).__name__)
 
 
-def describe(solver):
+def solver_words(solver):
     """How messages name ``solver``: ``'glpk'``, or ``the Pyomo solver instance 'glpk'``."""
     return repr(solver) if isinstance(solver, str) else f"the Pyomo solver instance {solver_name(solver)!r}"
 
@@ -71,7 +71,7 @@ def check_pyomo_solver(solver):
     if isinstance(solver, UnknownSolver):
         raise ValueError(f"unknown solver {solver.name!r}: not a Pyomo solver name (see pyomo help --solvers)")
     if isinstance(solver, appsi_base.Solver) and not isinstance(solver, appsi_base.LegacySolverInterface):
-        raise ValueError(f"{describe(solver)} is an APPSI solver object: pass the one Pyomo's SolverFactory makes "
+        raise ValueError(f"{solver_words(solver)} is an APPSI solver object: pass the one Pyomo's SolverFactory makes "
                          f"(pyo.SolverFactory('appsi_...')), whose interface the library drives")
     if not is_available(solver):
         raise RuntimeError(f"solver {solver_name(solver)!r} is known to Pyomo but not available on this machine "

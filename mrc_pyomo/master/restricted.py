@@ -26,7 +26,7 @@ import numpy as np
 
 from ..data import as_source
 from ..formulations import DEFAULT_FORMULATION, get_formulation
-from .export import write_model
+from .export import write_pyomo_model
 from .model import MasterModel
 from .points import Points
 from .pyomo_solvers import solver_name
@@ -273,8 +273,8 @@ class RestrictedMaster:
 
     def write(self, path, format=None, io_options=None):
         """Write the current master to ``path`` as Pyomo's ``write(filename, format, io_options)`` does, with readable
-        names unless ``io_options`` says otherwise (:func:`~mrc_pyomo.master.export.write_model`); return ``path``."""
-        return write_model(self.model, path, format, io_options)
+        names unless ``io_options`` says otherwise (:func:`~mrc_pyomo.master.export.write_pyomo_model`); return ``path``."""
+        return write_pyomo_model(self.model, path, format, io_options)
 
     # -- after fitting ----------------------------------------------------------------------------------
     def compact(self):

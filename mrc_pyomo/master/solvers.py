@@ -18,7 +18,7 @@ import pyomo.environ as pyo
 from .backend import TEE, tee_value
 from .highs import HighsBackend
 from .pyomo_backends import PersistentBackend, PyomoBackend
-from .pyomo_solvers import describe, is_persistent, is_solver_instance, solver_name
+from .pyomo_solvers import solver_words, is_persistent, is_solver_instance, solver_name
 
 # the solver name of the built-in backend (docs/solvers.rst)
 BUILTIN_SOLVER = "highs"
@@ -85,7 +85,7 @@ def backend_options(solver, options):
         return options
     option = _LOG_OPTIONS.get(solver)
     if option is None:
-        raise ValueError(f"solver_options['tee']: the backend of {describe(solver)} has no log option known to "
+        raise ValueError(f"solver_options['tee']: the backend of {solver_words(solver)} has no log option known to "
                          f"the library (register_backend's log_option); pass the solver's own option")
     del options[TEE]
     options.setdefault(option, tee)

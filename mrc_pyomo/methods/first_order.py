@@ -32,6 +32,7 @@ its phase to the default fit (:mod:`mrc_pyomo.methods.registry`; on images, :mod
 """
 
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 import numpy as np
 
@@ -46,9 +47,9 @@ from .phased import after_phase, phase_result
 from .registry import Method, register_method
 from .result import Outcome, Start, Status
 
-HISTORY_COLUMNS = ["iteration", "phase", "beta", "L", "R_mu", "lower", "upper", "seconds_elapsed"]
+PHASE_COLUMNS = ["iteration", "phase", "beta", "L", "R_mu", "lower", "upper", "seconds_elapsed"]
 #: the columns of the history of a fit: those of MRC-CCG's records, then the first-order phase's own
-COLUMNS = ccg.HISTORY_COLUMNS + ["beta", "L"]
+FIT_COLUMNS = ccg.HISTORY_COLUMNS + ["beta", "L"]
 #: the iteration log shows every this many first-order iterations
 LOG_EVERY = 10
 
@@ -80,7 +81,8 @@ class FOMConfig:
     seed_delta: float = 1e-2
     keep_seed: bool = True
     certificate: CCGConfig = field(default_factory=lambda: CCGConfig(regime="n"))
-    regime = "n"
+    #: the regime of every master it solves (all features), a constant of the method, not a setting
+    regime: ClassVar[str] = "n"
 
 
 #: the stall tolerance of the first-order method alone (``certify=False``)
@@ -155,7 +157,8 @@ def phase_steps(problem, config=None, *, start=None, deadline=None, log=None):
 
     Returns ``(best, history, status)``: the best rule as an :class:`~mrc_pyomo.methods.result.Outcome` (its ``R``
     from one exact pass; its ``W`` the weights of the gradient of ``F_beta`` there at the last ``beta``, a point
-    of the simplex where MRC-PDHG's iterations can start; no lower bound), one record per iteration (:data:`HISTORY_COLUMNS` and ``lambda0``:
+    of the simplex where MRC-PDHG's iterations can start; no lower bound), one record per iteration
+    (:data:`PHASE_COLUMNS` and ``lambda0``:
     ``phase`` ``"first-order"``, ``beta``, ``L``, the iterate's exact ``R_mu``, the best ``upper``, ``lower``
     0, ``seconds_elapsed`` the deadline's) and the :class:`~mrc_pyomo.methods.result.Status` of a stop by a
     limit or a stop sent (None for a stall).
@@ -227,19 +230,19 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
 
     Returns a :class:`~mrc_pyomo.methods.result.FitResult`: the best rule of both phases, its exact ``R`` as
     ``upper``, the loop's ``lower`` (0 without it) and status (``"converged"`` only when the certified gap is at
-    most ``max(eps_1, GAP_FLOOR)``), the last master.  ``history`` (columns :data:`COLUMNS`): the phase's
+    most ``max(eps_1, GAP_FLOOR)``), the last master.  ``history`` (columns :data:`FIT_COLUMNS`): the phase's
     records, then the loop's, numbered on.  ``start`` is not used.  A fit whose time runs out in the phase or
     in the certificate's first master returns the phase's rule with ``lower = 0`` and status ``"time_limit"``.
     """
     config, deadline = FOMConfig() if config is None else config, deadline_of(deadline)
     best, history, status = yield from phase_steps(problem, config, deadline=deadline, log=log)
     if not config.certify:
-        return phase_result(best, history, status or Status.MAX_ITER, config.eps_1, COLUMNS)
+        return phase_result(best, history, status or Status.MAX_ITER, config.eps_1, FIT_COLUMNS)
     certificate = replace(config.certificate, eps_1=config.eps_1, max_iter=config.max_iter)
     return (yield from after_phase(lambda log: ccg.steps(
         problem, certificate, deadline=deadline, log=log, start=Start(
             master=certificate_master(problem, best.mu, config), candidates=(best.mu,),
-            keep=config.keep_seed)), best, history, status, config.eps_1, deadline, log, problem.lambda0, COLUMNS))
+            keep=config.keep_seed)), best, history, status, config.eps_1, deadline, log, problem.lambda0, FIT_COLUMNS))
 
 
 def log_line(record):
@@ -257,4 +260,4 @@ def log_line(record):
 METHOD = register_method(Method(
     name="fom", title="MRC-FOM", configure=configure, steps=steps, phase=phase_steps,
     summary="MRC-FOM: FISTA on the smoothed worst-case risk, then MRC-CCG from its active rows, for the certificate",
-    columns=tuple(COLUMNS), log_line=log_line, log_header=LOG_HEADER))
+    columns=tuple(FIT_COLUMNS), log_line=log_line, log_header=LOG_HEADER))

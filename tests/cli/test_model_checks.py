@@ -16,7 +16,7 @@ from mrc_pyomo import MRCClassifier, RandomFourierFeatures
 from mrc_pyomo.cli import model_checks
 from mrc_pyomo.cli.model_arrays import ModelFormatError
 from mrc_pyomo.cli.model_checks import (ARRAYS, PARAMETERS, STATUSES, check_feature_map, check_fitted, check_model,
-                                        check_parameters, check_scaler, entry, expected_arrays, finite, json_type,
+                                        check_saved_parameters, check_scaler, entry, expected_arrays, finite, json_type,
                                         known_keys)
 from mrc_pyomo.cli.model_format import read_archive, write_model
 from mrc_pyomo.feature_maps import make_feature_map
@@ -64,13 +64,13 @@ def test_unknown_keys_are_named_sorted_and_at_most_five():
 
 
 def test_the_parameters_make_the_classifier_missing_ones_at_their_defaults():
-    clf = check_parameters({"lambda0": 0.5, "regime": "nm"}, True)
+    clf = check_saved_parameters({"lambda0": 0.5, "regime": "nm"}, True)
     assert isinstance(clf, MRCClassifier) and clf.lambda0 == 0.5 and clf.regime == "nm"
     assert clf.get_params()["eps_1"] == MRCClassifier().eps_1 and set(PARAMETERS) <= set(clf.get_params())
     with pytest.raises(ModelFormatError, match="the manifest's parameters: .*n_max"):
-        check_parameters({"n_max": 0}, True)
+        check_saved_parameters({"n_max": 0}, True)
     with pytest.raises(ModelFormatError, match="disagrees"):
-        check_parameters({"fit_intercept": False}, True)
+        check_saved_parameters({"fit_intercept": False}, True)
 
 
 @pytest.mark.parametrize("phi,intercept", [("linear", True), ("linear", False), ("fourier", True),

@@ -1,7 +1,7 @@
-"""From an estimator's parameters and data to the core's fit (:mod:`mrc_pyomo.estimator.fitting`): :func:`prepared`
+"""From an estimator's parameters and data to the core's fit (:mod:`mrc_pyomo.estimator.fitting`): :func:`problem_of`
 validates and prepares the data (``tau`` and ``lambda`` of eq. 2, the method's reduction, the samples of weight 0
 left out) and returns the input attributes without writing any attribute into the estimator, fitted or not;
-:func:`planned` gives the method's config from the estimator's settings and the first-order phase exactly where
+:func:`plan_of` gives the method's config from the estimator's settings and the first-order phase exactly where
 the method takes them, those :func:`~mrc_pyomo.methods.route.route` names."""
 
 import copy
@@ -14,7 +14,7 @@ import pytest
 from helpers import random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.estimator import fitting
-from mrc_pyomo.estimator.fitting import planned, prepared
+from mrc_pyomo.estimator.fitting import plan_of, problem_of
 from mrc_pyomo.estimator.parameters import settings_of
 from mrc_pyomo.methods import get_method
 from mrc_pyomo.methods.phased import Phase
@@ -40,7 +40,7 @@ def test_prepared_makes_the_problem_and_writes_nothing_into_the_estimator(method
     X, y = frame()
     clf = MRCClassifier(method=method)
     before = state(clf)
-    problem, inputs = prepared(clf, X, y, None, 0.1, get_method(method))
+    problem, inputs = problem_of(clf, X, y, None, 0.1, get_method(method))
     assert state(clf) == before and not hasattr(clf, "n_features_in_")
     assert inputs["n_features_in_"] == 3 and list(inputs["feature_names_in_"]) == list(X.columns)
     assert problem.lambda0 == 0.1 and list(problem.classes) == ["a", "b", "c"]
@@ -60,7 +60,7 @@ def test_prepared_leaves_a_fitted_estimator_as_it_was():
     clf = MRCClassifier().fit(X, y)
     before, fitted = state(clf), copy.copy(vars(clf))
     other = pd.DataFrame(np.random.default_rng(1).normal(size=(10, 5)), columns=list("vwxyz"))
-    _, inputs = prepared(clf, other, np.arange(10) % 2, None, 0.01, get_method("ccg"))
+    _, inputs = problem_of(clf, other, np.arange(10) % 2, None, 0.01, get_method("ccg"))
     assert inputs["n_features_in_"] == 5 and list(inputs["feature_names_in_"]) == list("vwxyz")
     assert state(clf) == before and clf.n_features_in_ == fitted["n_features_in_"] == 3
 
@@ -69,11 +69,11 @@ def test_prepared_leaves_out_the_samples_of_weight_zero_and_passes_its_options_o
     X, y = frame()
     weights = np.where(np.arange(24) % 4 == 0, 0.0, 2.0)
     weights[1] = 4.0
-    problem, _ = prepared(MRCClassifier(), X, y, weights, 0.0, get_method("ccg"))
+    problem, _ = problem_of(MRCClassifier(), X, y, weights, 0.0, get_method("ccg"))
     assert problem.n_samples == np.count_nonzero(weights)
     assert np.array_equal(problem.weights, weights[weights > 0] / weights.max())
     assert problem.centre is not None   # lambda0 = 0 centres dense data with an intercept ...
-    problem, _ = prepared(MRCClassifier(), X, y, None, 0.0, get_method("ccg"), centre=False)
+    problem, _ = problem_of(MRCClassifier(), X, y, None, 0.0, get_method("ccg"), centre=False)
     assert problem.centre is None       # ... unless told not to
 
 
@@ -82,7 +82,7 @@ def test_prepared_checks_the_solver_first():
     clf = MRCClassifier(solver="no_such_solver")
     before = state(clf)
     with pytest.raises(ValueError, match="no_such_solver"):
-        prepared(clf, X, y, None, 0.01, get_method("ccg"))
+        problem_of(clf, X, y, None, 0.01, get_method("ccg"))
     assert state(clf) == before
 
 
@@ -90,13 +90,13 @@ def test_prepared_checks_the_solver_first():
 @pytest.mark.parametrize("first_order", ["auto", True, False])
 @pytest.mark.parametrize("names", [(), ("pdhg",), ("fom", "pdhg")])
 def test_planned_runs_the_phases_of_the_route_where_the_method_takes_them(monkeypatch, method, first_order, names):
-    """:func:`planned` asks :func:`~mrc_pyomo.methods.route.route` (here answering ``names``) about the problem,
+    """:func:`plan_of` asks :func:`~mrc_pyomo.methods.route.route` (here answering ``names``) about the problem,
     the config's regime, the estimator's ``first_order`` and its map, for a method that runs after phases; each
     phase is that registered method's with its config from the same settings and the changes of the route."""
     X, y = frame(seed=2)
     clf = MRCClassifier(method=method, first_order=first_order, eps_1=0.05, n_max=7)
     registered = get_method(method)
-    problem, _ = prepared(clf, X, y, None, 0.01, registered)
+    problem, _ = problem_of(clf, X, y, None, 0.01, registered)
     asked = []
 
     def route(problem, regime, setting="auto", linear=True, host=True):
@@ -105,7 +105,7 @@ def test_planned_runs_the_phases_of_the_route_where_the_method_takes_them(monkey
 
     monkeypatch.setattr(fitting, "route", route)
     before = state(clf)
-    config, phases = planned(clf, registered, problem)
+    config, phases = plan_of(clf, registered, problem)
     assert state(clf) == before
     settings = settings_of(clf)
     assert config == registered.configure(settings, problem)
@@ -126,8 +126,8 @@ def test_planned_on_a_small_problem_runs_no_phase_by_default_and_pdhg_s_when_ask
     X, y = frame(seed=3)
     for first_order, expected in (("auto", []), (True, ["pdhg"]), (False, [])):
         clf = MRCClassifier(first_order=first_order)
-        problem, _ = prepared(clf, X, y, None, 0.01, get_method("ccg"))
-        _, phases = planned(clf, get_method("ccg"), problem)
+        problem, _ = problem_of(clf, X, y, None, 0.01, get_method("ccg"))
+        _, phases = plan_of(clf, get_method("ccg"), problem)
         assert [phase.method.name for phase in phases] == expected
 
 

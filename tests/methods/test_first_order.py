@@ -68,7 +68,7 @@ def test_limits_callback_and_log(capsys):
     assert phases[:7] == ["first-order"] * 7 and 1 <= len(phases) - 7 <= 7 and set(phases[7:]) == {"generation"}
     assert list(clf.history_.iteration) == list(range(1, len(phases) + 1))
     assert np.all(np.diff(clf.history_.seconds_elapsed) >= 0) and np.all(np.diff(clf.history_.upper) <= 1e-15)
-    assert list(clf.history_.columns) == first_order.COLUMNS and (clf.history_.lambda0 == 0.01).all()
+    assert list(clf.history_.columns) == first_order.FIT_COLUMNS and (clf.history_.lambda0 == 0.01).all()
     seen = []
     with pytest.warns(ConvergenceWarning, match="callback"):
         clf = MRCClassifier(method="fom", callback=lambda record: seen.append(record) or len(seen) == 3).fit(X, y)

@@ -91,6 +91,16 @@ def test_no_import_cycle_between_the_package_s_modules():
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
 
 
+def test_the_display_imports_nothing_above_it():
+    """``display/`` is a ground floor: what a fit shows is given its method by the estimator, it imports no method,
+    master or estimator (``display/progress.py`` imported the registry of methods)."""
+    known = modules()
+    above = ("mrc_pyomo.methods", "mrc_pyomo.estimator", "mrc_pyomo.master", "mrc_pyomo.cli")
+    found = {name: sorted(target for target in imports(name, path, known) if target.startswith(above))
+             for name, path in known.items() if name.startswith("mrc_pyomo.display")}
+    assert not {name: targets for name, targets in found.items() if targets}
+
+
 def test_the_data_package_imports_nothing_from_the_rest_of_the_library():
     known = modules()
     outside = {name: sorted(m for m in imports(name, path, known) if not m.startswith("mrc_pyomo.data"))

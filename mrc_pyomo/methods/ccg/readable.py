@@ -6,7 +6,7 @@ The loop keeps the master's changes as arrays: a row is a pair ``(i, C)`` of a s
 subset (``C[y]``: label ``y`` is in the subset), where the ids ``n, ..., n + K - 1`` are the class centroids of
 the first master (centroid ``k`` is the mean of ``Psi`` over class ``k``: :mod:`mrc_pyomo.problem.initialization`);
 a feature is a flat id ``f = y * D + j``, column ``j`` of ``Psi`` in the coefficients ``mu_y`` of class ``y``.
-Here they become tables with one line per change (:data:`COLUMNS`), in the user's terms:
+Here they become tables with one line per change (:data:`CHANGE_COLUMNS`), in the user's terms:
 
 * a row ``(i, C)``: its ``sample``, ``i`` (the row of ``X``; with zeros in ``sample_weight``, of the samples of
   positive weight, the training samples) or ``"centroid k"``, and its ``labels``, the tuple of the class labels
@@ -38,7 +38,7 @@ from ...oracles.primal import class_scores, most_violated_subsets, subset_values
 
 #: the columns of :func:`changes_table`, one line per change of the master; a row's line has no ``class``,
 #: ``feature`` and ``name`` and a feature's no ``sample`` and ``labels``: those entries are None
-COLUMNS = ["change", "sample", "labels", "class", "feature", "name", "violation"]
+CHANGE_COLUMNS = ["change", "sample", "labels", "class", "feature", "name", "violation"]
 #: the ``change`` of a line: what happens to a row or a feature of the master (no regime removes features)
 ROW_ADDED, ROW_REMOVED, FEATURE_ADDED = "row added", "row removed", "feature added"
 
@@ -91,7 +91,7 @@ def sample_name(sample, n_samples):
 
 
 def row_lines(change, samples, subsets, violations, classes, n_samples):
-    """One line of :data:`COLUMNS` per row ``(samples[r], subsets[r])``."""
+    """One line of :data:`CHANGE_COLUMNS` per row ``(samples[r], subsets[r])``."""
     return [{"change": change, "sample": sample_name(i, n_samples), "class": None, "feature": None, "name": None,
              "labels": tuple(classes[np.flatnonzero(C)].tolist()), "violation": float(v)}
             for i, C, v in zip(samples, np.asarray(subsets, dtype=bool), violations)]
@@ -104,7 +104,7 @@ def label(value):
 
 
 def feature_lines(change, features, violations, classes, names):
-    """One line of :data:`COLUMNS` per flat feature id ``y * D + j`` of ``features``, ``violations`` ``(K, D)``."""
+    """One line of :data:`CHANGE_COLUMNS` per flat feature id ``y * D + j`` of ``features``, ``violations`` ``(K, D)``."""
     lines = []
     for f in np.asarray(features, dtype=np.int64):
         y, j = divmod(int(f), violations.shape[1])
@@ -114,7 +114,7 @@ def feature_lines(change, features, violations, classes, names):
 
 
 def table(state, rows_added, rows_removed, features_added, removed_violations=None):
-    """The :data:`COLUMNS` table of the given changes (``rows_*``: pairs ``(samples, subsets)``, ``features_added``
+    """The :data:`CHANGE_COLUMNS` table of the given changes (``rows_*``: pairs ``(samples, subsets)``, ``features_added``
     flat ids), their violations at ``state``'s solution, but the removed rows' where ``removed_violations`` gives
     them (at the master that removed them)."""
     classes, n = classes_of(state), state.data.n_samples
@@ -127,13 +127,13 @@ def table(state, rows_added, rows_removed, features_added, removed_violations=No
         violations = row_violations(state, samples, subsets) if known is None else known
         lines += row_lines(change, samples, subsets, violations, classes, n)
     lines += feature_lines(FEATURE_ADDED, features_added, state.dual_violations, classes, names)
-    frame = pd.DataFrame(lines, columns=COLUMNS, dtype=object)   # a sample stays an int, a missing entry None
+    frame = pd.DataFrame(lines, columns=CHANGE_COLUMNS, dtype=object)   # a sample stays an int, a missing entry None
     return frame.astype({"violation": float})
 
 
 def changes_table(state):
     """The changes that made ``state``'s master from the one before (for the first master: its rows and features),
-    one line each (:data:`COLUMNS`), each with its violation at this master's solution: at most 0 (up to the
+    one line each (:data:`CHANGE_COLUMNS`), each with its violation at this master's solution: at most 0 (up to the
     solver's tolerance) for a row or a feature the master now holds, 0 where it is tight; a removed row's at the
     master that removed it (the one before), negative: it held with room there and its dual was 0, which is why it
     left (at this master's solution it may be violated again, and come back)."""
@@ -142,7 +142,7 @@ def changes_table(state):
 
 
 def next_changes_table(state):
-    """The changes the oracles chose at ``state``'s master for the next one, one line each (:data:`COLUMNS`), each
+    """The changes the oracles chose at ``state``'s master for the next one, one line each (:data:`CHANGE_COLUMNS`), each
     with the violation that chose it: the rows and features to add, the rows to remove (over-satisfied: negative
     violation, zero dual).  In the first rounds of the regime ``"nm"`` (``record["features_only"]``) rows are
     added only once no feature is: none are listed while features are.  What the loop applies if it goes on
@@ -199,7 +199,7 @@ def change_counts(record):
     return ", ".join(filter(None, parts)) or "no change"
 
 
-def plain(value):
+def plain_number(value):
     """``"0.1235"``: a violation to four decimals, a tiny negative one (the solver's rounding) as ``"0.0000"``."""
     return f"{value:.4f}".replace("-0.0000", "0.0000")
 
@@ -229,6 +229,6 @@ def state_html(state, max_lines=10):
     changes = changes_table(state)
     shown = changes.head(max_lines).dropna(axis=1, how="all").fillna("")
     more = f" (the first {max_lines} of {len(changes)}: state.describe())" if len(changes) > max_lines else ""
-    table = f"<p>What made this master{more}:</p>{shown.to_html(index=False, float_format=plain)}"
+    table = f"<p>What made this master{more}:</p>{shown.to_html(index=False, float_format=plain_number)}"
     return (f"<div><p><b>MRC-CCG iteration {state.iteration}</b></p><table>{cells}</table>"
             f"{table if len(changes) else ''}</div>")

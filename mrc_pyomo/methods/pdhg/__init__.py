@@ -14,10 +14,10 @@ certified lower bound and the first master of its certificate, in six modules:
 
 from .bound import dual_bound
 from .tuning import PDHGConfig, configure
-from .certify import COLUMNS, METHOD, certificate_master, steps
+from .certify import FIT_COLUMNS, METHOD, certificate_master, steps
 from .phase import phase_steps
 from .saddle import dual_prox, empirical_weights, nested_rows, row_thresholds, simplex_shift
 
-__all__ = ["COLUMNS", "METHOD", "PDHGConfig", "certificate_master", "configure", "dual_bound",
+__all__ = ["FIT_COLUMNS", "METHOD", "PDHGConfig", "certificate_master", "configure", "dual_bound",
            "dual_prox", "empirical_weights", "nested_rows", "phase_steps", "row_thresholds",
            "simplex_shift", "steps"]

@@ -22,7 +22,7 @@ from .phase import phase_steps
 from .saddle import nested_rows
 
 #: the columns of the history of a fit: those of MRC-CCG's records, then the iterations' own
-COLUMNS = ccg.HISTORY_COLUMNS + ["omega", "residual", "work"]
+FIT_COLUMNS = ccg.HISTORY_COLUMNS + ["omega", "residual", "work"]
 #: the iteration log shows every this many iterations
 LOG_EVERY = 10
 
@@ -53,12 +53,12 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     config, deadline = PDHGConfig() if config is None else config, deadline_of(deadline)
     if not config.certify:
         found, history, status = yield from phase_steps(problem, config, deadline=deadline, log=log)
-        result = phase_result(found, history, status or Status.MAX_ITER, config.eps_1, COLUMNS)
+        result = phase_result(found, history, status or Status.MAX_ITER, config.eps_1, FIT_COLUMNS)
         return replace(result, lower=found.lower, status=ended(found, status, config))
     certificate = keeping_rows(replace(config.certificate, eps_1=config.eps_1, max_iter=config.max_iter))
     return (yield from phased_steps(problem, (Phase(METHOD, config),), lambda start, log: ccg.steps(
         problem, certificate, start=start, deadline=deadline, log=log), config.eps_1, deadline=deadline, log=log,
-        columns=COLUMNS))
+        columns=FIT_COLUMNS))
 
 
 def ended(found, status, config):
@@ -85,5 +85,5 @@ def log_line(record):
 METHOD = register_method(Method(
     name="pdhg", title="MRC-PDHG", configure=configure, steps=steps,
     summary="MRC-PDHG: restarted primal-dual hybrid gradient on the saddle form, its dual the certificate's "
-            "first master", columns=tuple(COLUMNS), phase=phase_steps,
+            "first master", columns=tuple(FIT_COLUMNS), phase=phase_steps,
     certificate_master=certificate_master, log_line=log_line, log_header=LOG_HEADER))

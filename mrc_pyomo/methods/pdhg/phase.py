@@ -1,5 +1,5 @@
 """MRC-PDHG's first-order phase: its iterations (:mod:`~mrc_pyomo.methods.pdhg.iteration`) sequenced with
-PDLP's adaptive steps (:class:`Steps`), restarts and primal weight (:class:`Restarts`), every iterate's exact
+PDLP's adaptive steps (:class:`StepScale`), restarts and primal weight (:class:`Restarts`), every iterate's exact
 ``R`` and its dual's certified bound, until the gap closes, a limit, a stop sent, a stall or the dual's support
 settled (:func:`phase_steps`)."""
 
@@ -70,7 +70,7 @@ class Restarts:
 
 
 @dataclass
-class Steps:
+class StepScale:
     """The step scale ``eta`` (``T = eta T0 / omega``, ``S = eta omega S0``): fixed, or PDLP's adaptive rule
     (``adaptive``): a step is taken if ``eta`` is at most its :func:`~mrc_pyomo.methods.pdhg.iteration.
     step_limit`, else tried again, and the next ``eta`` is ``min((1 - (j+1)^-0.3) limit, (1 + (j+1)^-0.6)
@@ -173,7 +173,7 @@ def phase_steps(problem, config=None, *, start=None, deadline=None, log=None):
     phase's :class:`~mrc_pyomo.methods.result.Outcome`, its rule the first incumbent) until ``config.max_iter``,
     the ``deadline``, a stop sent to the generator (which yields each iteration's record), the certified gap
     within ``config.eps_1``, a stall (:func:`stalled`) or the dual's support settled (:class:`Support`).  Each
-    step is taken by :class:`Steps` (fixed or adaptive), the next point is the step's (or, with
+    step is taken by :class:`StepScale` (fixed or adaptive), the next point is the step's (or, with
     ``config.reflection``, Halpern's point anchored at the last restart).  Returns ``(best, history, status)`` as
     a first-order phase does (:mod:`mrc_pyomo.methods.registry`): ``best`` an :class:`Outcome`, ``status``
     ``"converged"`` for a closed gap, None for a stall or a settled support."""
@@ -184,7 +184,7 @@ def phase_steps(problem, config=None, *, start=None, deadline=None, log=None):
     risk, top = risk_of(z, arrays)
     best, lower, history, status = Incumbent(to_numpy(z.mu), float(risk), float(top) + 1.0), 0.0, [], Status.MAX_ITER
     support = Support(config.support_floor, config.window, config.settled, config.handover, *work_of(problem))
-    steps = Steps(config.eta / norm, config.adaptive)
+    steps = StepScale(config.eta / norm, config.adaptive)
     for k in range(1, config.max_iter + 1):
         new, eta, moved = steps.take(z, problem, arrays, (T0, S0), restarts.omega)
         value = residual(moved, eta, restarts.omega)

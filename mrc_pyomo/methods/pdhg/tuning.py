@@ -2,6 +2,7 @@
 (:func:`configure`)."""
 
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from .. import ccg
 from ..ccg.config import CCGConfig
@@ -70,7 +71,8 @@ class PDHGConfig:
     support_floor: float = 1e-9
     near: float = 1e-2
     certificate: CCGConfig = field(default_factory=lambda: CCGConfig(regime="n"))
-    regime = "n"
+    #: the regime of every master it solves (all features), a constant of the method, not a setting
+    regime: ClassVar[str] = "n"
 
     def __post_init__(self):
         if self.reflection is not None and not 0.0 <= self.reflection <= 1.0:

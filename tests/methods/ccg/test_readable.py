@@ -13,7 +13,7 @@ from sklearn.preprocessing import StandardScaler
 from helpers import random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.feature_maps import make_feature_map
-from mrc_pyomo.methods.ccg.readable import (COLUMNS, changes_table, column_names, next_changes_table, state_html,
+from mrc_pyomo.methods.ccg.readable import (CHANGE_COLUMNS, changes_table, column_names, next_changes_table, state_html,
                                             state_line, summary)
 
 NAMES = np.array(["ant", "bee", "cat"])
@@ -45,7 +45,7 @@ def test_the_first_master_s_rows_are_the_centroids_and_its_features_the_intercep
     states, psi, y, _ = stepped()
     state = states[0]
     table = changes_table(state)
-    assert list(table.columns) == COLUMNS
+    assert list(table.columns) == CHANGE_COLUMNS
     rows, features = table[table.change == "row added"], table[table.change == "feature added"]
     samples, subsets = state.rows_added
     assert len(rows) == len(samples) == state.record["rows_added"] == 21   # 3 centroids x 7 label subsets

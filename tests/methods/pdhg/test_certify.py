@@ -76,7 +76,7 @@ def test_limits_callback_and_log(capsys):
     with pytest.warns(ConvergenceWarning, match="time_limit"):
         clf = MRCClassifier(method="pdhg", time_limit=0.0).fit(X, y)
     assert clf.status_ == "time_limit" and clf.n_iter_ == 1
-    assert list(clf.history_.columns) == certify.COLUMNS
+    assert list(clf.history_.columns) == certify.FIT_COLUMNS
     capsys.readouterr()
     MRCClassifier(method="pdhg", verbose=2, eps_1=1e-2).fit(X, y)
     lines = capsys.readouterr().out.splitlines()

@@ -12,7 +12,7 @@ from mrc_pyomo.data import ArraySource
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.methods.pdhg import PDHGConfig
 from mrc_pyomo.methods.pdhg.iteration import Arrays, data_namespace, step_limit
-from mrc_pyomo.methods.pdhg.phase import Restarts, Steps, Support, first_point, phase_steps
+from mrc_pyomo.methods.pdhg.phase import Restarts, StepScale, Support, first_point, phase_steps
 from mrc_pyomo.methods.result import finish
 from mrc_pyomo.oracles.primal import worst_case_risk
 from mrc_pyomo.problem import prepare
@@ -100,7 +100,7 @@ def test_the_generator_yields_each_record():
 
 def test_the_support_settles_and_the_adaptive_steps_hold_their_limit():
     """Support: compared every ``every`` iterations, settled at a Jaccard share of ``settled``, or handed over once
-    the steps' work is ``handover`` times the master's.  Steps: every step
+    the steps' work is ``handover`` times the master's.  StepScale: every step
     taken by the adaptive rule is within its limit; a fixed rule takes its first step."""
     xp = np
     support = Support(floor=0.0, every=2, settled=0.75)
@@ -116,13 +116,13 @@ def test_the_support_settles_and_the_adaptive_steps_hold_their_limit():
     problem, _ = small(3)
     arrays = Arrays.of(problem, data_namespace(problem))
     z, restarts, scales, norm = first_point(problem, PDHGConfig(), data_namespace(problem))
-    steps = Steps(100.0 / norm, adaptive=True)   # far too large a start: it is cut down
+    steps = StepScale(100.0 / norm, adaptive=True)   # far too large a start: it is cut down
     for _ in range(20):
         eta = steps.eta
         new, used, moved = steps.take(z, problem, arrays, scales, restarts.omega)
         assert used <= step_limit(moved, restarts.omega) and used <= eta
         z = new
     assert steps.tried > 20
-    fixed = Steps(0.5, adaptive=False)
+    fixed = StepScale(0.5, adaptive=False)
     fixed.take(z, problem, arrays, scales, restarts.omega)
     assert fixed.tried == 1 and fixed.eta == 0.5
