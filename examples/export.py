@@ -22,7 +22,7 @@ from sklearn.datasets import load_iris
 from sklearn.preprocessing import StandardScaler
 
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.master.highs import quiet_highs
+from mrc_pyomo.master.highs_backend import quiet_highs
 
 
 def solve_file(path):

@@ -29,7 +29,7 @@ from benchmarks.harness.environment import versions  # noqa: E402
 from benchmarks.harness.record_files import records_path  # noqa: E402
 from mrc_pyomo.feature_maps import make_feature_map  # noqa: E402
 from mrc_pyomo.master import RestrictedMaster  # noqa: E402
-from mrc_pyomo.master.highs import quiet_highs  # noqa: E402
+from mrc_pyomo.master.highs_backend import quiet_highs  # noqa: E402
 from mrc_pyomo.methods.full_lp import MAX_NONZEROS, MAX_ROWS  # noqa: E402
 from mrc_pyomo.oracles.certificate import lower_bound  # noqa: E402
 from mrc_pyomo.oracles.primal import worst_case_risk  # noqa: E402

@@ -21,7 +21,7 @@ import numpy as np
 from .. import __version__
 from ..estimator.classifier import MRCClassifier
 from ..estimator.parameters import validate_parameters
-from ..master.pyomo_solvers import solver_name
+from ..master.pyomo_solve import solver_name
 from ..methods.result import Status
 from ..oracles.certificate import GAP_FLOOR, gap_tolerance
 from .model_arrays import ModelFormatError, check_classes, check_history, check_names, check_rule, numbers, shown
@@ -124,7 +124,7 @@ def class_weight_of(pairs):
 
 def kept_parameters(clf):
     """The parameters of :data:`PARAMETERS` of the classifier ``clf`` as a file keeps them (JSON values): a Pyomo
-    solver instance by its name (:func:`~mrc_pyomo.master.pyomo_solvers.solver_name`), the options set on it
+    solver instance by its name (:func:`~mrc_pyomo.master.pyomo_solve.solver_name`), the options set on it
     under ``solver_options`` (below the classifier's own), a dict ``class_weight`` as its pairs (its labels
     Python's, zero weights included: a class weighted 0 is not in ``classes_``, but a refit must leave it out
     again), a random state that is not a seed as None (its draws are kept with the feature map);

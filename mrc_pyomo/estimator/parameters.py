@@ -18,7 +18,7 @@ from sklearn.utils._param_validation import (HasMethods, Interval, InvalidParame
                                             validate_parameter_constraints)
 
 from ..formulations import Formulation, get_formulation
-from ..master.pyomo_solvers import make_solver
+from ..master.pyomo_solve import make_solver
 from ..methods.registry import METHODS, Settings
 
 
@@ -26,7 +26,7 @@ class SolverCloneMixin:
     """``sklearn.base.clone`` of an estimator whose ``solver`` is a Pyomo solver instance that cannot be copied
     (``SolverFactory("highs")``, the persistent interfaces: Pyomo's objects hold a module or a lock, and
     ``clone`` deep-copies a parameter that is not an estimator): the clone gets a solver made like it
-    (:func:`~mrc_pyomo.master.pyomo_solvers.make_solver`: of the same name, with copies of its options), as a
+    (:func:`~mrc_pyomo.master.pyomo_solve.make_solver`: of the same name, with copies of its options), as a
     fit uses it; any other estimator is cloned as scikit-learn clones it."""
 
     def __sklearn_clone__(self):

@@ -7,7 +7,7 @@ backend it has, only at its :class:`Capabilities` (Coluna's idea: the loop is wr
 interface to the master).
 
 A new backend is one new file: a subclass of :class:`Backend` with its ``capabilities``, a ``solve`` and the
-change hooks it needs, registered under a solver name with :func:`mrc_pyomo.master.solvers.register_backend`.
+change hooks it needs, registered under a solver name with :func:`mrc_pyomo.master.solver_backends.register_backend`.
 """
 
 from abc import ABC, abstractmethod

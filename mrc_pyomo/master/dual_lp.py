@@ -18,8 +18,8 @@ import time
 import numpy as np
 
 from .backend import Backend, Capabilities
-from .highs import HighsBackend
-from .highs_instance import INF, highspy, quiet_highs, run_with_limit, set_option
+from .highs_backend import HighsBackend
+from .highs_setup import INF, highspy, quiet_highs, run_with_limit, set_option
 from .solution import BackendSolution, solve_error
 
 

@@ -1,5 +1,5 @@
 """Backends that solve the master's Pyomo model (:mod:`mrc_pyomo.master.model`) with Pyomo's solvers, given by
-name or as an instance (:mod:`mrc_pyomo.master.pyomo_solvers`: the backend solves with its own solver made like it).
+name or as an instance (:mod:`mrc_pyomo.master.pyomo_solve`: the backend solves with its own solver made like it).
 
 * :class:`PersistentBackend`, for any persistent interface (``appsi_highs``, ``gurobi_persistent``,
   ``appsi_gurobi``, ``cplex_persistent``, ...): the model is handed over once (``set_instance``), then each change
@@ -15,7 +15,7 @@ shown (``tee=True`` to Pyomo's ``solve``; APPSI's ``config.stream_solver``).  Bo
 ``dual`` suffix, where a ``<=`` row of a minimisation has a dual ``<= 0``: ``alpha = -dual`` (eq. 8's
 ``alpha >= 0``), and the floor ``objective >= 0`` has ``beta = dual >= 0``.
 
-Pyomo's solves run one at a time in the process (:data:`~mrc_pyomo.master.pyomo_solvers.SOLVES`): fits in threads
+Pyomo's solves run one at a time in the process (:data:`~mrc_pyomo.master.pyomo_solve.SOLVES`): fits in threads
 with Pyomo's solvers are safe, their solves taking turns.  Python's cyclic garbage collector is paused while a backend builds, hands over, solves and removes rows: a Pyomo
 row is one object per term, and collections set off among them would walk them again and again.
 """
@@ -30,8 +30,8 @@ from pyomo.contrib.appsi import base as appsi_base
 
 from ..formulations.paper import objective_coefficients
 from .backend import TEE, Backend, Capabilities, tee_value
-from .highs_instance import check_options as check_highs_options
-from .pyomo_solvers import SOLVES, check_pyomo_solver, make_solver, solve_and_load, solver_name
+from .highs_setup import check_options as check_highs_options
+from .pyomo_solve import SOLVES, check_pyomo_solver, make_solver, solve_and_load, solver_name
 from .solution import BackendSolution, MasterSolveError
 
 # Pyomo solver names that run HiGHS: their options are checked against HiGHS's own list

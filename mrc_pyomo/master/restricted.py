@@ -4,9 +4,9 @@
 A :class:`RestrictedMaster` is its Pyomo model of blocks (:class:`~mrc_pyomo.master.model.MasterModel`, the one
 record of the rows ``I`` and features ``J``) and a backend (:class:`~mrc_pyomo.master.backend.Backend`) that
 holds the solver's copy of that LP, told of every change as it is made.  Which backend a solver name gets is
-the registry's answer (:mod:`mrc_pyomo.master.solvers`):
+the registry's answer (:mod:`mrc_pyomo.master.solver_backends`):
 
-* ``solver="highs"`` (default): the built-in HiGHS backend (:class:`~mrc_pyomo.master.highs.HighsBackend`),
+* ``solver="highs"`` (default): the built-in HiGHS backend (:class:`~mrc_pyomo.master.highs_backend.HighsBackend`),
   loading each batch of rows or features in bulk from NumPy arrays and warm-starting each re-solve;
 * a Pyomo persistent solver (``SolverFactory(name).is_persistent()``, e.g. ``"appsi_highs"``,
   ``"gurobi_persistent"``): the model handed over once, then changed incrementally
@@ -29,8 +29,8 @@ from ..formulations import DEFAULT_FORMULATION, get_formulation
 from .export import write_pyomo_model
 from .model import MasterModel
 from .points import Points
-from .pyomo_solvers import solver_name
-from .solvers import BUILTIN_SOLVER, backend_option, check_solver, make_backend, picklable_solver
+from .pyomo_solve import solver_name
+from .solver_backends import BUILTIN_SOLVER, backend_option, check_solver, make_backend, picklable_solver
 from .solution import Changes, MasterSolution
 
 class RestrictedMaster:
@@ -50,7 +50,7 @@ class RestrictedMaster:
     solver, solver_options : str or Pyomo solver, dict
         ``"highs"`` (the built-in backend), any Pyomo LP solver name or instance, and the options passed to it.
     backend : Backend subclass, optional
-        The backend to solve with instead of ``solver``'s in the registry (:mod:`mrc_pyomo.master.solvers`),
+        The backend to solve with instead of ``solver``'s in the registry (:mod:`mrc_pyomo.master.solver_backends`),
         e.g. the full LP's dual form (:class:`~mrc_pyomo.master.dual_lp.DualLPBackend`).
     formulation : str or Formulation
         What LP rows and columns an item is: ``"paper"`` (default) or ``"compact"`` (:mod:`mrc_pyomo.formulations`).
@@ -244,7 +244,7 @@ class RestrictedMaster:
         On a backend whose capabilities include ``limits_inside_solve`` (the built-in HiGHS backend),
         ``time_limit`` (seconds) bounds this solve (no limit is left on the master) and ``budget`` the
         warm-started simplex before the interior point method takes over
-        (:meth:`~mrc_pyomo.master.highs.HighsMaster.solve`); other backends ignore both.
+        (:meth:`~mrc_pyomo.master.highs_backend.HighsMaster.solve`); other backends ignore both.
         """
         try:
             solved = self.backend.solve(self, time_limit, budget)

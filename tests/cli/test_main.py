@@ -23,7 +23,7 @@ from mrc_pyomo import MRCClassifier
 from mrc_pyomo.cli.main import main as cli_main
 from mrc_pyomo.cli.models import load_model
 from mrc_pyomo.display.log import LOG_HEADER
-from mrc_pyomo.master.highs import quiet_highs
+from mrc_pyomo.master.highs_backend import quiet_highs
 
 
 def test_cli_fit_save_predict_export(data_files, capsys):

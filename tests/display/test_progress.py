@@ -2,7 +2,7 @@
 verbose=2, a live line on stderr at verbose=1, and nothing else, on every path (the built-in HiGHS backend, the
 full LP, Pyomo's solvers, MRC-SUB).  highspy 1.16 prints a banner on stdout whenever a ``Highs`` is made; these
 tests capture the file descriptors, so C code's output is caught too.  HiGHS made quiet:
-``tests/master/test_highs_instance.py``; the command line's output: ``tests/cli/test_main.py``."""
+``tests/master/test_highs_setup.py``; the command line's output: ``tests/cli/test_main.py``."""
 
 import shutil
 import sys

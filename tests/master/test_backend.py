@@ -7,9 +7,9 @@ import pytest
 
 from helpers import ROOT, random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.master import Capabilities, solvers
+from mrc_pyomo.master import Capabilities, solver_backends
 from mrc_pyomo.master.dual_lp import DualLPBackend
-from mrc_pyomo.master.highs import HighsBackend
+from mrc_pyomo.master.highs_backend import HighsBackend
 
 EXAMPLES = ROOT / "examples"
 
@@ -19,7 +19,7 @@ def linprog_backend():
     """The backend of the architecture page's worked example (examples/new_backend.py), which registers it as
     "scipy_linprog"."""
     yield runpy.run_path(str(EXAMPLES / "new_backend.py"), run_name="example")["LinprogBackend"]
-    solvers._BACKENDS.pop("scipy_linprog")
+    solver_backends._BACKENDS.pop("scipy_linprog")
 
 
 def test_a_registered_backend_reaches_the_same_certified_answer(linprog_backend):

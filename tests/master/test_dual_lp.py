@@ -5,7 +5,7 @@ import pytest
 
 from helpers import scaled_problem
 from mrc_pyomo.master.dual_lp import DualLPBackend
-from mrc_pyomo.master.highs import HighsBackend
+from mrc_pyomo.master.highs_backend import HighsBackend
 from mrc_pyomo.methods import full_lp
 from mrc_pyomo.problem import MRCProblem
 

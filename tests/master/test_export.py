@@ -10,7 +10,7 @@ import pytest
 
 from helpers import random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.master.highs import quiet_highs
+from mrc_pyomo.master.highs_backend import quiet_highs
 
 
 @pytest.fixture(scope="module")

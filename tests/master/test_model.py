@@ -9,7 +9,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from helpers import random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.master.highs import quiet_highs
+from mrc_pyomo.master.highs_backend import quiet_highs
 
 
 def _solve_file(path):

@@ -114,7 +114,7 @@ def test_three_solvers_reach_the_same_R_star(problem, solver):
     assert clf.upper_ == pytest.approx(ref.upper_, abs=1e-6)
 
 
-def test_solver_options_reach_pyomo_solvers():
+def test_solver_options_reach_pyomo_solve():
     if not pyo.SolverFactory("glpk").available(exception_flag=False):
         pytest.skip("glpk not installed")
     X, y = random_problem(40, 3, 2)

@@ -13,7 +13,7 @@ from helpers import assert_certified, fits_in_memory_and_on_dask, problems, rand
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.display.log import LOG_HEADER
 from mrc_pyomo.master import MasterSolveError, MasterTimeLimit
-from mrc_pyomo.master.highs import HighsBackend
+from mrc_pyomo.master.highs_backend import HighsBackend
 from mrc_pyomo.methods import deadline, first_order
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.oracles.primal import class_scores

@@ -42,7 +42,7 @@ def test_the_installed_package_has_every_module_of_the_source_tree():
     for path in sorted((ROOT / "mrc_pyomo").rglob("*.py")):
         parts = path.relative_to(ROOT).with_suffix("").parts
         modules.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-    assert "mrc_pyomo.master.highs" in modules
+    assert "mrc_pyomo.master.highs_backend" in modules
     for name in modules:
         assert importlib.util.find_spec(name) is not None, f"{name} is not in the installed package"
     assert mrc_pyomo.__version__ == importlib.metadata.version("mrc_pyomo")

@@ -1,4 +1,4 @@
-"""Every HiGHS instance of the library (:mod:`mrc_pyomo.master.highs_instance`): quiet when made, whatever highspy
+"""Every HiGHS instance of the library (:mod:`mrc_pyomo.master.highs_setup`): quiet when made, whatever highspy
 prints; its log on only through the user's ``solver_options``; its options checked against HiGHS's own answer
 (on the built-in backend and Pyomo's HiGHS interfaces); a time limit that bounds one run and is not left on the
 master."""
@@ -60,7 +60,7 @@ def test_a_highs_that_prints_when_made_is_silenced(capfd, monkeypatch):
     highspy 1.16's banner does, from C++) prints nothing through the library, and the library's own output
     around it keeps its order."""
     import highspy
-    import mrc_pyomo.master.highs as backend
+    import mrc_pyomo.master.highs_backend as backend
 
     class Loud(highspy.Highs):
         def __init__(self):

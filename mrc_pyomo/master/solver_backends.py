@@ -1,11 +1,11 @@
 """The one registry from solver names to backends (docs/solvers.rst, "Choosing a solver").
 
-``"highs"`` is the built-in backend (:class:`~mrc_pyomo.master.highs.HighsBackend`); any name not registered
+``"highs"`` is the built-in backend (:class:`~mrc_pyomo.master.highs_backend.HighsBackend`); any name not registered
 here means what it means to ``pyomo.environ.SolverFactory``: a persistent interface gets
 :class:`~mrc_pyomo.master.pyomo_backends.PersistentBackend`, any other solver
 :class:`~mrc_pyomo.master.pyomo_backends.PyomoBackend`.  A Pyomo solver instance (``pyo.SolverFactory("glpk")``,
 with its options) is Pyomo's whatever its name, and gets the same backends
-(:mod:`mrc_pyomo.master.pyomo_solvers`).  A new backend registers itself with :func:`register_backend` (a name
+(:mod:`mrc_pyomo.master.pyomo_solve`).  A new backend registers itself with :func:`register_backend` (a name
 that Pyomo also knows is then the backend's), with the solver option that shows its log, which
 ``solver_options={"tee": True}`` stands for.
 """
@@ -16,9 +16,9 @@ import pickle
 import pyomo.environ as pyo
 
 from .backend import TEE, tee_value
-from .highs import HighsBackend
+from .highs_backend import HighsBackend
 from .pyomo_backends import PersistentBackend, PyomoBackend
-from .pyomo_solvers import solver_words, is_persistent, is_solver_instance, solver_name
+from .pyomo_solve import solver_words, is_persistent, is_solver_instance, solver_name
 
 # the solver name of the built-in backend (docs/solvers.rst)
 BUILTIN_SOLVER = "highs"
@@ -99,7 +99,7 @@ def backend_option(solver, name, value):
 
 def picklable_solver(solver):
     """``solver`` as a master pickles it: a name, or an instance Pyomo can pickle (its shell solvers), as it is;
-    any other instance (APPSI's, the persistent interfaces) by its name (:func:`~mrc_pyomo.master.pyomo_solvers.
+    any other instance (APPSI's, the persistent interfaces) by its name (:func:`~mrc_pyomo.master.pyomo_solve.
     solver_name`): the master loaded from the pickle solves with ``SolverFactory(name)``, without its options."""
     if isinstance(solver, str):
         return solver

@@ -1,13 +1,13 @@
-"""The registry of backends (:mod:`mrc_pyomo.master.solvers`): the one place for solver names; an unknown solver is
+"""The registry of backends (:mod:`mrc_pyomo.master.solver_backends`): the one place for solver names; an unknown solver is
 refused by its name."""
 
 import pytest
 
 from helpers import needs_solver, random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.master import Backend, register_backend, solvers
-from mrc_pyomo.master.highs import HighsBackend
-from mrc_pyomo.master.solvers import backend_class, backend_options, registered_backends
+from mrc_pyomo.master import Backend, register_backend, solver_backends
+from mrc_pyomo.master.highs_backend import HighsBackend
+from mrc_pyomo.master.solver_backends import backend_class, backend_options, registered_backends
 
 
 def test_the_registry_is_the_one_place_for_solver_names():
@@ -64,4 +64,4 @@ def test_tee_can_be_set_from_a_callback_and_is_checked():
         with pytest.raises(ValueError, match="has no log option known to the library"):
             backend_options("no_log", {"tee": True})
     finally:
-        solvers._BACKENDS.pop("no_log")
+        solver_backends._BACKENDS.pop("no_log")

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 
 from ..formulations.paper import objective_coefficients
 from .backend import Backend, Capabilities
-from .highs_instance import INF, check_options, highspy, quiet_highs, run_with_limit, set_option
+from .highs_setup import INF, check_options, highspy, quiet_highs, run_with_limit, set_option
 from .solution import BackendSolution, solve_error
 
 

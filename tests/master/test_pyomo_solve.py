@@ -1,4 +1,4 @@
-"""Pyomo's solvers as instances (:mod:`mrc_pyomo.master.pyomo_solvers`): ``solver=pyo.SolverFactory(name)`` wherever a
+"""Pyomo's solvers as instances (:mod:`mrc_pyomo.master.pyomo_solve`): ``solver=pyo.SolverFactory(name)`` wherever a
 name is taken (the estimator, ``mrc_path``, the master), the instance's options kept and the instance itself left as
 it was (the backend solves with its own solver made like it); an estimator holding one cloned and pickled; an
 instance that is not available, not known, or not a solver refused by name."""
@@ -14,7 +14,7 @@ from helpers import OTHERS, PERSISTENT, needs_solver, random_problem
 from mrc_pyomo import MRCClassifier, mrc_path
 from mrc_pyomo.master import RestrictedMaster, check_solver
 from mrc_pyomo.master.pyomo_backends import PersistentBackend, PyomoBackend
-from mrc_pyomo.master.pyomo_solvers import make_solver, solver_name
+from mrc_pyomo.master.pyomo_solve import make_solver, solver_name
 
 PROBLEM = random_problem(60, 3, 3, seed=4)
 
@@ -133,7 +133,7 @@ def test_a_failed_solve_carries_the_solver_s_own_message(capfd, caplog):
 
 def test_the_errors_of_a_solve_that_succeeds_are_logged_as_pyomo_logs_them(caplog):
     import logging
-    from mrc_pyomo.master.pyomo_solvers import solver_errors, solver_message
+    from mrc_pyomo.master.pyomo_solve import solver_errors, solver_message
     with solver_errors() as said:
         logging.getLogger("pyomo.opt").error("Solver log:\nfirst\n\nsecond")
         logging.getLogger("pyomo.opt").warning("a warning passes")

@@ -1,4 +1,4 @@
-"""The built-in HiGHS backend (:mod:`mrc_pyomo.master.highs`): after rows are added, the master is re-solved from
+"""The built-in HiGHS backend (:mod:`mrc_pyomo.master.highs_backend`): after rows are added, the master is re-solved from
 the previous basis."""
 
 import numpy as np
