@@ -52,6 +52,13 @@ def shown(path):
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
+def choices_section():
+    """The section "The library's choices": ``choices.md`` beside this module, one heading level down, the
+    measurements the library's docstrings point to by heading (kept there, not in the docstrings)."""
+    text = (Path(__file__).with_name("choices.md")).read_text()
+    return ["", *("#" + line if line.startswith("#") else line for line in text.splitlines())]
+
+
 def write_report(path, out=None):
     """Write the report of the records in ``path`` to ``out`` (default: :func:`default_out`) and its plots to
     ``img/`` next to it; return ``out``."""
@@ -86,7 +93,7 @@ def write_report(path, out=None):
     draw_figures(records, speed, cases, img, mode)
     if mode == "full":
         lines += missing_runs(speed) + dask_section(Path(path).parent / "dask.jsonl")
-        lines += route_section(Path(path).parent / "experiments.jsonl")
+        lines += route_section(Path(path).parent / "experiments.jsonl") + choices_section()
     lines += plots_section(img, mode)
     out.write_text("\n".join(lines) + "\n")
     print(f"report written to {out}")

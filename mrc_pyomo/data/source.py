@@ -141,9 +141,8 @@ class ArraySource(DataSource):
     """``Psi`` held as an array of another library that follows the array API standard (CuPy, PyTorch: on its
     device), passed over by blocks of :attr:`block_rows` rows, so that the passes run where the array is
     (:mod:`mrc_pyomo.data.namespace`).  Its rows are that library's arrays.  Its blocks are large: on a GPU a
-    pass is one kernel a block, and the launches of 1,000-row blocks, not the memory, bounded MRC-PDHG's
-    iterations (56 blocks a pass on all of mnist: 73 iterations a second on an H100); a device's sums are not
-    NumPy's bit for bit anyway."""
+    pass is one kernel a block, and the launches of small blocks, not the memory, bounded MRC-PDHG's iterations
+    (docs/theory.rst, "On a GPU"); a device's sums are not NumPy's bit for bit anyway."""
 
     sparse = False
     #: the rows of a block of a pass (a multiple of :data:`BLOCK_ROWS`)

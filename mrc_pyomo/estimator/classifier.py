@@ -54,9 +54,8 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         ``status_`` are always those at ``lambda0``; every stage's rule is a candidate for ``mu_``, so a fit
         stopped by ``time_limit`` returns the best rule seen.  ``history_`` has a ``lambda0`` column and
         ``n_iter_`` counts the masters of all stages.  Use it where the loop at ``lambda0`` churns without a
-        useful rule (images): mnist, 8,000 images, 300 s: ``upper_`` 0.416 (lower 0.343) against 0.898
-        (lower 0.382) without.  It is off by default because the benchmark's other cases, which the loop
-        certifies directly, take 1.4x to 3.5x longer through the stages (quick run, median 1.92x).
+        useful rule; it is off by default because the cases the loop certifies directly take longer through the
+        stages (docs/benchmarks.md, "The library's choices", "Continuation").
     fit_intercept : bool, default=True
         Prepend the constant feature 1 to ``Psi``.
     method : {"ccg", "lp", "subgradient", "fom"} or another registered name, default="ccg"

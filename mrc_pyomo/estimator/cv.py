@@ -73,7 +73,7 @@ random_state, formulation, class_weight
     n_jobs : int, optional
         The folds' paths may run in parallel in joblib's processes, as scikit-learn's ``*CV`` estimators do: None
         means 1 unless in a ``joblib.parallel_backend`` context, -1 all processors.  The first fold runs in this
-        process, and the others go to the workers only if that pays for their start (about 2 s): small data run in
+        process, and the others go to the workers only if that pays for their start: small data run in
         one process whatever ``n_jobs`` (:func:`~mrc_pyomo.estimator.folds.run_folds`).  Each path is the same
         wherever it runs; the refit runs after them.
     refit : bool, default=True

@@ -2,13 +2,11 @@
 (:func:`fold_scorer`), the weights' check (:func:`check_fold_weights`), and where the folds run (:func:`run_folds`).
 
 **Where the folds run.**  ``n_jobs`` asks for joblib's workers, which are processes (loky, as in scikit-learn's
-``*CV`` estimators): each starts, imports the library (Pyomo, scikit-learn) and is sent the data, about 2 s on two
-cores, more than the whole of a small cross-validation.  So the first fold runs in this process, timed, and the
+``*CV`` estimators): each starts, imports the library (Pyomo, scikit-learn) and is sent the data, which takes
+longer than the whole of a small cross-validation.  So the first fold runs in this process, timed, and the
 others go to the workers only where that pays (:func:`workers_pay`: the time they take here against
-:data:`WORKER_START_SECONDS` plus their time in the workers); otherwise they run here too.  Measured by
-``python -m benchmarks.experiments.estimator_costs --part cv`` (iris, 5 folds, the default grid, each fit in a
-fresh interpreter, medians of 3): ``n_jobs=1`` 2.65 s and ``n_jobs=2`` 6.58 s when the workers always started,
-2.75 s and 2.89 s now.  Threads are not used: Pyomo, which holds each master's model, is not thread-safe (its
+:data:`WORKER_START_SECONDS` plus their time in the workers); otherwise they run here too (measured:
+docs/benchmarks.md, "The library's choices", "Where the folds run").  Threads are not used: Pyomo, which holds each master's model, is not thread-safe (its
 writers and temporary files keep global state), nor is the silencing of each path's warnings
 (``warnings.catch_warnings``), and the GIL is held outside HiGHS's solves.
 """
@@ -27,7 +25,6 @@ from sklearn.metrics import check_scoring, get_scorer_names
 from .path import mrc_path
 
 #: the seconds joblib's processes take to start and import the library before the first fold runs in them
-#: (measured: ``Parallel(n_jobs=2)`` of a call into the library, 1.8 s to 2.5 s on two cores)
 WORKER_START_SECONDS = 2.0
 
 

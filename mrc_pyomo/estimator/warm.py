@@ -10,9 +10,8 @@ the new data with the previous fit's rows and features added (:func:`seeded_mast
 fitted again, ``tau`` and ``lambda`` are the new data's, and the certificate is the new fit's own, so a warm fit is
 certified as any fit is, whatever changed (the data, ``lambda0``, ``eps_1``).  Every row of ``P`` is a valid row of
 the master of any data with as many samples, so the rows are a start, never a risk; on the same data at a nearby
-``lambda0`` they are most of the rows the fit needs: ``lambda0`` 0.02 then 0.01, 18 masters cold against 5 warm
-(2,000 samples, 4 classes), 30 against 17 on digits (``python -m benchmarks.experiments.estimator_costs --part
-warm``).
+``lambda0`` they are most of the rows the fit needs (measured: docs/benchmarks.md, "The library's choices", "Warm
+starts").
 """
 
 import numpy as np

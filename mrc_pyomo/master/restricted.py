@@ -204,8 +204,7 @@ class RestrictedMaster:
         """The same ``P_{I,J}`` (its rows with their right-hand sides ``b``, its features, its fixed rows) with
         the costs of ``tau`` and ``lam``: a new master for another ``lambda0`` (:mod:`mrc_pyomo.methods.pathwise`).
         Its first solve has no basis to start from: on the built-in HiGHS backend it is solved by the interior
-        point method, with crossover (digits + 400 random Fourier features: 9.0 s against 46 s by dual simplex;
-        the previous stage's basis handed over changed nothing: docs/theory.rst, "Regularisation paths")."""
+        point method, with crossover (docs/theory.rst, "Regularisation paths")."""
         master = RestrictedMaster(self.data, tau, lam, centroids=self.centroids, objective_floor=self.objective_floor,
                                   solver=self.solver, solver_options=self.solver_options, backend=type(self.backend),
                                   formulation=self.formulation)

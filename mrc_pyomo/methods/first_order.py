@@ -60,11 +60,8 @@ class FOMConfig:
 
     ``eps_1``: the certified gap of the certificate's loop; ``max_iter``: first-order iterations at most (and
     masters of the certificate's loop).  The smoothing temperature starts at ``beta_start`` and is halved every
-    ``beta_every`` iterations down to ``beta_floor``.  Measured on mnist_8000 (6,400 images; R* 0.3739), best R
-    at 10 / 30 / 60 s, one core each, two at a time: every 40 down to 1e-3: 0.481 / 0.434 / 0.431; every 60 to
-    1e-4: 0.485 / 0.420 / 0.415; every 80 to 1e-4: 0.494 / 0.419 / 0.407; every 120 to 1e-5: 0.525 / 0.426 /
-    0.399; halving when F_beta fell by less than 1e-3 in 20 (40) iterations: 0.483 / 0.473 / 0.471 (0.481 /
-    0.434 / 0.433).  The phase ends once its best R improved by less than ``tolerance`` (relative) over the last
+    ``beta_every`` iterations down to ``beta_floor`` (measured: docs/benchmarks.md, "The library's choices",
+    "FISTA's smoothing").  The phase ends once its best R improved by less than ``tolerance`` (relative) over the last
     ``beta_every`` iterations: 1e-2 before the certificate (and before MRC-CCG in the default fit), 1e-4 for
     the first-order method alone (:data:`ALONE_TOLERANCE`, ``certify=False``).  The certificate's first master
     holds the rows of the best point with ``psi_i`` within ``seed_delta`` of the largest, kept for good if

@@ -20,45 +20,18 @@ LP, which can be inspected and exported as any master.
 **Which algorithm** (:func:`choose_method`): interior point (IPX) with crossover on the dual LP when both ``K D >=
 IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, else dual simplex. ``K nnz(Psi)`` counts the entries of
 ``Phi(x_i, y)`` over every sample and class: the intrinsic size of the LP, without the ``2^(K-1)`` factor of the
-label subsets, which multiplies the cost of a simplex iteration and of an interior-point iteration alike. Measured
-with ``python -m benchmarks.experiments.full_lp_forms`` (records in ``benchmarks/results/full_lp_forms.jsonl``; HiGHS
-1.15.1, 2 shared cores; seconds of ``Highs.run``; certified gap ``R(mu) - lower`` of each answer; columns:
-``K nnz(Psi)``, then dual LP simplex / IPM with crossover / primal LP default (dual simplex) / primal LP IPM):
-
-======================  ==  ==========  ============  ========  ==============  ==========
-case                    K   K nnz(Psi)  dual simplex  dual IPM  primal default  primal IPM
-======================  ==  ==========  ============  ========  ==============  ==========
-dense n=60, d=4         3   900         0.0025        0.0052    0.0051          0.0084
-pulsar linear, n=5000   2   90,000      0.18          0.65      0.26
-optdigits, n=50         10  32,500      47.7          176       293             248
-dry_bean linear, n=500  7   59,500      10.1          32.6      13.5
-satellite, n=500        6   111,000     18.0          37.1      63.9            72.2
-satellite, n=1000       6   222,000     78.5          93.7      116             161
-satellite + RFF, n=100  6   262,200     35.0          41.1      95.9
-pulsar + RFF, n=300     2   245,400     1.18          1.33
-pulsar + RFF, n=500     2   409,000     6.2           5.4       9.0             11.4
-pulsar + RFF, n=700     2   572,600     6.2           4.1
-pulsar + RFF, n=1000    2   818,000     41.6          16.6      34.2            30.9
-pulsar + RFF, n=2000    2   1,636,000   96.3          42.0      118             99.8
-======================  ==  ==========  ============  ========  ==============  ==========
-
-The dual LP is the faster form in every case.  The ratio simplex / IPM grows with ``K nnz(Psi)`` (0.3 below
-1e5, 0.85 at 2.2e5 - 2.6e5, 1.1 - 2.5 above 4e5), hence :data:`IPM_MIN_SIZE`.  With few
-features the dual LP has only ``K D + 1`` rows, a basis the simplex factorises at no cost whatever ``n`` (pulsar
-linear: 19 rows, 0.18 s against 0.65 s by IPM), hence :data:`IPM_MIN_FEATURES`.  Crossover costs little and
-returns a vertex, certified to round-off (gaps ``1e-13`` and below); without it the certified gap was
-``1e-10`` to ``4e-9``, enough for the default ``eps_1`` but not for ``eps_1 = 0``.
+label subsets, which multiplies the cost of a simplex iteration and of an interior-point iteration alike.  The
+dual LP is the faster form; the ratio simplex / IPM grows with ``K nnz(Psi)``, hence :data:`IPM_MIN_SIZE`; with
+few features the dual LP has only ``K D + 1`` rows, a basis the simplex factorises at no cost whatever ``n``,
+hence :data:`IPM_MIN_FEATURES`.  Crossover costs little and returns a vertex, certified to round-off; without it
+the certified gap is enough for the default ``eps_1`` but not for ``eps_1 = 0`` (measured: docs/benchmarks.md,
+"The library's choices", "The full LP's form").
 
 **The primal LP, when it has fewer rows** (``n_rows < K D``: sparse text, where the reduced LP of
 :mod:`mrc_pyomo.problem.reduction` keeps about one row per sample): the dual LP would then have the larger basis, and
-its dual simplex did not finish in 240 s on the tweets' 3,200-sample subset (62,250 rows, 3,216 columns).
-The master's own HiGHS instance solves the primal LP by the interior point method without crossover
-(``"primal_ipm"``): 0.86 s there (dual simplex on the primal 4.1 s), and on all 16,612 training samples
-(16,808 rows, 217,370 features) 10.8 s against 26.6 s with crossover, certified gaps ``1e-10`` and
-``2.5e-12`` (with crossover ``2.6e-7``: the crossover's vertex was the less accurate).  These form
-comparisons were made with a one-off script (the forms through ``solver_options``); the benchmark harness
-records the chosen method: ``python -m benchmarks.harness.run_case tweets lp --quick`` 1.0 s, all samples 11.8 s
-(docs/benchmarks.md).
+its dual simplex is slow on sparse text.  The master's own HiGHS instance solves the primal LP by the interior
+point method without crossover (``"primal_ipm"``), faster than with crossover and more accurate (the
+crossover's vertex was the less accurate; docs/benchmarks.md, "The library's choices", "The full LP's form").
 
 **If the certificate does not close** (a simplex run stopped within HiGHS's feasibility tolerances ``1e-7``
 can leave a certified gap of about ``1e-9``), the same instance is re-solved once with the simplex (the dual

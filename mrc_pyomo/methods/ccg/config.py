@@ -64,21 +64,15 @@ def choose_regime(n_classes, n_features, full_lp_rows=None, density=0.0):
     ``"nm"`` when the features are sparse (``density``, the fraction of nonzeros of ``Psi``, at most
     :data:`SPARSE_DENSITY`) and ``"n"`` when they are dense.
 
-    ``"full"`` is the master with every row and feature: the full LP (:mod:`mrc_pyomo.methods.full_lp`).  Measured on
-    the tweets (TF-IDF of words and word pairs, K = 2, docs/benchmarks.md): all 16,612 training samples give a
-    reduced full LP of 16,808 rows and 217,370 features, solved and certified in 12.3 s by the interior point
-    method, while the regime ``"nm"`` had not converged after 600 s (the previous benchmark run); on the
-    3,200 samples of ``python -m benchmarks.harness.run_case tweets ccg --quick``, 0.94 s against 124.5 s for ``"nm"``.
-    With few features (``m <= LARGE_M``) the full LP is the slower by far (pulsar + 400 RFF, 2,000 samples:
-    42 s against 3.2 s), so the regime ``"n"`` is kept there whatever the size.
+    ``"full"`` is the master with every row and feature: the full LP (:mod:`mrc_pyomo.methods.full_lp`): on sparse
+    text with few rows it certifies where the regime ``"nm"`` takes minutes; with few features (``m <= LARGE_M``)
+    the full LP is the slower by far, so the regime ``"n"`` is kept there whatever the size (measured:
+    docs/benchmarks.md, "The library's choices", "The regime of regime='auto'").
 
     Column generation pays when a feature is nonzero on few samples (text): the master's columns stay few and
     sparse.  With dense features (random Fourier features, images) every feature outside ``J`` has a dual
     violation on the rows of ``I`` and the certificate of the regime ``"nm"`` (docs/theory.rst, "The certified
-    interval") stays near 0 until ``J`` holds nearly all of them.  Measured on the harness's 26 classes with 400 random
-    Fourier features (``K D = 26 x 417``, density 1; ``python -m benchmarks.harness.run_case many_classes_26_rff
-    ccg --quick --time-limit 120 --regime nm``, then ``--regime n``): ``"nm"`` certified ``[0, 0.519]`` in
-    11 masters, ``"n"`` ``[0.095, 0.538]`` in 15 (docs/theory.rst; docs/benchmarks.md for all samples).
+    interval") stays near 0 until ``J`` holds nearly all of them.
     """
     if n_classes * n_features <= LARGE_M:
         return "n"
@@ -110,13 +104,8 @@ def simplex_budget(solve_seconds, config=None):
     Masters grow along the loop, so each solve takes about as long as the largest before it; a warm simplex
     that takes several times longer has stalled on a degenerate master (thousands of pivots at a constant
     objective), and the interior point method, whose time depends on the master's size and not on its
-    degeneracy, solves it from scratch instead.  Measured (docs/benchmarks.md, records of
-    ``benchmarks/results/full.jsonl``): in every regime-"n" run of the harness each master took at most 3x the
-    largest before it but one, the 133rd master of mnist (all samples), which ran 248 s against at most 41.5 s
-    before it, until the time limit stopped it; its final master solves cold in 38.9 s.  A budget relative to
-    the median solve instead (3x) handed many ordinary masters to the interior point method: mnist, 900 s,
-    certified gap 0.42 against 0.24 without a budget (``python -m benchmarks.experiments.loop_variants mnist
-    --time-limit 900 --variants eps_1=1e-4 stall=3,eps_1=1e-4`` with that rule).
+    degeneracy, solves it from scratch instead (measured: docs/benchmarks.md, "The library's choices", "The
+    simplex's stall budget").
     """
     config = CCGConfig() if config is None else config
     if config.stall_factor is None or not len(solve_seconds):
@@ -129,12 +118,10 @@ def row_age(lambda0):
     :data:`UNREGULARISED_ROW_AGE` without.
 
     Without ``lambda.|mu|`` nothing but the rows bounds ``mu``, and removing a row at its first zero dual turns
-    the loop into a cutting-plane zigzag: on satellite at ``lambda0 = 0`` every master added 400 rows and
-    dropped the 400 added just before (``R(mu^k)`` between 5 and 43), until ``max_iter``.  Keeping a row for
-    three over-satisfied masters, it converges: 2.4 s instead of the 60 s limit on the harness's quick case,
-    3.9 s on all 6,435 samples (10: 6.0 s, never removed: 7.0 s).  With regularisation the same ageing made
-    every quick case slower, 1.05x to 2.6x (median 1.38x: ``python -m benchmarks.harness.compare --pair
-    145fa0f..c95103b``, records in ``benchmarks/results/pairs.jsonl``), so it is used without regularisation only.
+    the loop into a cutting-plane zigzag: every master adds rows and drops those added just before.  Keeping a
+    row for three over-satisfied masters, it converges; with regularisation the same ageing made every quick
+    case slower, so it is used without regularisation only (measured: docs/benchmarks.md, "The library's
+    choices", "Row ageing").
     """
     return UNREGULARISED_ROW_AGE if lambda0 == 0 else 1
 

@@ -233,9 +233,8 @@ def stop_of(history, log, config, deadline, settled=False):
 
 def stalled(history, config):
     """Whether the two ends of the certified interval moved by less than ``config.tolerance`` of the upper end,
-    together, over the last ``config.stall_window`` iterations (relative to the upper end, not to the gap: on
-    mnist the lower end stays near 0 for minutes, and a gap-relative rule over 100 iterations stopped the
-    iterations at 10 s, R 0.450, where 28 s more of them reach 0.403)."""
+    together, over the last ``config.stall_window`` iterations (relative to the upper end, not to the gap: the
+    lower end can stay near 0 for minutes while the rule improves)."""
     last, before = history[-1], history[-1 - config.stall_window]
     moved = (before["upper"] - last["upper"]) + (last["lower"] - before["lower"])
     return moved < config.tolerance * last["upper"]

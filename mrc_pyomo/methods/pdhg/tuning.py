@@ -10,28 +10,19 @@ from ..ccg.config import CCGConfig
 
 @dataclass(frozen=True)
 class PDHGConfig:
-    """Every setting of MRC-PDHG, its tuning with its measurements (one core, single-threaded BLAS, unless said;
-    ``python -m benchmarks.experiments.pdhg_phase CASE --set NAME=VALUE``: the iterations alone, or with
-    ``--hand-over`` where they stop, or with ``--certify`` the masters after them; on a GPU
-    ``benchmarks/gpu/pdhg_mnist.py``).
+    """Every setting of MRC-PDHG (their measurements: docs/benchmarks.md, "The library's choices", "MRC-PDHG's
+    settings"; ``python -m benchmarks.experiments.pdhg_phase CASE --set NAME=VALUE``).
 
     ``eps_1``: the certified gap it stops at (its own bound's, or its certificate's loop's); ``max_iter``:
     iterations at most (and masters of the certificate's loop).  ``eta``: the step scale, divided by the
     preconditioned operator's norm found by ``power_iterations`` steps of the power method (the norm is at most
-    1: 1.0 on mnist_8000, 0.61 on satellite + RFF, 0.39 on 50 classes).  ``adaptive``: PDLP's adaptive step (a step is
-    retried with a smaller ``eta`` when it exceeds its local limit; the limit is mostly far above ``1 / norm``):
-    R at 30 s with and without it, mnist_8000 0.403 / 0.428, satellite + RFF 0.2512 / 0.2597, 50 classes 0.471 /
-    0.569, 26 classes certified by its own bound in 19 s / 0.8053.  ``reflection``: None for plain PDHG, else
-    the reflection of a Halpern iteration anchored at the last restart point (1: reflected, as cuPDLP+), which
-    helped with fixed steps (all of mnist on an H100, R at 20 s 0.512 against 0.545) but not with adaptive ones
-    (mnist_8000 0.411 against 0.403 at 30 s, the others equal).  ``restart_sufficient``,
-    ``restart_necessary``, ``restart_artificial``: PDLP's restart rule on the fixed-point residual.
-    ``weight_scale``: the primal weight ``omega`` at the start over PDLP's ratio of the scales
-    (:func:`~mrc_pyomo.methods.pdhg.phase.primal_weight`); R at 20 s on all of mnist (H100) for the scales 0.1,
-    0.3, 1, 3, 10: 0.630, 0.559, 0.512, 0.491, 0.494 (fixed steps); with adaptive steps on one core, 3 against
-    1: mnist_8000 0.395 / 0.427 at 60 s, satellite + RFF 0.2509 / 0.2524 and 50 classes 0.471 / 0.478 at 30 s.
-    ``weight_smoothing``: the weight of the new estimate of ``log omega`` at a restart (PDLP: 0.5; all of mnist
-    0.495 at 20 s); 0 keeps the primal weight of the start.  ``bound_every``: the dual's bound is evaluated
+    1).  ``adaptive``: PDLP's adaptive step (a step is retried with a smaller ``eta`` when it exceeds its local
+    limit; the limit is mostly far above ``1 / norm``).  ``reflection``: None for plain PDHG, else the reflection
+    of a Halpern iteration anchored at the last restart point (1: reflected, as cuPDLP+).
+    ``restart_sufficient``, ``restart_necessary``, ``restart_artificial``: PDLP's restart rule on the fixed-point
+    residual.  ``weight_scale``: the primal weight ``omega`` at the start over PDLP's ratio of the scales
+    (:func:`~mrc_pyomo.methods.pdhg.phase.primal_weight`).  ``weight_smoothing``: the weight of the new estimate
+    of ``log omega`` at a restart (PDLP: 0.5); 0 keeps the primal weight of the start.  ``bound_every``: the dual's bound is evaluated
     every this many iterations (it reads ``Psi^T W`` back to the host: on a GPU, every 10 or so).
 
     The iterations hand over to the certificate once the ends of the certified interval moved by less than
