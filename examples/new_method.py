@@ -8,8 +8,9 @@ ageing, and it shows why MRC-CCG adds rows in batches: it needs many more master
 dataclass, a ``configure(settings, problem)`` that makes it from the estimator's parameters, and ``steps``, a
 generator that yields each iteration's state, is sent whether to stop there, stops when its deadline expires or
 its solver stops at the time left (``MasterTimeLimit``), and returns a ``FitResult`` whose ends are certified by
-the library's oracles (``upper = R(mu)`` exact, ``lower`` the Lagrangian bound of the master's duals).  Registered under a name, it is a valid ``MRCClassifier(method=...)``, with ``steps``,
-``callback``, ``time_limit`` and ``verbose`` as every method has them.
+the library's oracles (``upper = R(mu)`` exact, ``lower`` the Lagrangian bound of the master's duals).  Registered under
+a name, it is a valid ``MRCClassifier(method=...)``, with ``steps``, ``callback``, ``time_limit`` and ``verbose`` as
+every method has them.
 
     python examples/new_method.py
 """
@@ -27,7 +28,7 @@ from mrc_pyomo.master import MasterSolveError, MasterTimeLimit
 from mrc_pyomo.methods import Method, register_method
 from mrc_pyomo.methods.ccg import initial_master
 from mrc_pyomo.methods.deadline import deadline_of
-from mrc_pyomo.methods.result import FitResult, Status
+from mrc_pyomo.methods.result import FitResult, Start, Status, reported
 from mrc_pyomo.oracles.certificate import gap_tolerance, lower_bound
 from mrc_pyomo.oracles.incumbent import Incumbent
 from mrc_pyomo.oracles.primal import risk, separation
@@ -48,7 +49,7 @@ class KelleyConfig:
 
 
 def configure(settings, problem):
-    """The config of the estimator's parameters (``mrc_pyomo.methods.Settings``)."""
+    """The config of the estimator's parameters (``mrc_pyomo.estimator.parameters.Settings``)."""
     return KelleyConfig(eps_1=settings.eps_1, max_iter=settings.max_iter or KelleyConfig.max_iter,
                         solver=settings.solver, solver_options=settings.solver_options,
                         fit_intercept=settings.fit_intercept, formulation=settings.formulation)
@@ -56,7 +57,7 @@ def configure(settings, problem):
 
 def steps(problem, config=None, *, start=None, deadline=None, log=None):
     """Kelley's cutting planes on ``problem``: yields a record per master, returns the certified FitResult."""
-    config, deadline = config or KelleyConfig(), deadline_of(deadline)
+    config, deadline, start = config or KelleyConfig(), deadline_of(deadline), start or Start()
     master = initial_master(problem, config)   # the class centroids' rows, every feature: a bounded first master
     best, lower, history, status = Incumbent.best_of(problem, ()), 0.0, [], Status.MAX_ITER
     for k in range(1, config.max_iter + 1):
@@ -72,25 +73,21 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
             best = Incumbent(solution.mu, value, cut.varphi + 1.0)
         lower = max(lower, lower_bound(master.points, *master.certificate_rows(), problem.tau, problem.lam,
                                        rho=best.risk))
-        history.append({"iteration": k, "R_master": solution.objective, "R_mu": value, "lower": lower,
-                        "upper": best.risk, "n_rows": master.n_rows, "seconds_elapsed": deadline.elapsed()})
-        if log is not None:
-            log(history[-1])
-        if (yield history[-1]):
-            status = Status.CALLBACK
-            break
-        if best.risk - lower <= gap_tolerance(config.eps_1):
-            status = Status.CONVERGED
-            break
-        if deadline.expired():
-            status = Status.TIME_LIMIT
+        history.append({"iteration": start.iterations_before + k, "lambda0": problem.lambda0,
+                        "R_master": solution.objective, "R_mu": value, "lower": lower, "upper": best.risk,
+                        "n_rows": master.n_rows, "seconds_elapsed": deadline.elapsed()})
+        stop = yield from reported(history[-1], log, deadline)   # logged, yielded: a stop sent, or the time up
+        if stop != Status.CALLBACK and best.risk - lower <= gap_tolerance(config.eps_1):
+            stop = Status.CONVERGED
+        if stop is not None:
+            status = stop
             break
         master.add_rows(cut.samples, cut.subsets)   # the deepest cut, and nothing removed
     return FitResult(master=master, mu=best.mu, objective=history[-1]["R_master"] if history else np.nan,
                      lower=lower, upper=best.risk, status=status, history=history, columns=COLUMNS)
 
 
-COLUMNS = ("iteration", "R_master", "R_mu", "lower", "upper", "n_rows", "seconds_elapsed")
+COLUMNS = ("iteration", "lambda0", "R_master", "R_mu", "lower", "upper", "n_rows", "seconds_elapsed")
 
 
 register_method(Method(name="kelley", title="Kelley", configure=configure, steps=steps,

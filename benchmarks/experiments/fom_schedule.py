@@ -6,7 +6,7 @@
 Runs MRC-FOM's first-order phase on the harness's training split of CASE (default mnist_8000), prepared as
 ``MRCClassifier(method="fom")`` prepares it, with its stall test off and no cap on its iterations, so that it
 runs to the time limit; ``beta`` starts at ``--start`` and is halved every ``--every`` iterations down to
-``--floor`` (the fields of :class:`mrc_pyomo.methods.first_order.FOMConfig`).  ``--unscaled`` runs it on ``Psi``
+``--floor`` (the fields of :class:`mrc_pyomo.methods.fista.FOMConfig`).  ``--unscaled`` runs it on ``Psi``
 itself instead of the columns scaled to unit mean square (``R`` is the same function either way).
 Prints the iterations, their rate and the best exact ``R`` by 10, 30, 60 and 120 s.
 """
@@ -24,7 +24,8 @@ from benchmarks.harness.cases import CASES, data_sets
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.estimator.fitting import problem_of
 from mrc_pyomo.estimator.parameters import settings_of
-from mrc_pyomo.methods import first_order, get_method
+from mrc_pyomo.methods import get_method
+from mrc_pyomo.methods.fista import FOMConfig
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.methods.result import finish
 
@@ -32,9 +33,9 @@ from mrc_pyomo.methods.result import finish
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("case", nargs="?", default="mnist_8000", choices=sorted(CASES))
-    parser.add_argument("--every", type=int, default=first_order.FOMConfig.beta_every)
-    parser.add_argument("--floor", type=float, default=first_order.FOMConfig.beta_floor)
-    parser.add_argument("--start", type=float, default=first_order.FOMConfig.beta_start)
+    parser.add_argument("--every", type=int, default=FOMConfig.beta_every)
+    parser.add_argument("--floor", type=float, default=FOMConfig.beta_floor)
+    parser.add_argument("--start", type=float, default=FOMConfig.beta_start)
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--unscaled", action="store_true", help="the phase on Psi, not on its scaled columns")
     args = parser.parse_args(argv)
@@ -48,7 +49,7 @@ def main(argv=None):
     problem, _ = problem_of(clf, X_train, y_train, None, clf.lambda0, method)
     config = replace(method.configure(settings_of(clf), problem), beta_start=args.start, beta_every=args.every,
                      beta_floor=args.floor, tolerance=-1.0, max_iter=10**6, certify=False)
-    result = finish(first_order.steps(problem, config, deadline=Deadline(args.time_limit)))
+    result = finish(method.steps(problem, config, deadline=Deadline(args.time_limit)))
     h = pd.DataFrame(result.history)
     line = [f"{args.case} every={args.every} floor={args.floor:g} start={args.start:g}"
             + (" unscaled" if args.unscaled else ""),

@@ -5,7 +5,7 @@
 
 Runs MRC-PDHG (:mod:`mrc_pyomo.methods.pdhg`) on the harness's training split of CASE (default mnist_8000),
 prepared as ``MRCClassifier(method="pdhg")`` prepares it, with the fields of
-:class:`~mrc_pyomo.methods.pdhg.tuning.PDHGConfig` given by ``--set`` (Python literals: ``--set adaptive=False
+:class:`~mrc_pyomo.methods.pdhg.config.PDHGConfig` given by ``--set`` (Python literals: ``--set adaptive=False
 --set weight_scale=1.0``).  By default only the iterations run, with neither the support's settling, their work nor the
 stall ending them, so that the time limit does: prints the iterations, their rate, and the best exact ``R`` and
 the certified lower end by 5, 10, 20, 30, 60 and 120 s (the measurements of ``PDHGConfig``'s docstring).
@@ -27,8 +27,6 @@ from mrc_pyomo.estimator.fitting import problem_of
 from mrc_pyomo.estimator.parameters import settings_of
 from mrc_pyomo.methods import get_method
 from mrc_pyomo.methods.deadline import Deadline
-from mrc_pyomo.methods.pdhg import certify
-from mrc_pyomo.methods.pdhg.phase import phase_steps
 from mrc_pyomo.methods.result import finish
 
 MARKS = (5, 10, 20, 30, 60, 120)
@@ -43,7 +41,7 @@ def iterations(problem, config, time_limit, hand_over):
     """Run the iterations alone and print their rate and ends by the marks (or where the hand-over stopped)."""
     if not hand_over:
         config = replace(config, settled=2.0, stall_window=10**9, handover=float("inf"))
-    best, history, status = finish(phase_steps(problem, config, deadline=Deadline(time_limit)))
+    best, history, status = finish(get_method("pdhg").iterations(problem, config, deadline=Deadline(time_limit)))
     seconds = history[-1]["seconds_elapsed"]
     line = [f"{len(history)} iterations, {len(history) / seconds:.1f} per s"]
     line += [f"{t} s: {min(r['upper'] for r in history if r['seconds_elapsed'] <= t):.4f} / "
@@ -65,7 +63,7 @@ def certified(problem, config, time_limit):
                   f"value {record['R_master']:.5f}, R(mu_k) {record['R_mu']:.5f}, "
                   f"[{record['lower']:.5f}, {record['upper']:.5f}] at {record['seconds_elapsed']:.1f} s", flush=True)
     started = time.perf_counter()
-    result = finish(certify.steps(problem, config, deadline=Deadline(time_limit), log=show))
+    result = finish(get_method("pdhg").steps(problem, config, deadline=Deadline(time_limit), log=show))
     print(f"{result.status}: [{result.lower:.5f}, {result.upper:.5f}] in {time.perf_counter() - started:.1f} s",
           flush=True)
 

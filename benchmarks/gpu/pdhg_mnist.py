@@ -19,7 +19,7 @@ from benchmarks.harness.cases import CASES
 from mrc_pyomo.data import ArraySource
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.methods.pdhg import PDHGConfig
-from mrc_pyomo.methods.pdhg.phase import phase_steps
+from mrc_pyomo.methods.pdhg import iterations as pdhg_iterations
 from mrc_pyomo.methods.result import finish
 from mrc_pyomo.problem import prepare
 
@@ -32,8 +32,8 @@ def on_device(problem, cupy):
 def agreement(problem, cupy, iterations=30):
     """The largest differences of ``R``, the lower end and ``mu`` over the first iterations, GPU against host."""
     config = PDHGConfig(max_iter=iterations, eps_1=0.0)
-    host, host_history, _ = finish(phase_steps(problem, config))
-    device, device_history, _ = finish(phase_steps(on_device(problem, cupy), config))
+    host, host_history, _ = finish(pdhg_iterations(problem, config))
+    device, device_history, _ = finish(pdhg_iterations(on_device(problem, cupy), config))
     return {"R": max(abs(a["R_mu"] - b["R_mu"]) for a, b in zip(host_history, device_history)),
             "lower": max(abs(a["lower"] - b["lower"]) for a, b in zip(host_history, device_history)),
             "mu": float(np.abs(np.asarray(device.mu) - host.mu).max())}
@@ -43,7 +43,7 @@ def timed(gpu, cupy, seconds, **settings):
     """One run of the phase for ``seconds`` with ``settings``: its speed and its ends at the marks."""
     cupy.cuda.Device().synchronize()
     start = time.perf_counter()
-    best, history, status = finish(phase_steps(gpu, PDHGConfig(window=10**9, bound_every=10, **settings),
+    best, history, status = finish(pdhg_iterations(gpu, PDHGConfig(window=10**9, bound_every=10, **settings),
                                   deadline=Deadline(seconds)))
     elapsed = time.perf_counter() - start
     times = np.array([r["seconds_elapsed"] for r in history])
@@ -62,7 +62,7 @@ def main(seconds=60.0, out=None, sweep=20.0):
     small = prepare(X[:4000], y[:4000], **params)
     report = {"n": problem.n_samples, "agreement_4000": agreement(small, cupy), "runs": []}
     gpu = on_device(problem, cupy)
-    finish(phase_steps(gpu, PDHGConfig(max_iter=5)))   # compile the kernels
+    finish(pdhg_iterations(gpu, PDHGConfig(max_iter=5)))   # compile the kernels
     variants = [{}, {"weight_scale": 0.1}, {"weight_scale": 0.3}, {"weight_scale": 3.0}, {"weight_scale": 10.0},
                 {"weight_smoothing": 0.5}, {"reflection": 0.0}]
     for settings in variants if sweep > 0 else []:

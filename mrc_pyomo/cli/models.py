@@ -41,6 +41,7 @@ MOVED_MODULES = {
     "mrc_pyomo.parameters": "mrc_pyomo.estimator.parameters",
     "mrc_pyomo.path": "mrc_pyomo.estimator.path",
     "mrc_pyomo.formulation": "mrc_pyomo.formulations.paper",
+    "mrc_pyomo.master.highs": "mrc_pyomo.master.highs_backend",
 }
 #: classes that left their module for a module of their own
 MOVED_CLASSES = {("mrc_pyomo.path", "MRCClassifierCV"): "mrc_pyomo.estimator.cv"}

@@ -3,9 +3,9 @@ needs the extra ``dask``: ``pip install -c constraints.txt ".[dask]"`` in the ch
 
 Every pass (:meth:`DaskSource.map_reduce`) is one Dask task per chunk of rows, running the library's pure NumPy
 block function on each canonical block of the chunk (:data:`~mrc_pyomo.data.source.BLOCK_ROWS` rows: the blocks
-of a pass in memory, so that its sums are the same numbers; the chunks are aligned on them) where the chunk lives (a worker of a
-``distributed`` cluster, or a thread of the local scheduler), and only the per-block results, whose size does
-not grow with ``n`` (sums, maxima, the ``n_max`` most violated rows), come back to combine.  The rows the
+of a pass in memory, so that its sums are the same numbers; the chunks are aligned on them) where the chunk lives (a
+worker of a ``distributed`` cluster, or a thread of the local scheduler), and only the per-block results, whose size
+does not grow with ``n`` (sums, maxima, the ``n_max`` most violated rows), come back to combine.  The rows the
 master holds are fetched by id (:meth:`DaskSource.rows`) and kept in a bounded cache.  The column functions of
 :meth:`DaskSource.map_blocks` (the feature map, the scaling) act row by row: a pass applies them to each
 chunk as it reads it, and a fetch to the rows it fetched, so neither ``Psi`` nor any ``(n, D)`` array is ever

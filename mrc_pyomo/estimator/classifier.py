@@ -27,7 +27,7 @@ from .fitting import plan_of, problem_of
 from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
 from .rule import RuleMixin
 from .steps import Steps, check_not_fitting, running_fit
-from .warm import warm_start_of, warm_steps
+from .warm import warm_start_of
 
 
 class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
@@ -58,7 +58,7 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         stages (docs/benchmarks.md, "The library's choices", "Continuation").
     fit_intercept : bool, default=True
         Prepend the constant feature 1 to ``Psi``.
-    method : {"ccg", "lp", "subgradient", "fom"} or another registered name, default="ccg"
+    method : {"ccg", "lp", "subgradient", "fom", "pdhg"} or another registered name, default="ccg"
         A method of the registry (:mod:`mrc_pyomo.methods.registry`): any name registered with
         :func:`~mrc_pyomo.methods.registry.register_method` is valid, also one registered after this estimator was
         made (``examples/new_method.py`` adds Kelley's cutting planes).  The built-in ones: ``"ccg"``, MRC-CCG
@@ -66,17 +66,18 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         or the interior point method, chosen by size: :func:`mrc_pyomo.methods.full_lp.choose_method`);
         ``"subgradient"``, MRC-SUB, the accelerated subgradient method of the MRC literature
         (:mod:`mrc_pyomo.methods.subgradient`; the paper's baseline; ``max_iter`` subgradient steps, no LP,
-        ``master_`` is None); ``"fom"``, MRC-FOM, FISTA on the smoothed worst-case risk
-        (:mod:`mrc_pyomo.methods.first_order`; ``max_iter`` iterations of one forward and one backward pass over
-        the data, in memory or on Dask), then MRC-CCG from the rows its best rule makes active, for the
-        certificate (``max_iter`` masters at most).
+        ``master_`` is None); the first-order methods (:mod:`mrc_pyomo.methods.first_order`): ``"fom"``,
+        MRC-FOM, FISTA on the smoothed worst-case risk, and ``"pdhg"``, MRC-PDHG, a restarted primal-dual hybrid
+        gradient on the LP's saddle form whose dual is a running lower bound (``max_iter`` iterations of one
+        forward and one backward pass over the data, in memory, on Dask or on a GPU's arrays), then MRC-CCG from
+        the rows they name active, for the certificate (``max_iter`` masters at most).
     first_order : "auto" or bool, default="auto"
-        First-order phases before the loop, for a method that takes them (its registry entry's ``after_phase``:
+        First-order phases before the loop, for a method that takes them (its registry entry's ``routed``:
         MRC-CCG), chosen by the problem's shape (:func:`mrc_pyomo.methods.route.route`): none where masters are
         cheap (few classes and columns, sparse text); MRC-PDHG's iterations for many classes and random Fourier
         features; FISTA's first seconds, then MRC-PDHG's iterations from FISTA's point, for images.  The loop
         starts from the master of PDHG's supports; every phase's rule is a candidate for ``mu_``, and with a
-        ``time_limit`` too short for the masters, the iterations go on to the limit (:mod:`mrc_pyomo.methods.phased`).
+        ``time_limit`` too short for the masters, the iterations go on to the limit (:mod:`mrc_pyomo.methods.pathwise`).
         ``True``: the route's phases, or MRC-PDHG's where it has none; ``False``: none.  ``history_`` shows the
         phases (``phase == "first-order"``) and ``n_iter_`` counts their iterations with the masters;
         ``max_iter`` bounds each.  :func:`~mrc_pyomo.mrc_path` runs none (each stage starts from the one before;
@@ -273,8 +274,8 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         parameters checked first if ``validate``): the data prepared and the method planned
         (:mod:`mrc_pyomo.estimator.fitting`), then the path at the core (:func:`mrc_pyomo.methods.pathwise.fit_steps`)
         at ``lambda0``, through the larger values of :func:`~mrc_pyomo.methods.pathwise.schedule` with
-        ``continuation=True``, after the first-order phase where it pays, or (``warm_start``) the method's steps from
-        the previous fit (:mod:`mrc_pyomo.estimator.warm`); the whole within one
+        ``continuation=True``, after the first-order phases where they pay, or (``warm_start``) from the previous
+        fit (:mod:`mrc_pyomo.estimator.warm`); the whole within one
         :class:`~mrc_pyomo.methods.deadline.Deadline` of ``time_limit``, which leaves out the time spent at a step
         (a callback, a paused :meth:`steps`)."""
         if validate:
@@ -289,8 +290,8 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         phases = () if start is not None else phases   # a warm fit starts from the previous one
         with progress_display(self.verbose, method, stages=len(lambda0s) > 1,
                               phases=tuple(phase.method for phase in phases)) as progress:
-            steps = (fit_steps(problem, lambda0s, method, config, deadline=deadline, log=progress, phases=phases)
-                     if start is None else warm_steps(problem, method, config, start, deadline=deadline, log=progress))
+            steps = fit_steps(problem, lambda0s, method, config, deadline=deadline, log=progress, phases=phases,
+                              start=start)
             result = yield from caller_time_left_out(steps, deadline)
             attributes, rule = fitted_attributes(problem, result, config.regime, self.eps_1)
             messages = fit_warnings(problem, attributes, rule, self, getattr(config, "max_iter", None))

@@ -17,8 +17,8 @@ from ..data import is_numpy
 from ..data.convert import is_dask_array
 from ..data.validation import validate_sample_weight, validate_training_data
 from ..master import check_solver
-from ..methods.phased import Phase
-from ..methods.pdhg.iteration import data_namespace
+from ..methods.pathwise import Phase
+from ..methods.pdhg.step import data_namespace
 from ..methods.registry import get_method
 from ..methods.route import route
 from ..problem import prepare
@@ -39,8 +39,8 @@ def problem_of(estimator, X, y, sample_weight, lambda0, method, **options):
     X, y = validate_training_data(shadow, X, y)
     sample_weight = class_sample_weight(getattr(estimator, "class_weight", None), y, sample_weight)
     X, y, weights = validate_sample_weight(X, y, sample_weight)
-    problem = prepare(X, y, estimator.phi, estimator.fit_intercept, estimator.random_state, lambda0, reduce=method.reduces,
-                      weights=weights, **options)
+    problem = prepare(X, y, estimator.phi, estimator.fit_intercept, estimator.random_state, lambda0,
+                      reduce=method.reduces, weights=weights, **options)
     inputs = input_attributes(shadow)
     if "feature_names_in_" in inputs:   # a data frame's columns: the names a stepped fit shows its features by
         problem = replace(problem, feature_names=inputs["feature_names_in_"])
@@ -50,11 +50,11 @@ def problem_of(estimator, X, y, sample_weight, lambda0, method, **options):
 def plan_of(estimator, method, problem):
     """``(config, phases)``: the config of the registered ``method`` on ``problem`` from the parameters of
     ``estimator`` (:func:`~mrc_pyomo.estimator.parameters.settings_of`), and the first-order phases before it (a tuple
-    of :class:`~mrc_pyomo.methods.phased.Phase`, each a registered method's with its config: those of the route
+    of :class:`~mrc_pyomo.methods.pathwise.Phase`, each a registered method's with its config: those of the route
     of :func:`~mrc_pyomo.methods.route.route` for a method that takes phases; none for the others)."""
     settings = settings_of(estimator)
     config = method.configure(settings, problem)
-    if not method.after_phase:
+    if not method.routed:
         return config, ()
     phases = route(problem, config.regime, estimator.first_order, linear=isinstance(estimator.phi, str) and
                   estimator.phi == "linear", host=is_numpy(data_namespace(problem)))

@@ -6,9 +6,9 @@
 longer than the whole of a small cross-validation.  So the first fold runs in this process, timed, and the
 others go to the workers only where that pays (:func:`workers_pay`: the time they take here against
 :data:`WORKER_START_SECONDS` plus their time in the workers); otherwise they run here too (measured:
-docs/benchmarks.md, "The library's choices", "Where the folds run").  Threads are not used: Pyomo, which holds each master's model, is not thread-safe (its
-writers and temporary files keep global state), nor is the silencing of each path's warnings
-(``warnings.catch_warnings``), and the GIL is held outside HiGHS's solves.
+docs/benchmarks.md, "The library's choices", "Where the folds run").  Threads are not used: Pyomo, which holds each
+master's model, is not thread-safe (its writers and temporary files keep global state), nor is the silencing of each
+path's warnings (``warnings.catch_warnings``), and the GIL is held outside HiGHS's solves.
 """
 
 import difflib

@@ -2,15 +2,16 @@
 scikit-learn's constraints, and :class:`~mrc_pyomo.MRCClassifier` and :class:`~mrc_pyomo.MRCClassifierCV` take
 their ``__init__`` and ``_parameter_constraints`` from it (:func:`make_init`, :func:`constraints_of`) instead of
 copies; the checks the constraints cannot express (numbers that are not booleans, a formulation known by name:
-:func:`check_parameters`); and what the parameters say to a method (:func:`settings_of`, a
-:class:`~mrc_pyomo.methods.registry.Settings`).  The ``method`` constraint reads the registry of methods
-(:mod:`mrc_pyomo.methods.registry`) when it checks, so a method registered later is a valid ``method``.
+:func:`check_parameters`); and what the parameters say to a method (:class:`Settings`, made of the entries marked
+``setting``, and :func:`settings_of`): a new parameter is one entry here, which each method's ``configure`` reads.  The
+``method`` constraint reads the registry of methods (:mod:`mrc_pyomo.methods.registry`) when it checks, so a method
+registered later is a valid ``method``.
 """
 
 import copy
 import difflib
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, field, make_dataclass
 from numbers import Integral, Real
 
 import numpy as np
@@ -19,7 +20,7 @@ from sklearn.utils._param_validation import (HasMethods, Interval, InvalidParame
 
 from ..formulations import Formulation, get_formulation
 from ..master.pyomo_solve import make_solver
-from ..methods.registry import METHODS, Settings
+from ..methods.registry import METHODS
 
 
 class SolverCloneMixin:
@@ -51,40 +52,47 @@ def copyable(value):
 
 @dataclass(frozen=True)
 class Parameter:
-    """An estimator parameter: its ``name``, its ``default`` and scikit-learn's ``constraints`` on it."""
+    """An estimator parameter: its ``name``, its ``default`` and scikit-learn's ``constraints`` on it; ``setting``:
+    a method's ``configure`` may read it (a field of :class:`Settings`)."""
 
     name: str
     default: object
     constraints: list
+    setting: bool = False
 
 
 #: every parameter of MRCClassifier, in its signature's order (MRCClassifierCV takes those of :data:`SHARED`)
 PARAMETERS = (
     Parameter("phi", "linear", [StrOptions({"linear", "fourier"}), HasMethods(["fit", "transform"])]),
-    Parameter("lambda0", 0.01, [Interval(Real, 0, np.inf, closed="left")]),
-    Parameter("fit_intercept", True, ["boolean"]),
+    Parameter("lambda0", 0.01, [Interval(Real, 0, np.inf, closed="left")], setting=True),
+    Parameter("fit_intercept", True, ["boolean"], setting=True),
     Parameter("method", "ccg", [StrOptions(METHODS.keys())]),   # the registry's names, as they are when checked
-    Parameter("solver", "highs", [str, HasMethods(["solve", "available"])]),   # or a Pyomo solver instance
-    Parameter("eps_1", 1e-3, [Interval(Real, 0, np.inf, closed="left")]),
-    Parameter("eps_2", 1e-5, [Interval(Real, 0, np.inf, closed="left")]),
-    Parameter("n_max", 400, [Interval(Integral, 1, None, closed="left")]),
-    Parameter("m_max", 400, [Interval(Integral, 1, None, closed="left")]),
-    Parameter("max_iter", None, [Interval(Integral, 1, None, closed="left"), None]),
-    Parameter("regime", "auto", [StrOptions({"auto", "n", "nm"})]),
+    Parameter("solver", "highs", [str, HasMethods(["solve", "available"])], setting=True),   # or a solver instance
+    Parameter("eps_1", 1e-3, [Interval(Real, 0, np.inf, closed="left")], setting=True),
+    Parameter("eps_2", 1e-5, [Interval(Real, 0, np.inf, closed="left")], setting=True),
+    Parameter("n_max", 400, [Interval(Integral, 1, None, closed="left")], setting=True),
+    Parameter("m_max", 400, [Interval(Integral, 1, None, closed="left")], setting=True),
+    Parameter("max_iter", None, [Interval(Integral, 1, None, closed="left"), None], setting=True),
+    Parameter("regime", "auto", [StrOptions({"auto", "n", "nm"})], setting=True),
     Parameter("time_limit", None, [Interval(Real, 0, np.inf, closed="left"), None]),
-    Parameter("solver_options", None, [dict, None]),
+    Parameter("solver_options", None, [dict, None], setting=True),
     Parameter("random_state", None, ["random_state"]),
     Parameter("verbose", False, [Interval(Integral, 0, 3, closed="both"), "boolean"]),   # 0 / False, 1 / True, 2, 3
     Parameter("callback", None, [callable, None]),
     Parameter("continuation", False, ["boolean"]),
-    Parameter("formulation", "paper", [str, Formulation]),   # a name of FORMULATIONS: check_parameters
-    Parameter("first_order", "auto", [StrOptions({"auto"}), "boolean"]),
+    Parameter("formulation", "paper", [str, Formulation], setting=True),   # a name: check_parameters
+    Parameter("first_order", "auto", [StrOptions({"auto"}), "boolean"], setting=True),
     Parameter("class_weight", None, [dict, StrOptions({"balanced"}), None]),   # values checked: check_parameters
     Parameter("warm_start", False, ["boolean"]),
 )
 #: the parameters MRCClassifierCV shares with MRCClassifier (its folds' paths and its refit take them)
 SHARED = ("phi", "fit_intercept", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter", "regime", "time_limit",
           "solver_options", "random_state", "verbose", "formulation", "first_order", "class_weight")
+Settings = make_dataclass("Settings", [(p.name, object, field(default=p.default)) for p in PARAMETERS if p.setting],
+                          frozen=True, namespace={"__module__": __name__, "__doc__": (
+                              "What the estimator's parameters say to a method (the ``settings`` of its registry "
+                              "entry's ``configure(settings, problem)``): a frozen dataclass of the parameters of "
+                              ":data:`PARAMETERS` marked ``setting``, with their defaults.")})
 #: MRCClassifier's constraints, by name (scikit-learn's ``_parameter_constraints``)
 PARAMETER_CONSTRAINTS = {parameter.name: parameter.constraints for parameter in PARAMETERS}
 
@@ -167,9 +175,7 @@ def validate_parameters(estimator, constraints=PARAMETER_CONSTRAINTS):
 
 
 def settings_of(params):
-    """The :class:`~mrc_pyomo.methods.registry.Settings` that the parameters ``params`` (an estimator, or anything
-    with the parameters as attributes) give a method."""
-    return Settings(eps_1=params.eps_1, eps_2=params.eps_2, n_max=params.n_max, m_max=params.m_max,
-                    max_iter=params.max_iter, regime=params.regime, fit_intercept=params.fit_intercept,
-                    solver=params.solver, solver_options=params.solver_options, formulation=params.formulation,
-                    lambda0=getattr(params, "lambda0", Settings.lambda0), first_order=params.first_order)
+    """The :class:`Settings` that the parameters ``params`` (an estimator, or anything with the parameters as
+    attributes) give a method; a parameter ``params`` lacks (``lambda0`` of a path's template) has its default."""
+    return Settings(**{name: getattr(params, name, entry.default)
+                       for name, entry in Settings.__dataclass_fields__.items()})

@@ -39,21 +39,11 @@ def problem_columns(problem, mu):
 def seeded_master(problem, config, previous):
     """MRC-CCG's first master of ``problem`` (:func:`~mrc_pyomo.methods.ccg.initial_master`, for the solver and
     regime of ``config``) with the rows ``(i, C)`` of the master ``previous`` whose samples ``i`` are samples of
-    both problems (not the centroids, whose rows the initial master has) and that the reduction keeps, and its
-    features (but the fixed ones)."""
-    master = initial_master(problem, config)
+    both problems (not the centroids, whose rows the initial master has) and its features (but those the
+    problem's reduction leaves out)."""
     samples, subsets = np.asarray(previous.samples), np.asarray(previous.subsets)
     kept = samples < min(previous.n_samples, problem.n_samples)
-    samples, subsets = samples[kept], subsets[kept]
-    if problem.reduction is not None:
-        kept = problem.reduction.kept_rows(samples, subsets)
-        samples, subsets = samples[kept], subsets[kept]
-    master.add_rows(samples, subsets)
-    features = np.setdiff1d(np.asarray(previous.features), np.asarray(master.features))
-    if problem.reduction is not None:
-        features = features[~problem.reduction.fixed.ravel()[features]]
-    master.add_features(features)
-    return master
+    return initial_master(problem, config, rows=[(samples[kept], subsets[kept])], features=previous.features)
 
 
 def check_warm_start(estimator, problem):
@@ -68,17 +58,6 @@ def check_warm_start(estimator, problem):
         raise ValueError(f"{name} with warm_start=True starts from its previous fit, whose mu_ has the shape "
                          f"{estimator.mu_.shape} where this fit's feature map gives {problem.tau.shape} (another "
                          f"phi, fit_intercept or width of X): fit with warm_start=False for a fit from scratch")
-
-
-def warm_steps(problem, method, config, start, *, deadline=None, log=None):
-    """The steps of a warm fit of ``problem`` by ``method`` from ``start`` (:func:`warm_start_of`): the method's
-    steps, each record given the ``lambda0`` of the problem (the column a path's stages fill, which ``history_``
-    has)."""
-    def stage_log(record):
-        record["lambda0"] = problem.lambda0
-        if log is not None:
-            log(record)
-    return method.steps(problem, config, start=start, deadline=deadline, log=stage_log)
 
 
 def warm_start_of(estimator, problem, method, config):

@@ -16,8 +16,9 @@ shown (``tee=True`` to Pyomo's ``solve``; APPSI's ``config.stream_solver``).  Bo
 ``alpha >= 0``), and the floor ``objective >= 0`` has ``beta = dual >= 0``.
 
 Pyomo's solves run one at a time in the process (:data:`~mrc_pyomo.master.pyomo_solve.SOLVES`): fits in threads
-with Pyomo's solvers are safe, their solves taking turns.  Python's cyclic garbage collector is paused while a backend builds, hands over, solves and removes rows: a Pyomo
-row is one object per term, and collections set off among them would walk them again and again.
+with Pyomo's solvers are safe, their solves taking turns.  Python's cyclic garbage collector is paused while a backend
+builds, hands over, solves and removes rows: a Pyomo row is one object per term, and collections set off among them
+would walk them again and again.
 """
 
 import time

@@ -272,7 +272,8 @@ class RestrictedMaster:
 
     def write(self, path, format=None, io_options=None):
         """Write the current master to ``path`` as Pyomo's ``write(filename, format, io_options)`` does, with readable
-        names unless ``io_options`` says otherwise (:func:`~mrc_pyomo.master.export.write_pyomo_model`); return ``path``."""
+        names unless ``io_options`` says otherwise (:func:`~mrc_pyomo.master.export.write_pyomo_model`); return
+        ``path``."""
         return write_pyomo_model(self.model, path, format, io_options)
 
     # -- after fitting ----------------------------------------------------------------------------------

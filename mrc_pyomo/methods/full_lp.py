@@ -132,7 +132,7 @@ class LPConfig:
 
 
 def configure(settings, problem):
-    """The :class:`LPConfig` of the estimator's :class:`~mrc_pyomo.methods.registry.Settings`."""
+    """The :class:`LPConfig` of the estimator's :class:`~mrc_pyomo.estimator.parameters.Settings`."""
     return LPConfig(eps_1=settings.eps_1, solver=settings.solver, solver_options=settings.solver_options,
                     formulation=settings.formulation)
 

@@ -19,19 +19,33 @@ least as good there as any rule seen on the way, and a fit stopped by its deadli
 the best of them, with a lower bound from the last master's duals (the Lagrangian bound of
 :mod:`mrc_pyomo.oracles.certificate` holds for any weights, whatever ``lambda`` they were computed at).
 
-**The first-order phases** (``first_order``, :mod:`mrc_pyomo.methods.route`): a fit may start with the phases of
-its route, then the stages from the master the last phase made (:mod:`mrc_pyomo.methods.phased`).
+**The first-order phases** (``first_order``, :mod:`mrc_pyomo.methods.route`; ``method="fom"`` and
+``method="pdhg"``, :mod:`mrc_pyomo.methods.first_order`): a fit may start with first-order phases
+(:class:`Phase`: a registered method's ``iterations`` with its config), each from the
+:class:`~mrc_pyomo.methods.result.Outcome` of the one before (FISTA's rule and its smoothed weights, where MRC-PDHG's
+iterations start), then the stages from the master of the rows the last phase names active
+(:func:`certificate_master`), which they keep (:func:`keeping_rows`): such a master holds nearly the final rows,
+and a row removed there comes back in a later master.  Each master's point is joined to the phases' rule by a few
+segments (:func:`with_segments`): the masters' lower end reaches ``R*`` before their points do.  The fit's rule is
+the best of both, its lower end the better of the phases' bound and the loop's.
+
+A single fit, a path, a fold of the cross-validation (a path) and a warm start (a single fit from a
+:class:`~mrc_pyomo.methods.result.Start`) are all this runner, with another list of ``lambda0`` values, of phases and
+another start.  Records are made with their ``lambda0`` and their number in the fit (``Start.iterations_before``):
+nothing here edits a record after it was made.
 """
 
-from dataclasses import fields, replace
+import time
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from ..oracles.certificate import lower_bound
-from ..oracles.incumbent import Incumbent
+from ..oracles.certificate import gap_tolerance, lower_bound
+from ..oracles.incumbent import Incumbent, improve_on_segments
 from ..problem.scaling import column_means
+from .ccg.record import IterationState
+from .ccg.start import initial_master
 from .deadline import deadline_of
-from .phased import keeping_rows, phased_steps
 from .result import FitResult, Start, Status
 
 #: each stage's lambda0 is this many times the next one's
@@ -40,6 +54,15 @@ FACTOR = 3.0
 MAX_STAGES = 3
 #: the certified gap at which a stage before the last stops (the last stops at the user's eps_1)
 STAGE_EPS = 1e-2
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A first-order phase before a fit's loop: the registered ``method`` whose ``iterations`` it runs, and their
+    ``config``."""
+
+    method: object
+    config: object
 
 
 def zero_rule_lambda0(problem):
@@ -74,21 +97,26 @@ def stage_config(config, eps_1, used):
     return replace(config, **changes)
 
 
-def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, stage_eps=None, candidates=(),
-               master=None):
+def keeping_rows(config):
+    """``config`` whose loop keeps every row of its master (``row_age`` None), where it has that setting: for a
+    loop from a master that a first-order phase made, which holds nearly the final rows already."""
+    return replace(config, row_age=None) if "row_age" in {f.name for f in fields(config)} else config
+
+
+def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, stage_eps=None, start=None):
     """Fit ``problem`` at each ``lambda0`` of the decreasing sequence ``lambda0s`` (module docstring) by the
     registered ``method`` (:class:`~mrc_pyomo.methods.registry.Method`) with ``config``, each stage started from
-    the one before (``Start.previous``, for a method that warm-starts) with the earlier stages' rules and
-    ``candidates`` (rules of ``problem``, e.g. a first-order phase's) as candidates: a generator of every stage's
+    the one before (``Start.previous``, for a method that warm-starts) with the earlier stages' rules as
+    candidates, the first from ``start`` (a :class:`~mrc_pyomo.methods.result.Start`: its master, its candidates,
+    rules of ``problem``, which every stage takes, and the iterations before it): a generator of every stage's
     iterations (:mod:`mrc_pyomo.methods.result`; a stop sent ends the path).
 
     ``deadline`` bounds all stages together and ``config.max_iter`` the iterations of all stages; ``stage_eps``:
-    the certified gap at which the stages before the last stop (None: ``config.eps_1`` for all); ``master``: the
-    first stage's first master (None: the method's own).  Each record of
-    a stage gains ``lambda0``, and ``iteration`` counts from the start of the first stage.  Returns the list of
-    ``(lambda0, FitResult)`` of the stages run (a stage the deadline or ``max_iter`` leaves no room for, or no
-    iteration, is not)."""
-    deadline = deadline_of(deadline)
+    the certified gap at which the stages before the last stop (None: ``config.eps_1`` for all).  Each stage's
+    records carry its ``lambda0`` and number on from the stage before.  Returns the list of ``(lambda0,
+    FitResult)`` of the stages run (a stage the deadline or ``max_iter`` leaves no room for, or no iteration, is
+    not)."""
+    deadline, start = deadline_of(deadline), start or Start()
     results, used = [], 0
     for position, lambda0 in enumerate(lambda0s):
         if results and (deadline.expired() or used >= getattr(config, "max_iter", np.inf)):
@@ -96,18 +124,12 @@ def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, st
         last = position == len(lambda0s) - 1
         eps_1 = getattr(config, "eps_1", None)
         stage = stage_config(config, eps_1 if last or stage_eps is None else max(eps_1, stage_eps), used)
-
-        def stage_log(record, lambda0=lambda0, offset=used):
-            record["lambda0"] = lambda0
-            record["iteration"] += offset
-            if log is not None:
-                log(record)
-
-        start = Start(master=None if results else master, previous=results[-1][1] if results else None,
-                      candidates=tuple(candidates) + tuple(result.mu for _, result in results),
-                      solve_times=tuple(record["seconds_solve"] for _, result in results for record in result.history
-                                        if "seconds_solve" in record))
-        result = yield from method.steps(problem.at(lambda0), stage, start=start, deadline=deadline, log=stage_log)
+        stage_start = Start(master=None if results else start.master, previous=results[-1][1] if results else None,
+                            candidates=tuple(start.candidates) + tuple(result.mu for _, result in results),
+                            solve_times=tuple(record["seconds_solve"] for _, result in results
+                                              for record in result.history if "seconds_solve" in record),
+                            iterations_before=start.iterations_before + used)
+        result = yield from method.steps(problem.at(lambda0), stage, start=stage_start, deadline=deadline, log=log)
         if results and result.status == Status.TIME_LIMIT and not result.history:
             break   # the deadline left this stage no iteration: it is not reached
         results.append((lambda0, result))
@@ -115,8 +137,6 @@ def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, st
         if result.status == Status.CALLBACK:
             break
     return results
-
-
 
 
 def at_last_stage(problem, lambda0s, stages, candidates, deadline):
@@ -139,24 +159,103 @@ def at_last_stage(problem, lambda0s, stages, candidates, deadline):
                      history=history, columns=result.columns)
 
 
-def fit_steps(problem, lambda0s, method, config, *, deadline=None, log=None, phases=(), candidates=(), master=None):
+def fit_steps(problem, lambda0s, method, config, *, deadline=None, log=None, phases=(), start=None):
     """The fit of ``problem`` at its ``lambda0`` by ``method`` through the larger values of ``lambda0s`` (the
-    last must be ``problem.lambda0``; the stages before it stop at :data:`STAGE_EPS`), after the first-order
-    ``phases`` (a tuple of :class:`~mrc_pyomo.methods.phased.Phase`, each started from the one before:
-    :func:`~mrc_pyomo.methods.phased.phased_steps`): a generator of its
-    iterations that returns the :class:`~mrc_pyomo.methods.result.FitResult` at ``problem.lambda0``
-    (:func:`at_last_stage`).  ``master``: the first stage's first master (a phase's), whose rows the stages keep
-    (:func:`~mrc_pyomo.methods.phased.keeping_rows`); ``candidates``: rules of ``problem`` the result may be."""
-    deadline = deadline_of(deadline)
+    last must be ``problem.lambda0``; the stages before it stop at :data:`STAGE_EPS`), from ``start`` (a
+    :class:`~mrc_pyomo.methods.result.Start`: a warm start's master and rules) or after the first-order
+    ``phases`` (a tuple of :class:`Phase`; module docstring): a generator of its iterations that returns the
+    :class:`~mrc_pyomo.methods.result.FitResult` at ``problem.lambda0`` (:func:`at_last_stage`).
+
+    The phases run one after the other, each from the :class:`~mrc_pyomo.methods.result.Outcome` of the one
+    before.  A phase's stop sent, the deadline, or a gap closed by a phase's own bound (MRC-PDHG's) ends the fit
+    with the phases' rule (:func:`phase_result`); otherwise the stages run from the master of the last phase's
+    active rows (:func:`certificate_master`), keeping its rows, the phases' rule a candidate, with after each
+    master the best rule on the segments from it to the master's point (:func:`with_segments`); the result's
+    lower end is the better of the phases' bound and the loop's."""
+    deadline, start = deadline_of(deadline), start or Start()
     lambda0s = list(lambda0s)
     if lambda0s[-1] != problem.lambda0:
         raise ValueError(f"the last stage ({lambda0s[-1]}) must be the problem's lambda0 ({problem.lambda0})")
-    if phases:
-        return (yield from phased_steps(problem, phases, lambda start, log: fit_steps(
-            problem, lambda0s, method, config, deadline=deadline, log=log, candidates=start.candidates,
-            master=start.master), config.eps_1, deadline=deadline, log=log, columns=method.columns))
-    if master is not None:
-        config = keeping_rows(config)
-    stages = yield from path_steps(problem, lambda0s, method, config, deadline=deadline, log=log,
-                                   stage_eps=STAGE_EPS, candidates=candidates, master=master)
-    return at_last_stage(problem, lambda0s, stages, candidates, deadline)
+    if not phases:
+        stages = yield from path_steps(problem, lambda0s, method, config, deadline=deadline, log=log,
+                                       stage_eps=STAGE_EPS, start=start)
+        return at_last_stage(problem, lambda0s, stages, start.candidates, deadline)
+    found, history, status = None, [], None
+    for phase in phases:
+        found, records, status = yield from phase.method.iterations(
+            problem, phase.config, start=found, deadline=deadline, log=log, iterations_before=len(history))
+        history = history + records
+        if status in (Status.CONVERGED, Status.CALLBACK, Status.TIME_LIMIT) or deadline.expired():
+            break
+    columns = method.columns
+    if status in (Status.CONVERGED, Status.CALLBACK, Status.TIME_LIMIT) or deadline.expired() or (
+            found.risk - found.lower <= gap_tolerance(config.eps_1)):
+        return phase_result(found, history, status or Status.TIME_LIMIT, config.eps_1, columns)
+    start = Start(master=certificate_master(problem, found, phases[-1]), candidates=(found.mu,),
+                  iterations_before=len(history))
+    result = yield from with_segments(fit_steps(problem, lambda0s, method, keeping_rows(config), deadline=deadline,
+                                                log=log, start=start), problem, found, config.eps_1)
+    result = replace(result, history=history + result.history, lower=max(result.lower, found.lower),
+                     columns=history_columns(history, columns=result.columns))
+    if result.upper - result.lower <= gap_tolerance(config.eps_1):
+        result = replace(result, status=Status.CONVERGED)
+    return result
+
+
+def certificate_master(problem, found, phase):
+    """The first master of the loop after the first-order ``phase`` (a :class:`Phase`) whose outcome is ``found``:
+    the rows its method names active there (its registry entry's ``active_rows(problem, found, config)``: the
+    supports of MRC-PDHG's dual and primal, the nearly active rows of FISTA's rule), each class centroid's row of
+    its own label and all features, for the solver of its config's ``certificate`` (the one builder,
+    :func:`~mrc_pyomo.methods.ccg.start.initial_master`), marked a large change: its first solve is cold, by the
+    interior point method where the solver has one."""
+    config = phase.config
+    master = initial_master(problem, config.certificate, rows=phase.method.active_rows(problem, found, config),
+                            own_labels_only=True)
+    master.large_change()
+    return master
+
+
+def with_segments(loop, problem, best, eps_1):
+    """The steps of MRC-CCG's ``loop`` (its generator), passed on, with after each master the best rule on the
+    segments from the incumbent ``best`` (the phases' rule) to the master's point
+    (:func:`~mrc_pyomo.oracles.incumbent.improve_on_segments`: ``R`` is convex along each, a few dozen passes)
+    while such a search took less time than the master's solve.  The masters' lower end reaches ``R*`` before
+    their points do: once the rule found closes the gap to the loop's lower end, the loop is stopped and its
+    result takes that rule, "converged".  A stop sent by the caller stays a stop."""
+    searching, closed = True, False
+    try:
+        item = next(loop)
+        while True:
+            stop = yield item
+            if not stop and searching and isinstance(item, IterationState):
+                started = time.perf_counter()
+                best = improve_on_segments(problem, best, item.mu)
+                searching = time.perf_counter() - started < item.record.get("seconds_solve", 0.0)
+                closed = stop = best.risk - item.record["lower"] <= gap_tolerance(eps_1)
+            item = loop.send(bool(stop))
+    except StopIteration as end:
+        result = end.value
+    if best.risk < result.upper:
+        result = replace(result, mu=best.mu, upper=best.risk)
+    return replace(result, status=Status.CONVERGED) if closed else result
+
+
+def history_columns(*histories, columns=()):
+    """The columns of a history made of several methods' records: ``columns`` first, then every other key of the
+    records, in the order met."""
+    found = dict.fromkeys(columns)
+    for history in histories:
+        for record in history:
+            found.update(dict.fromkeys(record))
+    return tuple(found)
+
+
+def phase_result(found, history, status, eps_1, columns=()):
+    """The :class:`~mrc_pyomo.methods.result.FitResult` of a fit that ends with its first-order phases: their best
+    rule and bound ``found`` (an :class:`~mrc_pyomo.methods.result.Outcome`), ``upper = R(mu)``, no master,
+    ``"converged"`` when the gap is within the tolerance of ``eps_1``, else ``status``; its history's columns
+    ``columns``, then the phases'."""
+    status = Status.CONVERGED if found.risk - found.lower <= gap_tolerance(eps_1) else status
+    return FitResult(master=None, mu=found.mu, objective=np.nan, lower=found.lower, upper=found.risk, status=status,
+                     history=history, columns=history_columns(history, columns=columns))

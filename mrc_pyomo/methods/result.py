@@ -1,6 +1,6 @@
 """What every method returns (:class:`FitResult`), why it stopped (:class:`Status`), where it may start
 (:class:`Start`), what a first-order phase leaves (:class:`Outcome`), and how its iterations are watched
-(:func:`finish`).
+(:func:`reported`, :func:`finish`).
 
 Each method of :mod:`mrc_pyomo.methods` (:mod:`~mrc_pyomo.methods.registry`) is a generator of a prepared
 :class:`~mrc_pyomo.problem.MRCProblem`, ``steps(problem, config, *, start=None, deadline=None, log=None)``: it
@@ -43,20 +43,20 @@ class Status(str, Enum):
 class Start:
     """Where a method may start, instead of from scratch.
 
-    ``master``: a restricted master to start MRC-CCG from (the rows a first-order point makes active,
-    :mod:`mrc_pyomo.methods.first_order`); ``previous``: the :class:`FitResult` of the previous stage of a path
-    (a larger ``lambda0``), which a method that warm-starts starts from (MRC-CCG: its final master with this
-    problem's costs); ``candidates``: rules the result may be, evaluated on this problem before the first
-    master; ``solve_times``: the seconds of earlier master solves (a previous stage's), which count for the
-    stall budget of :func:`~mrc_pyomo.methods.ccg.config.simplex_budget`; ``keep``: the given master's rows are
-    never removed (pinned, as the anti-cycling rule pins a row).
+    ``master``: a restricted master to start MRC-CCG from (the rows a first-order phase names active, a previous
+    fit's rows: :func:`~mrc_pyomo.methods.ccg.start.initial_master`); ``previous``: the :class:`FitResult` of the
+    previous stage of a path (a larger ``lambda0``), which a method that warm-starts starts from (MRC-CCG: its
+    final master with this problem's costs); ``candidates``: rules the result may be, evaluated on this problem
+    before the first master; ``solve_times``: the seconds of earlier master solves (a previous stage's), which
+    count for the stall budget of :func:`~mrc_pyomo.methods.ccg.config.simplex_budget`; ``iterations_before``: the
+    iterations of the fit before this method's (earlier phases and stages): its records number on from there.
     """
 
     master: object = None
     previous: object = None
     candidates: tuple = ()
     solve_times: tuple = ()
-    keep: bool = False
+    iterations_before: int = 0
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,17 @@ class FitResult:
     def gap(self):
         """The certified gap ``upper - lower``."""
         return self.upper - self.lower
+
+
+def reported(record, log, deadline):
+    """The end of an iteration of a method that yields its records (a generator step): ``record`` shown to ``log``
+    (if any) and yielded; returns :attr:`Status.CALLBACK` if a stop was sent back, :attr:`Status.TIME_LIMIT` if the
+    ``deadline`` has expired, else None (go on)."""
+    if log is not None:
+        log(record)
+    if (yield record):
+        return Status.CALLBACK
+    return Status.TIME_LIMIT if deadline.expired() else None
 
 
 def finish(steps, callback=None):

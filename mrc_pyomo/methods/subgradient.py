@@ -28,9 +28,9 @@ from ..oracles.rounding import gamma
 from ..oracles.rows import right_hand_sides
 from .deadline import deadline_of
 from .registry import Method, register_method
-from .result import FitResult, Status
+from .result import FitResult, Start, Status, reported
 
-HISTORY_COLUMNS = ["iteration", "R_mu", "lower", "upper", "seconds_elapsed"]
+HISTORY_COLUMNS = ["iteration", "lambda0", "R_mu", "lower", "upper", "seconds_elapsed"]
 #: the iteration log shows every this many steps
 LOG_EVERY = 100
 
@@ -47,7 +47,7 @@ class SubgradientConfig:
 
 
 def configure(settings, problem):
-    """The :class:`SubgradientConfig` of the estimator's :class:`~mrc_pyomo.methods.registry.Settings`."""
+    """The :class:`SubgradientConfig` of the estimator's :class:`~mrc_pyomo.estimator.parameters.Settings`."""
     return SubgradientConfig(eps_1=settings.eps_1, max_iter=SubgradientConfig.max_iter if settings.max_iter is None
                              else settings.max_iter)
 
@@ -72,7 +72,8 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     """MRC-SUB on ``problem`` (its data in memory: thousands of passes) for ``config.max_iter`` iterations, until
     ``deadline`` expires, until the certified gap is at most ``max(config.eps_1, GAP_FLOOR)`` (``config``: a
     :class:`SubgradientConfig`), or until a stop is sent: a generator that yields each iteration's record
-    (:mod:`mrc_pyomo.methods.result`).  ``start`` is not used.
+    (:mod:`mrc_pyomo.methods.result`).  Of ``start`` only the iterations before it are used (its records number
+    on from there).
 
     Returns a :class:`~mrc_pyomo.methods.result.FitResult` (no master; ``objective = upper = R(mu)``) whose status
     is ``"converged"`` (gap reached), ``"max_iter"``, ``"time_limit"`` or ``"callback"``, and whose ``history`` has
@@ -94,7 +95,7 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     rows_g, rows_minus_b, rows_count = np.zeros_like(tau), 0.0, 0
     # each column's largest |Psi_ij|: the average of the rows met is off by at most gamma(count + K + 2) times it
     peaks = np.asarray(abs(Psi).max(axis=0).todense() if sp.issparse(Psi) else np.abs(Psi).max(axis=0)).ravel()
-    history, stopped = [], Status.MAX_ITER
+    history, stopped, before = [], Status.MAX_ITER, (start or Start()).iterations_before
     for k in range(1, max_iter + 1):
         y = w + theta * (1.0 / theta_prev - 1.0) * (w - w_prev)
         value, i, subset = _risk_and_subgradient_row(Psi, y, tau, lam)
@@ -112,22 +113,15 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
         g[subset] += row / subset.sum()
         theta_prev, theta = theta, 2.0 / (k + 1)
         w_prev, w = w, y - g / (k + 1) ** 1.5
-        history.append({"iteration": k, "R_mu": value, "lower": lower, "upper": best,
-                        "seconds_elapsed": deadline.elapsed()})
-        if log is not None:
-            log(history[-1])
-        if (yield history[-1]):
-            stopped = Status.CALLBACK
-            break
-        if deadline.expired():
-            stopped = Status.TIME_LIMIT
-            break
-        if best - lower <= gap:
+        history.append({"iteration": before + k, "lambda0": problem.lambda0, "R_mu": value, "lower": lower,
+                        "upper": best, "seconds_elapsed": deadline.elapsed()})
+        stopped = (yield from reported(history[-1], log, deadline)) or Status.MAX_ITER
+        if stopped != Status.MAX_ITER or best - lower <= gap:
             break
     value, _, _ = _risk_and_subgradient_row(Psi, w, tau, lam)
     if value < best:
         best, best_mu = value, w
-        history[-1]["upper"] = best  # the last step's point is part of the last iteration
+        history[-1] = {**history[-1], "upper": best}  # the last step's point is part of the last iteration
     status = Status.CONVERGED if best - lower <= gap else stopped
     return FitResult(master=None, mu=best_mu, objective=best, lower=lower, upper=best, status=status,
                      history=history, columns=tuple(HISTORY_COLUMNS))

@@ -9,7 +9,8 @@ import scipy.sparse as sp
 
 from helpers import random_problem
 from mrc_pyomo.data import ArraySource, InMemorySource, array_namespace, as_source, is_numpy
-from mrc_pyomo.methods import first_order
+from mrc_pyomo.methods.fista import smoothed
+from mrc_pyomo.oracles.passes import backward, forward, soft_threshold
 from mrc_pyomo.oracles.primal import class_scores, most_violated_subsets, subset_values
 
 xps = pytest.importorskip("array_api_strict")
@@ -57,16 +58,16 @@ def test_the_first_order_passes_run_on_a_standard_array():
     source = as_source(xps.asarray(Psi))
     source.block_rows = 1000   # three blocks (a device's are larger: ArraySource.block_rows)
     assert source.rows([3, 0])[1, 0] == 1.0 and source.nonzeros() == np.count_nonzero(Psi)
-    V, V_s = first_order.forward(Psi, mu), first_order.forward(source, xps.asarray(mu))
+    V, V_s = forward(Psi, mu), forward(source, xps.asarray(mu))
     assert np.allclose(np.asarray(V_s), V, rtol=0, atol=1e-12)
-    f, W, top = first_order.smoothed(V, mu, tau, 0.05)
-    f_s, W_s, top_s = first_order.smoothed(V_s, xps.asarray(mu), xps.asarray(tau), 0.05)
+    f, W, top = smoothed(V, mu, tau, 0.05)
+    f_s, W_s, top_s = smoothed(V_s, xps.asarray(mu), xps.asarray(tau), 0.05)
     assert f_s == pytest.approx(f, abs=1e-12) and top_s == pytest.approx(top, abs=1e-12)
     assert np.allclose(np.asarray(W_s), W, rtol=0, atol=1e-15)
-    g, g_s = first_order.backward(Psi, W), first_order.backward(source, W_s)
+    g, g_s = backward(Psi, W), backward(source, W_s)
     assert np.allclose(np.asarray(g_s), g, rtol=0, atol=1e-12)
-    assert np.array_equal(np.asarray(first_order.soft_threshold(xps.asarray(g), 0.01)),
-                          first_order.soft_threshold(g, 0.01))
+    assert np.array_equal(np.asarray(soft_threshold(xps.asarray(g), 0.01)),
+                          soft_threshold(g, 0.01))
 
 
 def test_to_numpy_brings_any_array_to_the_host():

@@ -186,7 +186,7 @@ def test_every_line_of_the_default_log_fits_100_columns(capfd, fit):
     if fit not in ("subgradient", "cv"):
         assert LOG_HEADER in lines
     if fit in ("first-order phase", "fom", "pdhg"):   # the phase's lines are shown, within the width too
-        assert any(line.split()[1:2] in (["first-order"], ["PDHG"]) for line in lines)
+        assert any(line.split()[1:2] in (["FISTA"], ["PDHG"]) for line in lines)
 
 
 @pytest.mark.parametrize("fit", ["default", "fom", "path"])

@@ -17,7 +17,7 @@ from mrc_pyomo.estimator import fitting
 from mrc_pyomo.estimator.fitting import plan_of, problem_of
 from mrc_pyomo.estimator.parameters import settings_of
 from mrc_pyomo.methods import get_method
-from mrc_pyomo.methods.phased import Phase
+from mrc_pyomo.methods.pathwise import Phase
 from mrc_pyomo.problem.estimates import mean_and_confidence
 
 
@@ -110,13 +110,13 @@ def test_planned_runs_the_phases_of_the_route_where_the_method_takes_them(monkey
     settings = settings_of(clf)
     assert config == registered.configure(settings, problem)
     assert config.eps_1 == 0.05
-    if not registered.after_phase:
+    if not registered.routed:
         assert phases == () and asked == []
         return
     assert asked == [(problem, config.regime, first_order, True, True)]
     assert [phase.method.name for phase in phases] == list(names)
     for phase in phases:   # each with its config from the same settings, and the route's changes
-        assert isinstance(phase, Phase) and phase.method.phase is not None
+        assert isinstance(phase, Phase) and phase.method.iterations is not None
         assert phase.config == replace(phase.method.configure(settings, problem), max_iter=3)
 
 

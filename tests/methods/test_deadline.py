@@ -100,8 +100,8 @@ def test_once_the_time_is_up_no_master_is_solved(monkeypatch, params):
 @pytest.mark.parametrize("method, inner", [("fom", "forward"), ("subgradient", "_risk_and_subgradient_row")])
 def test_the_first_order_and_subgradient_methods_stop_at_once(monkeypatch, method, inner):
     """A first-order phase, and MRC-SUB, stop after the iteration in which the clock jumped (its fifth pass)."""
-    from mrc_pyomo.methods import first_order, subgradient
-    module = {"fom": first_order, "subgradient": subgradient}[method]
+    from mrc_pyomo.methods import fista, subgradient
+    module = {"fom": fista, "subgradient": subgradient}[method]
     X, y = random_problem(400, 6, 4, seed=9)
     clock = JumpingClock(monkeypatch)
     real, calls = getattr(module, inner), {"n": 0}

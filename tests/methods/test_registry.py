@@ -27,9 +27,10 @@ def kelley():
 
 
 def test_the_built_in_methods_are_registered():
-    assert {"ccg", "lp", "subgradient", "fom"} <= set(METHODS)
+    assert {"ccg", "lp", "subgradient", "fom", "pdhg"} <= set(METHODS)
     assert get_method("ccg").title == "MRC-CCG" and get_method("ccg").warm_starts
-    assert get_method("fom").phase is not None and get_method("pdhg").certificate_master is not None
+    assert all(get_method(name).iterations is not None and get_method(name).active_rows is not None
+               for name in ("fom", "pdhg"))
     with pytest.raises(ValueError, match="unknown method 'nope'.*registered ones"):
         get_method("nope")
     with pytest.raises(TypeError, match="takes a Method"):

@@ -9,7 +9,7 @@ from sklearn.datasets import load_iris
 
 from mrc_pyomo import MRCClassifier, Status, prepare
 from mrc_pyomo.methods import METHODS
-from mrc_pyomo.methods.registry import Settings
+from mrc_pyomo.estimator.parameters import Settings
 from mrc_pyomo.methods.result import FitResult, finish
 
 

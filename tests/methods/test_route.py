@@ -35,12 +35,12 @@ def test_the_routes_name_registered_phases():
     from dataclasses import fields
 
     from mrc_pyomo.methods import get_method
-    from mrc_pyomo.methods.first_order import FOMConfig
+    from mrc_pyomo.methods.fista import FOMConfig
     from mrc_pyomo.methods.pdhg import PDHGConfig
     configs = {"fom": FOMConfig, "pdhg": PDHGConfig}
     for path in (PDHG, FISTA_THEN_PDHG):
         for name, changes in path:
-            assert get_method(name).phase is not None
+            assert get_method(name).iterations is not None and get_method(name).active_rows is not None
             assert set(changes) <= {field.name for field in fields(configs[name])}
 
 

@@ -127,7 +127,7 @@ def row_age(lambda0):
 
 
 def configure(settings, problem):
-    """The :class:`CCGConfig` of the estimator's :class:`~mrc_pyomo.methods.registry.Settings` on ``problem``: the
+    """The :class:`CCGConfig` of the estimator's :class:`~mrc_pyomo.estimator.parameters.Settings` on ``problem``: the
     regime :func:`problem_regime` makes of the one asked for, the :func:`row_age` of its ``lambda0``, 1000
     masters unless ``max_iter`` says otherwise."""
     return CCGConfig(

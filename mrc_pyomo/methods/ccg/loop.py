@@ -106,11 +106,15 @@ def solve_master(master, history, remaining, config, solve_times=()):
         return master.solve(time_limit=limit())
 
 
-def before_solve(loop, k, config):
-    """The record's fields known before master ``k`` is solved: its size, the changes that made it, the rows
-    added back (the churn) and the seconds of that update."""
+def before_solve(loop, k, problem, config, start):
+    """The record's fields known before master ``k`` is solved: its number in the fit (after
+    ``start.iterations_before``), its ``lambda0``, its size, the changes that made it, the rows added back (the
+    churn), the seconds of that update, and whether it is of the first rounds of the regime ``"nm"``, which add
+    features only."""
     changes = loop.changes
-    return {"iteration": k, "n_rows": loop.master.n_rows, "n_features": len(loop.master.features),
+    return {"iteration": start.iterations_before + k, "lambda0": problem.lambda0,
+            "features_only": config.regime == "nm" and k <= INIT_FEATURE_ROUNDS, "n_rows": loop.master.n_rows,
+            "n_features": len(loop.master.features),
             "rows_added": len(changes.added_samples), "rows_removed": len(changes.removed_samples),
             "rows_readded": loop.rows.readded(changes.rows_added), "features_added": len(changes.features),
             "seconds_update": loop.seconds_update}
@@ -139,7 +143,6 @@ def check_step(loop, problem, config, known, deadline):
     check = check_solution(loop.master, loop.solution, problem, config, loop.best, loop.lower)
     loop.best, loop.lower = check.best, check.lower
     check = replace(check, remove=loop.rows.age(check.remove, config.row_age))
-    known["features_only"] = config.regime == "nm" and known["iteration"] <= INIT_FEATURE_ROUNDS
     record = iteration_record(known, loop.solution, check, loop.lower, loop.master, deadline.elapsed() - tic,
                               deadline)
     loop.history.append(record)
@@ -215,23 +218,22 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     Warm start (:mod:`mrc_pyomo.methods.pathwise`): ``start`` (a :class:`~mrc_pyomo.methods.result.Start`)
     may give the first master instead of :func:`initial_master` (e.g. the final master of a fit at a larger
     ``lambda0``, with this problem's costs), rules ``candidates`` the result may be (evaluated on this problem
-    before the first master) and the ``solve_times`` of earlier masters for the stall budget.  A given master's
+    before the first master), the ``solve_times`` of earlier masters for the stall budget and the iterations of
+    the fit before the loop's, from which its records number on.  A given master's
     first solve is bounded by the time limit like the others (the candidates are rules to return).
     """
     config, start, deadline = CCGConfig() if config is None else config, start or Start(), deadline_of(deadline)
     master, first = first_master(problem, config, start)
     loop = Loop(master, as_added(master), Incumbent.best_of(problem, start.candidates),
-                RowHistory(idle=np.zeros(master.n_rows, dtype=np.int64),
-                           pinned=np.full(master.n_rows, start.keep and first == "given")), first=first)
+                RowHistory(idle=np.zeros(master.n_rows, dtype=np.int64)), first=first)
     status = Status.MAX_ITER
     for k in range(1, config.max_iter + 1):
-        known = before_solve(loop, k, config)
+        known = before_solve(loop, k, problem, config, start)
         try:
             solve_step(loop, known, config, deadline, start.solve_times)
         except MasterSolveError as error:
             if len(loop.history) == 0:
                 return (yield from first_solve_failed(problem, config, start, deadline, log, loop, error))
-            known["features_only"] = loop.history[-1]["features_only"]
             status = Status.TIME_LIMIT if deadline.expired() or isinstance(error, MasterTimeLimit) else \
                 Status.SOLVER_ERROR
             loop.history.append(failure_record(known, loop.lower, loop.best.risk, error, deadline,
@@ -242,9 +244,9 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
         check, record = check_step(loop, problem, config, known, deadline)
         if log is not None:
             log(record)
-        if (yield IterationState(k, loop.master, loop.solution, check, record, loop.changes.rows_added,
-                                 loop.changes.rows_removed, loop.changes.features, problem.data, problem.blocked,
-                                 problem, loop.removed_violations)):
+        if (yield IterationState(record["iteration"], loop.master, loop.solution, check, record,
+                                 loop.changes.rows_added, loop.changes.rows_removed, loop.changes.features,
+                                 problem.data, problem.blocked, problem, loop.removed_violations)):
             status = Status.CALLBACK
             break
         status = stop_reason(loop, check, config, deadline, k)

@@ -32,4 +32,4 @@ def log_line(record):
 METHOD = register_method(Method(
     name="ccg", title="MRC-CCG", configure=configure, steps=steps,
     summary="MRC-CCG: constraint and column generation (the paper's Algorithm 1)", columns=tuple(HISTORY_COLUMNS),
-    warm_starts=True, after_phase=True, log_line=log_line, log_header=LOG_HEADER))
+    warm_starts=True, routed=True, log_line=log_line, log_header=LOG_HEADER))

@@ -104,7 +104,8 @@ def label(value):
 
 
 def feature_lines(change, features, violations, classes, names):
-    """One line of :data:`CHANGE_COLUMNS` per flat feature id ``y * D + j`` of ``features``, ``violations`` ``(K, D)``."""
+    """One line of :data:`CHANGE_COLUMNS` per flat feature id ``y * D + j`` of ``features``, ``violations`` ``(K,
+    D)``."""
     lines = []
     for f in np.asarray(features, dtype=np.int64):
         y, j = divmod(int(f), violations.shape[1])
@@ -114,9 +115,9 @@ def feature_lines(change, features, violations, classes, names):
 
 
 def table(state, rows_added, rows_removed, features_added, removed_violations=None):
-    """The :data:`CHANGE_COLUMNS` table of the given changes (``rows_*``: pairs ``(samples, subsets)``, ``features_added``
-    flat ids), their violations at ``state``'s solution, but the removed rows' where ``removed_violations`` gives
-    them (at the master that removed them)."""
+    """The :data:`CHANGE_COLUMNS` table of the given changes (``rows_*``: pairs ``(samples, subsets)``,
+    ``features_added`` flat ids), their violations at ``state``'s solution, but the removed rows' where
+    ``removed_violations`` gives them (at the master that removed them)."""
     classes, n = classes_of(state), state.data.n_samples
     problem = getattr(state, "problem", None)
     names = column_names(getattr(problem, "feature_map", None), state.mu.shape[1],
@@ -142,8 +143,8 @@ def changes_table(state):
 
 
 def next_changes_table(state):
-    """The changes the oracles chose at ``state``'s master for the next one, one line each (:data:`CHANGE_COLUMNS`), each
-    with the violation that chose it: the rows and features to add, the rows to remove (over-satisfied: negative
+    """The changes the oracles chose at ``state``'s master for the next one, one line each (:data:`CHANGE_COLUMNS`),
+    each with the violation that chose it: the rows and features to add, the rows to remove (over-satisfied: negative
     violation, zero dual).  In the first rounds of the regime ``"nm"`` (``record["features_only"]``) rows are
     added only once no feature is: none are listed while features are.  What the loop applies if it goes on
     (it stops at a closed gap, ``max_iter`` or the time limit); the rows to remove are read from the master, so

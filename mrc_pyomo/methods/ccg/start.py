@@ -1,8 +1,8 @@
 """The first master of MRC-CCG's loop: the paper's initial master (the class centroids' rows and the initial
 features, :mod:`mrc_pyomo.problem.initialization`), a master given by the caller (MRC-FOM's rows of its first-order
-point), or the final master of the previous stage of a path with this stage's costs (a warm start,
-:mod:`mrc_pyomo.methods.pathwise`).  Each comes with its :class:`~mrc_pyomo.master.solution.Changes`, as the first
-record shows them.
+point, a previous fit's rows), or the final master of the previous stage of a path with this stage's costs (a warm
+start, :mod:`mrc_pyomo.methods.pathwise`).  Each comes with its :class:`~mrc_pyomo.master.solution.Changes`, as the
+first record shows them.
 """
 
 import numpy as np
@@ -27,22 +27,25 @@ def as_added(master):
     return Changes(master.samples, master.subsets, master.samples[:0], master.subsets[:0], master.features)
 
 
-def initial_master(problem, config, own_labels_only=False):
-    """The first master of ``problem``: the class-centroid rows and the initial features
-    (:mod:`mrc_pyomo.problem.initialization`), without the rows and features its reduction leaves out, for the
-    solver of ``config`` (a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`, or any config with its fields
-    ``regime``, ``fit_intercept``, ``solver``, ``solver_options`` and ``formulation``: another method's).
+def initial_master(problem, config, rows=(), features=(), own_labels_only=False):
+    """The first master of ``problem``, the one builder of every first master: the class-centroid rows and the
+    initial features (:mod:`mrc_pyomo.problem.initialization`), then the row blocks ``rows`` (pairs ``(samples,
+    subsets)``: a first-order point's active rows, a previous fit's) and the ``features`` given, without the rows
+    and features the problem's reduction leaves out, for the solver of ``config`` (a
+    :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`, or any config with its fields ``regime``, ``fit_intercept``,
+    ``solver``, ``solver_options`` and ``formulation``).
 
     ``own_labels_only``: of the centroids' rows only each centroid's own label, ``(n + k, {k})`` (and the
-    objective floor, if any), for a first master given rows of its own (MRC-PDHG's): those ``K`` rows still keep
-    it bounded, since their mixture by the class weights is the empirical distribution, whose ``F^T alpha`` is
-    ``tau`` (the master's dual is feasible).  On satellite + RFF that is 6 rows instead of 378."""
+    objective floor, if any), for a master given rows of its own: those ``K`` rows still keep it bounded, since
+    their mixture by the class weights is the empirical distribution, whose ``F^T alpha`` is ``tau`` (the master's
+    dual is feasible)."""
     n_classes, reduction = problem.n_classes, problem.reduction
     samples, subsets, floor = centroid_rows(problem.n_samples, n_classes, reduction)
     if own_labels_only:
         own = subsets[np.arange(len(samples)), samples - problem.n_samples] & (subsets.sum(axis=1) == 1)
         samples, subsets = samples[own], subsets[own]
-    features = initial_features(n_classes, problem.n_features, config.regime, config.fit_intercept)
+    first = initial_features(n_classes, problem.n_features, config.regime, config.fit_intercept)
+    features = np.concatenate([first, np.setdiff1d(np.asarray(features, dtype=np.int64), first)])
     if reduction is not None:
         features = features[~reduction.fixed.ravel()[features]]
     master = RestrictedMaster(problem.data, problem.tau, problem.lam,
@@ -51,6 +54,11 @@ def initial_master(problem, config, own_labels_only=False):
                               formulation=config.formulation)
     master.add_features(features)
     master.add_rows(samples, subsets)
+    for samples, subsets in rows:
+        if reduction is not None:
+            kept = reduction.kept_rows(samples, subsets)
+            samples, subsets = samples[kept], subsets[kept]
+        master.add_rows(samples, subsets)
     return master
 
 

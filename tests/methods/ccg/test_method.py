@@ -29,7 +29,7 @@ def test_the_registry_s_entry():
     assert entry is method.METHOD and entry.title == "MRC-CCG"
     assert entry.configure is configure and entry.steps is method.steps
     assert entry.columns == tuple(HISTORY_COLUMNS) and entry.masters and entry.reduces
-    assert entry.warm_starts and entry.after_phase and entry.phase is None
+    assert entry.warm_starts and entry.routed and entry.iterations is None
     assert entry.log_line is method.log_line and entry.log_header == LOG_HEADER
 
 

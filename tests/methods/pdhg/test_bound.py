@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from helpers import random_problem, reference_R_star
-from mrc_pyomo.methods.first_order import backward
+from mrc_pyomo.oracles.passes import backward
 from mrc_pyomo.methods.pdhg import bound
 from mrc_pyomo.methods.pdhg.saddle import empirical_weights, h
 from mrc_pyomo.oracles.certificate import lagrangian_bound

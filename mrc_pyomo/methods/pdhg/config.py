@@ -1,10 +1,9 @@
-"""Every setting of MRC-PDHG (:class:`PDHGConfig`) and how the estimator's parameters make one
-(:func:`configure`)."""
+"""Every setting of MRC-PDHG (:class:`PDHGConfig`); the estimator's parameters make one as they make every
+first-order method's (:func:`mrc_pyomo.methods.first_order.configure`)."""
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import ClassVar
 
-from .. import ccg
 from ..ccg.config import CCGConfig
 
 
@@ -21,19 +20,19 @@ class PDHGConfig:
     of a Halpern iteration anchored at the last restart point (1: reflected, as cuPDLP+).
     ``restart_sufficient``, ``restart_necessary``, ``restart_artificial``: PDLP's restart rule on the fixed-point
     residual.  ``weight_scale``: the primal weight ``omega`` at the start over PDLP's ratio of the scales
-    (:func:`~mrc_pyomo.methods.pdhg.phase.primal_weight`).  ``weight_smoothing``: the weight of the new estimate
-    of ``log omega`` at a restart (PDLP: 0.5); 0 keeps the primal weight of the start.  ``bound_every``: the dual's bound is evaluated
-    every this many iterations (it reads ``Psi^T W`` back to the host: on a GPU, every 10 or so).
+    (:func:`~mrc_pyomo.methods.pdhg.restarted.primal_weight`).  ``weight_smoothing``: the weight of the new estimate
+    of ``log omega`` at a restart (PDLP: 0.5); 0 keeps the primal weight of the start.  ``bound_every``: the dual's
+    bound is evaluated every this many iterations (it reads ``Psi^T W`` back to the host: on a GPU, every 10 or so).
 
     The iterations hand over to the certificate once the ends of the certified interval moved by less than
     ``tolerance`` of the upper end, together, over the last ``stall_window`` iterations (the best R of PDHG's
     iterates stays flat for a hundred iterations at times), or, looked at every ``window`` iterations, once the
     support of ``W`` (its entries above ``support_floor``) settled, sharing ``settled`` of its union with the
     support ``window`` iterations before, or once the passes' multiply-adds reach ``handover`` times the
-    nonzeros of the master that support makes (:class:`~mrc_pyomo.methods.pdhg.phase.Support`: iterations are
+    nonzeros of the master that support makes (:class:`~mrc_pyomo.methods.pdhg.restarted.Support`: iterations are
     worth what the masters they save cost, and a master's cost grows with its nonzeros).  With a time limit, a
     hand-over waits until the time left is at least ``room`` times the time spent
-    (:func:`~mrc_pyomo.methods.pdhg.phase.room_for_masters`): masters that cannot certify in the time left would
+    (:func:`~mrc_pyomo.methods.pdhg.restarted.room_for_masters`): masters that cannot certify in the time left would
     leave the rule as it is, while the iterations go on improving it.  ``certify=False`` ends the fit there (its
     lower end the iterations' bound).  The certificate's first master holds the rows of the last ``W`` with
     weight above ``support_floor`` and the rows within ``near`` of the largest at the best rule; its loop runs
@@ -73,10 +72,3 @@ class PDHGConfig:
         if not 0.0 < self.eta < 1.0:
             raise ValueError(f"eta must be in (0, 1), got {self.eta}")
 
-
-def configure(settings, problem):
-    """The :class:`PDHGConfig` of the estimator's :class:`~mrc_pyomo.methods.registry.Settings`: its ``eps_1``,
-    its ``max_iter`` (None: the default), its certificate's loop in the regime ``"n"``."""
-    certificate = replace(ccg.configure(replace(settings, regime="n"), problem), row_age=None)
-    return PDHGConfig(eps_1=settings.eps_1, max_iter=PDHGConfig.max_iter if settings.max_iter is None
-                      else settings.max_iter, certificate=certificate)

@@ -1,5 +1,5 @@
-"""MRC-PDHG's phase (:mod:`mrc_pyomo.methods.pdhg.phase`): its interval holds the R* of an independent full LP at
-every iteration, it stops at its limits, a stop sent and a stall, PDLP's restart rule, and the same iterations
+"""MRC-PDHG's restarted iterations (:mod:`mrc_pyomo.methods.pdhg.restarted`): their interval holds the R* of an independent
+full LP at every iteration, it stops at its limits, a stop sent and a stall, PDLP's restart rule, and the same iterations
 on Dask and on array-api-strict as on NumPy."""
 
 from dataclasses import replace
@@ -11,8 +11,8 @@ from helpers import random_problem, reference_R_star
 from mrc_pyomo.data import ArraySource
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.methods.pdhg import PDHGConfig
-from mrc_pyomo.methods.pdhg.iteration import Arrays, data_namespace, step_limit
-from mrc_pyomo.methods.pdhg.phase import Restarts, StepScale, Support, first_point, phase_steps
+from mrc_pyomo.methods.pdhg.step import Arrays, data_namespace, step_limit
+from mrc_pyomo.methods.pdhg.restarted import Restarts, StepScale, Support, first_point, iterations
 from mrc_pyomo.methods.result import finish
 from mrc_pyomo.oracles.primal import worst_case_risk
 from mrc_pyomo.problem import prepare
@@ -29,7 +29,7 @@ def test_every_interval_holds_r_star_and_closes(seed):
     """Every record's [lower, upper] holds R*, upper never rises and is R of the rule returned, lower never
     falls, and the gap closes to eps_1 ("converged")."""
     problem, R_star = small(seed)
-    best, history, status = finish(phase_steps(problem, PDHGConfig(eps_1=1e-3, window=10**6, stall_window=10**6)))
+    best, history, status = finish(iterations(problem, PDHGConfig(eps_1=1e-3, window=10**6, stall_window=10**6)))
     lowers, uppers = np.array([r["lower"] for r in history]), np.array([r["upper"] for r in history])
     assert (lowers <= R_star + 1e-9).all() and (uppers >= R_star - 1e-9).all()
     assert (np.diff(uppers) <= 0).all() and (np.diff(lowers) >= 0).all()
@@ -41,15 +41,15 @@ def test_every_interval_holds_r_star_and_closes(seed):
 
 def test_limits_a_stop_sent_and_a_stall():
     problem, _ = small(1)
-    _, history, status = finish(phase_steps(problem, PDHGConfig(max_iter=7, eps_1=0.0)))
+    _, history, status = finish(iterations(problem, PDHGConfig(max_iter=7, eps_1=0.0)))
     assert status == "max_iter" and [r["iteration"] for r in history] == list(range(1, 8))
-    _, history, status = finish(phase_steps(problem, PDHGConfig(eps_1=0.0)), lambda r: r["iteration"] == 3)
+    _, history, status = finish(iterations(problem, PDHGConfig(eps_1=0.0)), lambda r: r["iteration"] == 3)
     assert status == "callback" and len(history) == 3
-    _, history, status = finish(phase_steps(problem, PDHGConfig(eps_1=0.0), deadline=Deadline(0.0)))
+    _, history, status = finish(iterations(problem, PDHGConfig(eps_1=0.0), deadline=Deadline(0.0)))
     assert status == "time_limit" and len(history) == 1
-    _, history, status = finish(phase_steps(problem, PDHGConfig(eps_1=0.0, stall_window=5, tolerance=1e9)))
+    _, history, status = finish(iterations(problem, PDHGConfig(eps_1=0.0, stall_window=5, tolerance=1e9)))
     assert status is None and len(history) == 6   # nothing moves by 1e9 upper ends: a stall after the window
-    best, history, _ = finish(phase_steps(problem, PDHGConfig(max_iter=0)))
+    best, history, _ = finish(iterations(problem, PDHGConfig(max_iter=0)))
     assert history == [] and best.lower == 0.0 and best.W.sum() == pytest.approx(1.0)
 
 
@@ -72,17 +72,17 @@ def test_on_dask_and_array_api_strict_the_numpy_iterations():
     X, y = random_problem(120, 3, 3, seed=4)
     config = PDHGConfig(max_iter=40, eps_1=0.0)
     base = prepare(X, y)
-    best, history, _ = finish(phase_steps(base, config))
+    best, history, _ = finish(iterations(base, config))
     others = []
     dask = pytest.importorskip("dask")
     da = pytest.importorskip("dask.array")
     with dask.config.set(scheduler="sync"):
-        others.append(finish(phase_steps(prepare(da.from_array(X, chunks=(30, 3)), y), config)))
+        others.append(finish(iterations(prepare(da.from_array(X, chunks=(30, 3)), y), config)))
     xps = pytest.importorskip("array_api_strict")
     xps.set_array_api_strict_flags(api_version="2024.12")
     try:
         on_standard = replace(base, data=ArraySource(xps.asarray(np.asarray(base.data.array))))
-        others.append(finish(phase_steps(on_standard, config)))
+        others.append(finish(iterations(on_standard, config)))
     finally:
         xps.reset_array_api_strict_flags()
     for other_best, other_history, _ in others:
@@ -93,7 +93,7 @@ def test_on_dask_and_array_api_strict_the_numpy_iterations():
 
 def test_the_generator_yields_each_record():
     problem, _ = small(2)
-    steps = phase_steps(problem, PDHGConfig(max_iter=3, eps_1=0.0))
+    steps = iterations(problem, PDHGConfig(max_iter=3, eps_1=0.0))
     first = next(steps)
     assert first["iteration"] == 1 and first["phase"] == "first-order" and set(first) >= {"omega", "residual"}
 

@@ -1,7 +1,7 @@
-"""MRC-PDHG's first-order phase: its iterations (:mod:`~mrc_pyomo.methods.pdhg.iteration`) sequenced with
-PDLP's adaptive steps (:class:`StepScale`), restarts and primal weight (:class:`Restarts`), every iterate's exact
-``R`` and its dual's certified bound, until the gap closes, a limit, a stop sent, a stall or the dual's support
-settled (:func:`phase_steps`)."""
+"""MRC-PDHG's iterations: its steps (:mod:`~mrc_pyomo.methods.pdhg.step`) sequenced with PDLP's adaptive steps
+(:class:`StepScale`), restarts and primal weight (:class:`Restarts`), every iterate's exact ``R`` and its dual's
+certified bound, until the gap closes, a limit, a stop sent, a stall or the dual's support settled
+(:func:`iterations`); and the rows they name active (:func:`active_rows`), where the certificate's loop starts."""
 
 import math
 from dataclasses import dataclass
@@ -11,21 +11,23 @@ import numpy as np
 from ...data import array_namespace, as_source, to_numpy
 from ...oracles.certificate import gap_tolerance
 from ...oracles.incumbent import Incumbent
+from ...oracles.passes import backward, forward
+from ...oracles.primal import near_active_rows
 from ...problem.scaling import column_peaks
 from ..deadline import deadline_of
-from ..first_order import backward, forward
-from ..result import Outcome, Status
+from ..first_order import FIRST_ORDER
+from ..result import Outcome, Status, reported
 from .bound import dual_bound
-from .tuning import PDHGConfig
-from .iteration import (Arrays, Iterate, data_namespace, movement, operator_norm, pdhg_step, preconditioner,
-                        residual, risk_of, step_limit)
-from .saddle import empirical_weights, nested_size
+from .config import PDHGConfig
+from .saddle import empirical_weights, nested_rows, nested_size
+from .step import (Arrays, Iterate, data_namespace, movement, operator_norm, pdhg_step, preconditioner, residual,
+                   risk_of, step_limit)
 
 
 @dataclass
 class Restarts:
     """PDLP's restarts on the fixed-point residual, and the primal weight ``omega``
-    (:mod:`~mrc_pyomo.methods.pdhg.iteration`): the restart point (the anchor of the Halpern iteration), the
+    (:mod:`~mrc_pyomo.methods.pdhg.step`): the restart point (the anchor of the Halpern iteration), the
     residual after it and the last one, the iteration it was made at."""
 
     omega: float
@@ -72,7 +74,7 @@ class Restarts:
 @dataclass
 class StepScale:
     """The step scale ``eta`` (``T = eta T0 / omega``, ``S = eta omega S0``): fixed, or PDLP's adaptive rule
-    (``adaptive``): a step is taken if ``eta`` is at most its :func:`~mrc_pyomo.methods.pdhg.iteration.
+    (``adaptive``): a step is taken if ``eta`` is at most its :func:`~mrc_pyomo.methods.pdhg.step.
     step_limit`, else tried again, and the next ``eta`` is ``min((1 - (j+1)^-0.3) limit, (1 + (j+1)^-0.6)
     eta)``, ``j`` the steps tried."""
 
@@ -82,7 +84,7 @@ class StepScale:
 
     def take(self, z, problem, arrays, scales, omega):
         """``(P(z), eta, movement)``: a step from ``z`` that the rule accepts, the step scale it was taken with and
-        its :func:`~mrc_pyomo.methods.pdhg.iteration.movement`."""
+        its :func:`~mrc_pyomo.methods.pdhg.step.movement`."""
         xp, (T0, S0) = array_namespace(z.mu), scales
         while True:
             eta = self.eta
@@ -168,15 +170,16 @@ def first_point(problem, config, xp, origin=None):
     return z, Restarts(omega=omega, point=z), (xp.asarray(T0), xp.asarray(S0)), norm
 
 
-def phase_steps(problem, config=None, *, start=None, deadline=None, log=None):
+def iterations(problem, config=None, *, start=None, deadline=None, log=None, iterations_before=0):
     """The iterations of MRC-PDHG on ``problem`` from ``mu = 0`` and the empirical ``W`` (or from ``start``, another
-    phase's :class:`~mrc_pyomo.methods.result.Outcome`, its rule the first incumbent) until ``config.max_iter``,
+    phase's :class:`~mrc_pyomo.methods.result.Outcome`, its rule the first incumbent), their records numbered on
+    from ``iterations_before``, until ``config.max_iter``,
     the ``deadline``, a stop sent to the generator (which yields each iteration's record), the certified gap
     within ``config.eps_1``, a stall (:func:`stalled`) or the dual's support settled (:class:`Support`).  Each
     step is taken by :class:`StepScale` (fixed or adaptive), the next point is the step's (or, with
     ``config.reflection``, Halpern's point anchored at the last restart).  Returns ``(best, history, status)`` as
-    a first-order phase does (:mod:`mrc_pyomo.methods.registry`): ``best`` an :class:`Outcome`, ``status``
-    ``"converged"`` for a closed gap, None for a stall or a settled support."""
+    every first-order method's iterations do (:mod:`mrc_pyomo.methods.first_order`): ``best`` an :class:`Outcome`,
+    ``status`` ``"converged"`` for a closed gap, None for a stall or a settled support."""
     config, deadline = PDHGConfig() if config is None else config, deadline_of(deadline)
     xp = data_namespace(problem)
     arrays, peaks = Arrays.of(problem, xp), column_peaks(problem.data)
@@ -197,7 +200,8 @@ def phase_steps(problem, config=None, *, start=None, deadline=None, log=None):
         restarted = restarts.update(new, value, k, config, (T0, S0))
         z = new if restarted or config.reflection is None else restarts.anchored(z, new, k, config.reflection)
         handing_over = support.hands_over(new.W, k, steps.tried) and room_for_masters(deadline, config.room)
-        history.append({"iteration": k, "lambda0": problem.lambda0, "phase": "first-order", "R_mu": risk,
+        history.append({"iteration": iterations_before + k, "lambda0": problem.lambda0, "phase": FIRST_ORDER,
+                        "R_mu": risk,
                         "lower": lower, "upper": best.risk, "omega": restarts.omega, "residual": value,
                         "work": support.ratio, "seconds_elapsed": deadline.elapsed()})
         status = yield from stop_of(history, log, config, deadline, handing_over)
@@ -215,17 +219,15 @@ def room_for_masters(deadline, room):
 
 
 def stop_of(history, log, config, deadline, settled=False):
-    """Show the last record to ``log`` and yield it; return the status it ends the phase with, or
-    ``"max_iter"`` to go on (None: a stall, :func:`stalled`, or the dual's support ``settled``)."""
+    """Show the last record to ``log`` and yield it (:func:`~mrc_pyomo.methods.result.reported`); return the
+    status it ends the iterations with, or ``"max_iter"`` to go on (None: a stall, :func:`stalled`, or the dual's
+    support ``settled``)."""
     record = history[-1]
-    if log is not None:
-        log(record)
-    if (yield record):
-        return Status.CALLBACK
-    if record["upper"] - record["lower"] <= gap_tolerance(config.eps_1):
+    status = yield from reported(record, log, deadline)
+    if status != Status.CALLBACK and record["upper"] - record["lower"] <= gap_tolerance(config.eps_1):
         return Status.CONVERGED
-    if deadline.expired():
-        return Status.TIME_LIMIT
+    if status is not None:
+        return status
     if settled or (len(history) > config.stall_window and stalled(history, config)):
         return None
     return Status.MAX_ITER
@@ -239,3 +241,14 @@ def stalled(history, config):
     moved = (before["upper"] - last["upper"]) + (last["lower"] - before["lower"])
     return moved < config.tolerance * last["upper"]
 
+
+
+def active_rows(problem, found, config):
+    """The rows the iterations name active, as row blocks ``(samples, subsets)``: those of the nested decomposition
+    of the last dual iterate ``found.W`` above ``config.support_floor`` (the dual's support,
+    :func:`~mrc_pyomo.methods.pdhg.saddle.nested_rows`; about the size of the loop's final master) and the most
+    violated row of each sample whose ``psi`` is within ``config.near`` of ``varphi`` at the best rule
+    ``found.mu`` (the primal's support, :func:`~mrc_pyomo.oracles.primal.near_active_rows`, which keeps the
+    master's optimum near the rule)."""
+    return [nested_rows(found.W, config.support_floor),
+            near_active_rows(problem.data, found.mu, config.near, problem.blocked)]

@@ -1,4 +1,4 @@
-"""The iterations of MRC-PDHG: a restarted primal-dual hybrid gradient on the saddle form
+"""One step of MRC-PDHG: a restarted primal-dual hybrid gradient on the saddle form
 (:mod:`~mrc_pyomo.methods.pdhg.saddle`), after PDLP (Applegate et al., 2021, "Practical large-scale linear
 programming using primal-dual hybrid gradient").
 
@@ -14,7 +14,7 @@ T0 / omega``, ``S = eta omega S0``.  ``eta`` starts below one over that norm and
 (:func:`step_limit`); ``omega`` starts at PDLP's ratio of the primal and dual scales.  A step's
 :func:`movement` gives both its fixed-point residual in PDHG's metric (:func:`residual`, which PDLP's restarts
 watch) and its step limit.  The sequencing (restarts, the optional Halpern iteration, the stops) is
-:mod:`~mrc_pyomo.methods.pdhg.phase`'s.
+:mod:`~mrc_pyomo.methods.pdhg.restarted`'s.
 
 **Every iterate is certified**: ``P(z)``'s exact ``R`` from the scores of its forward pass (:func:`risk_of`; the
 best is the rule) and its ``W``'s lower bound (:mod:`~mrc_pyomo.methods.pdhg.bound`) from the backward pass the
@@ -30,7 +30,7 @@ import scipy.sparse as sp
 
 from ...data import array_namespace, as_source, to_numpy
 from ...oracles.primal import psi_values
-from ..first_order import backward, forward, soft_threshold
+from ...oracles.passes import backward, forward, soft_threshold
 from .saddle import dual_prox
 
 

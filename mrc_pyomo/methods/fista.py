@@ -1,0 +1,163 @@
+"""MRC-FOM: a first-order method on a smoothed worst-case risk, then MRC-CCG from its active rows for the certificate.
+
+The worst-case risk (eq. 3) is ``R(mu) = 1 - tau.mu + max_i psi_i(mu) + lambda.|mu|``, with ``psi_i`` the
+largest subset value of sample ``i`` (eq. 9).  Its maximum over the samples is replaced by Nesterov's smoothing
+(Nesterov, "Smooth minimization of non-smooth functions", 2005), the log-sum-exp at temperature ``beta``::
+
+    F_beta(mu) = f_beta(mu) + lambda.|mu|,   f_beta(mu) = 1 - tau.mu + beta log sum_i exp(psi_i(mu) / beta)
+
+with ``max_i psi_i <= beta log sum_i exp(psi_i / beta) <= max_i psi_i + beta log n``.  The gradient of the
+smooth part is ``Psi^T W - tau`` with ``W[i, y] = w_i [y in S_i] / |S_i|``, ``w = softmax(psi / beta)`` and
+``S_i`` the best subset of sample ``i`` (:func:`~mrc_pyomo.oracles.primal.most_violated_subsets`, the
+sorted-prefix oracle).  FISTA (Beck and Teboulle, 2009) minimises ``F_beta``: the ``lambda.|mu|`` part by
+soft-thresholding, the step ``1 / L`` by backtracking (``L`` doubled until the quadratic model holds, and
+lowered a little at each iteration), the momentum restarted when ``F_beta`` rises (O'Donoghue and Candes,
+2015).  ``beta`` starts at ``beta_start`` and is halved every ``beta_every`` iterations down to ``beta_floor``
+(a continuation in the smoothing, as glmnet's is in ``lambda``; :class:`FOMConfig`).
+
+Each iteration is one backward pass ``Psi^T W`` at the extrapolated point and one forward pass ``Psi mu^T`` at
+the new point (more when backtracking, :mod:`mrc_pyomo.oracles.passes`), so a Dask array is fitted by the same
+code.  The scores at the extrapolated point are
+the same combination of the two last points' scores (the scores are linear in ``mu``): no pass.  The exact
+``R`` of every new point comes from the scores of its forward pass; the best point is the rule returned.
+
+Its own weights ``w`` give no usable lower bound (the Lagrangian bound of :mod:`mrc_pyomo.oracles.certificate`
+needs ``|g_j - tau_j| <= lambda_j`` nearly everywhere, which the smoothed weights are far from).  So the method
+goes on with MRC-CCG from the rows active at its best point (:func:`active_rows`): what every first-order method
+does after its iterations (:mod:`mrc_pyomo.methods.first_order`, which registers it).
+"""
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from ..data import array_namespace
+from ..oracles.incumbent import Incumbent
+from ..oracles.passes import backward, forward, soft_threshold
+from ..oracles.primal import most_violated_subsets, near_active_rows, psi_values, risk
+from .ccg.config import CCGConfig
+from .ccg.record import HISTORY_COLUMNS
+from .deadline import deadline_of
+from .first_order import FIRST_ORDER, register_first_order
+from .result import Outcome, Status, reported
+
+#: the columns of the history of a fit: those of MRC-CCG's records, then the iterations' own
+FIT_COLUMNS = HISTORY_COLUMNS + ["beta", "L"]
+
+
+@dataclass(frozen=True)
+class FOMConfig:
+    """Every setting of MRC-FOM.
+
+    ``eps_1``: the certified gap of the certificate's loop; ``max_iter``: first-order iterations at most (and
+    masters of the certificate's loop).  The smoothing temperature starts at ``beta_start`` and is halved every
+    ``beta_every`` iterations down to ``beta_floor`` (measured: docs/benchmarks.md, "The library's choices",
+    "FISTA's smoothing").  The iterations end once their best R improved by less than ``tolerance`` (relative)
+    over the last ``beta_every`` iterations.  ``certify=False`` ends the fit there (lower end 0).  The
+    certificate's first master holds the rows of the best point with ``psi_i`` within ``near`` of the largest;
+    its loop runs with ``certificate``'s settings (regime ``"n"``)."""
+
+    eps_1: float = 1e-3
+    max_iter: int = 1000
+    beta_start: float = 0.1
+    beta_every: int = 80
+    beta_floor: float = 1e-4
+    tolerance: float = 1e-2
+    certify: bool = True
+    near: float = 1e-2
+    certificate: CCGConfig = field(default_factory=lambda: CCGConfig(regime="n"))
+    #: the regime of every master it solves (all features), a constant of the method, not a setting
+    regime: ClassVar[str] = "n"
+
+
+def smoothed(V, mu, tau, beta, blocked=None):
+    """``(f_beta(mu), W, varphi(mu))`` from the scores ``V`` of ``mu``: the smooth part of the objective (module
+    docstring), the class weights of its gradient ``Psi^T W - tau`` and the exact ``varphi(mu) = max_i psi_i``, in
+    the namespace of ``V``."""
+    xp = array_namespace(V)
+    psi, subsets = most_violated_subsets(V, blocked)
+    top = float(xp.max(psi))
+    z = xp.exp((psi - top) / beta)
+    total = xp.sum(z)
+    counts = xp.sum(xp.astype(subsets, V.dtype), axis=1)
+    weights = xp.astype(subsets, V.dtype) * (z / (total * counts))[:, None]
+    return 1.0 - float(xp.sum(tau * mu)) + top + beta * float(xp.log(total)), weights, top
+
+
+def active_rows(problem, found, config):
+    """The rows of the LP active at FISTA's best rule ``found.mu``: the most violated row of each sample whose
+    ``psi_i`` is within ``config.near`` of the largest (:func:`~mrc_pyomo.oracles.primal.near_active_rows`), as
+    one block ``(samples, subsets)``."""
+    return [near_active_rows(problem.data, found.mu, config.near, problem.blocked)]
+
+
+def iterations(problem, config=None, *, start=None, deadline=None, log=None, iterations_before=0):
+    """FISTA on ``F_beta`` (module docstring) from ``mu = 0`` (or the rule of ``start``, another phase's
+    :class:`~mrc_pyomo.methods.result.Outcome`) until ``config.max_iter`` iterations (``config``: a
+    :class:`FOMConfig`), the ``deadline``, a stop sent to the generator (which yields each iteration's record) or
+    a stall: the best ``R`` improved by less than ``config.tolerance`` (relative) over the last
+    ``config.beta_every`` iterations.  Its records (``phase`` ``"first-order"``, ``beta``, ``L``, the iterate's
+    exact ``R_mu``, the best ``upper``, ``lower`` 0) number on from ``iterations_before``.
+
+    Returns ``(found, history, status)``: the best rule as an :class:`~mrc_pyomo.methods.result.Outcome` (its ``R``
+    from one exact pass; its ``W`` the weights of the gradient of ``F_beta`` there at the last ``beta``, a point
+    of the simplex where MRC-PDHG's iterations can start; no lower bound), the records and the
+    :class:`~mrc_pyomo.methods.result.Status` of a stop by a limit or a stop sent (None for a stall).
+    """
+    config = FOMConfig() if config is None else config
+    data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
+    fixed = np.zeros(tau.shape, dtype=bool) if problem.reduction is None else problem.reduction.fixed
+    deadline, every = deadline_of(deadline), config.beta_every
+    x = x_prev = np.zeros_like(tau) if start is None else np.array(start.mu, dtype=float)
+    V = V_prev = np.zeros((problem.n_samples, problem.n_classes)) if start is None else forward(data, x)
+    top = float(psi_values(V, blocked).max())   # R(0) = 1 + varphi(0) = 1 - 1/K
+    best = Incumbent(x, risk(x, top, tau, lam), 1.0 + top)
+    t, L, status, history, bests = 1.0, 1.0, Status.MAX_ITER, [], []
+    F_x = np.inf   # F_beta at x, for the restart test
+    for k in range(1, config.max_iter + 1):
+        beta = max(config.beta_floor, config.beta_start * 0.5 ** ((k - 1) // every))
+        if k == 1 or (k - 1) % every == 0:   # a new objective: the momentum restarts
+            t, F_x = 1.0, smoothed(V, x, tau, beta, blocked)[0] + float(np.sum(lam * np.abs(x)))
+        t_next = (1.0 + np.sqrt(1.0 + 4.0 * t * t)) / 2.0
+        momentum = (t - 1.0) / t_next
+        y, V_y = x + momentum * (x - x_prev), V + momentum * (V - V_prev)
+        f_y, W, _ = smoothed(V_y, y, tau, beta, blocked)
+        g = backward(data, W) - tau
+        g[fixed] = 0.0
+        L *= 0.8
+        while True:
+            x_new = soft_threshold(y - g / L, lam / L)
+            V_new = forward(data, x_new)
+            f_new, _, top = smoothed(V_new, x_new, tau, beta, blocked)
+            step = x_new - y
+            if f_new <= f_y + float(np.sum(g * step)) + 0.5 * L * float(np.sum(step * step)) + 1e-12 * abs(f_y):
+                break
+            L *= 2.0
+        penalty = float(np.sum(lam * np.abs(x_new)))
+        t = 1.0 if f_new + penalty > F_x else t_next
+        F_x = f_new + penalty
+        x_prev, V_prev, x, V = x, V, x_new, V_new
+        value = 1.0 - float(np.sum(tau * x)) + top + penalty
+        if value < best.risk:
+            best = Incumbent(x, value, top + 1.0)
+        bests.append(best.risk)
+        history.append({"iteration": iterations_before + k, "lambda0": problem.lambda0, "phase": FIRST_ORDER,
+                        "beta": beta, "L": L, "R_mu": value, "lower": 0.0, "upper": best.risk,
+                        "seconds_elapsed": deadline.elapsed()})
+        status = (yield from reported(history[-1], log, deadline)) or Status.MAX_ITER
+        if status != Status.MAX_ITER:
+            break
+        if k > every and bests[-1 - every] - best.risk < config.tolerance * bests[-1 - every]:
+            status = None
+            break
+    # one exact pass, as every method's upper end, and the weights of the gradient there
+    V = forward(data, best.mu)
+    weights = smoothed(V, best.mu, tau, history[-1]["beta"] if history else config.beta_start, blocked)[1]
+    top = float(psi_values(V, blocked).max())
+    return Outcome(best.mu, risk(best.mu, top, tau, lam), top + 1.0, W=weights), history, status
+
+
+METHOD = register_first_order(
+    "fom", "MRC-FOM", "MRC-FOM: FISTA on the smoothed worst-case risk, then MRC-CCG from its active rows, for the "
+    "certificate", FOMConfig, iterations, active_rows, FIT_COLUMNS, label="FISTA")

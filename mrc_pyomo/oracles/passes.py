@@ -1,0 +1,36 @@
+"""The passes of the first-order methods (MRC-FOM, MRC-PDHG): the two products with ``Psi`` that each of their
+iterations makes, and the proximal map of the ``lambda . |mu|`` term of ``R`` (eq. 3).
+
+``forward`` gives the class scores ``V = Psi mu^T`` (the primal oracle's input, :mod:`~mrc_pyomo.oracles.primal`),
+``backward`` the ``(K, D)`` product ``Psi^T W`` of per-sample class weights (the dual oracle's ``g = F^T alpha``
+for weights spread over the labels, :mod:`~mrc_pyomo.oracles.dual`); each is one map-reduce over the blocks of the
+data source (:mod:`mrc_pyomo.data`), so that a Dask array or an array on a GPU is passed over by the same code, in
+the namespace of the data and the rule (:mod:`mrc_pyomo.data.namespace`).
+"""
+
+import numpy as np
+
+from ..data import array_namespace, as_source, is_numpy
+from .primal import class_scores
+
+
+def forward(data, mu):
+    """The class scores ``V = Psi mu^T`` of every sample, shape ``(n, K)``: one pass."""
+    xp = array_namespace(mu)
+    concat = np.concatenate if is_numpy(xp) else xp.concat
+    return as_source(data).map_reduce(lambda block, start: class_scores(block, mu), concat)
+
+
+def backward(data, W):
+    """``Psi^T W`` as a ``(K, D)`` array for per-sample class weights ``W`` (shape ``(n, K)``): one pass."""
+    xp = array_namespace(W)
+    if is_numpy(xp):
+        return as_source(data).map_reduce(lambda block, start, part: np.asarray(block.T @ part).T, sum, W)
+    transpose = xp.matrix_transpose
+    return as_source(data).map_reduce(lambda block, start, part: transpose(transpose(block) @ part), sum, W)
+
+
+def soft_threshold(z, threshold):
+    """The proximal map of ``threshold . |mu|``: ``sign(z) max(|z| - threshold, 0)``, in the namespace of ``z``."""
+    xp = array_namespace(z)
+    return xp.sign(z) * xp.maximum(xp.abs(z) - threshold, 0.0)
