@@ -1,8 +1,6 @@
 """mrc_pyomo: minimax risk classifiers learned at scale by constraint and column generation on Pyomo.
 
-The public names load on first use (PEP 562), as SciPy's and scikit-learn's submodules do: ``import mrc_pyomo`` and
-``mrc-pyomo --version`` import neither Pyomo nor scikit-learn nor pandas; ``from mrc_pyomo import MRCClassifier``
-imports what the estimator needs.
+The public names load on first use (PEP 562): ``import mrc_pyomo`` imports neither Pyomo, scikit-learn nor pandas.
 """
 
 import importlib
@@ -24,8 +22,7 @@ __all__ = ["MRCClassifier", "FeatureMap", "LinearFeatures", "RandomFourierFeatur
 
 
 def __getattr__(name):
-    """A public name, loaded from its module on first use (then kept in the package's namespace), or a subpackage
-    (``mrc_pyomo.methods``) imported on first use."""
+    """A public name or a subpackage (``mrc_pyomo.methods``), imported on first use and kept in the namespace."""
     if name in _PUBLIC:
         value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
     elif not name.startswith("_"):

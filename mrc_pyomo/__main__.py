@@ -1,6 +1,5 @@
-"""``python -m mrc_pyomo``: the ``mrc-pyomo`` command (:mod:`mrc_pyomo.cli.main`): ``python -m mrc_pyomo fit
-data.csv --label y``, ``python -m mrc_pyomo predict model.npz new.csv``; with no command, ``demo``, an MRC fitted on
-scikit-learn's digits data set with its iteration log (``python -m mrc_pyomo --help``: every command)."""
+"""``python -m mrc_pyomo``: the ``mrc-pyomo`` command (:mod:`mrc_pyomo.cli.main`); with no command, ``demo``, an MRC
+fitted on scikit-learn's digits data set with its iteration log."""
 
 import sys
 

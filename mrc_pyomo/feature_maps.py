@@ -1,24 +1,17 @@
 """Feature maps ``Psi: X -> R^D``.
 
 The MRC feature vector of a pair is ``Phi(x, y) = e_y (kron) Psi(x)`` (paper, Section 2.1); the library never
-materialises ``Phi`` and works with ``Psi`` alone.  A fitted map's ``transform(X)`` returns ``Psi(X)`` with
-shape ``(n, D)``; with ``fit_intercept=True`` its first column is the constant 1.  Dense input gives a dense
-C-contiguous float64 array, scipy.sparse input a CSR float64 matrix (the linear map keeps it sparse).
+materialises ``Phi``.  A fitted map's ``transform(X)`` returns ``Psi(X)``, ``(n, D)``, its first column the constant
+1 with ``fit_intercept=True``: a C-contiguous float64 array, or a CSR float64 matrix for scipy.sparse input.
 
-The random Fourier features are drawn and computed by scikit-learn's
-:class:`~sklearn.kernel_approximation.RBFSampler` (``W ~ N(0, 2 gamma I)`` then ``b ~ U[0, 2 pi)``: one cosine
-with a random phase per feature, not cos/sin pairs), composed with this package's ``gamma="scale"`` default and
-``include_original``.  RBFSampler's constant factor ``sqrt(2 / n_components)`` is undone: ``Psi`` holds the
-unit-amplitude cosines ``cos(W x + b)``.  ``R``, the rule and its predictions are invariant under that factor in
-exact arithmetic (:mod:`mrc_pyomo.problem.scaling`), not in floating point: on badly scaled data (columns of 1e5
-next to 1e-5, so ``gamma`` ~ 1e-11 and nearly constant cosines) a derandomised example of the property tests
-closes its gap to 2e-11 on the unit cosines and stalls at a gap of 0.10 on RBFSampler's scale.
+:class:`RandomFourierFeatures` undoes scikit-learn's RBFSampler's factor ``sqrt(2 / n_components)``: ``Psi`` holds
+unit-amplitude cosines.  ``R`` and the rule are invariant under that factor in exact arithmetic
+(:mod:`mrc_pyomo.problem.scaling`), not in floating point: on columns of 1e5 next to 1e-5 the unit cosines close
+the gap to round-off where RBFSampler's scale stalls (a derandomised property test).
 
 Each map gives a row the same bits whatever rows it is transformed with (:mod:`mrc_pyomo.data`: a row fetched for
-the master equals that row in a pass, in memory or on Dask).  The Fourier map's product ``X W^T`` is the one
-step where this needs care: OpenBLAS computes the rows of a product beyond the last multiple of its kernel's
-tile by other kernels, in another order, so the product is taken on ``X`` padded with zero rows to a multiple of
-:data:`ROW_TILE` rows.
+the master equals that row in a pass).  In the Fourier map's product ``X W^T`` OpenBLAS computes the rows past its
+kernel's last whole tile in another order, so ``X`` is padded with zero rows to a multiple of :data:`ROW_TILE`.
 """
 
 from numbers import Integral, Real
@@ -38,20 +31,17 @@ ROW_TILE = 16
 
 
 def first_row(X):
-    """What the fit of a map of this module reads of ``X``: ``X`` itself, or for a Dask array or another data
-    source (:mod:`mrc_pyomo.data`) its first row, in memory (the maps learn the number of columns from it;
-    :class:`RandomFourierFeatures` its variance too, by a pass)."""
+    """What the fit of a map of this module reads of ``X``, its number of columns: ``X`` itself, or its first row
+    in memory for a Dask array or another data source (:mod:`mrc_pyomo.data`)."""
     if isinstance(X, DataSource):
         return X.rows([0])
     return X[:1].compute() if is_dask_array(X) else X
 
 
 def _variance(X, weights=None):
-    """The variance of all entries of ``X`` (an array, a Dask array or a data source), each row's entries
-    weighted by its sample weight if ``weights`` are given (an integer weight counts as that many copies of the
-    row): one pass over its canonical blocks (:mod:`mrc_pyomo.data`, the same number in memory and on Dask),
-    each block's count, mean and centred sum of squares merged by Chan, Golub and LeVeque's update (no
-    cancellation on data far from 0)."""
+    """The variance of all entries of ``X`` (an array, a Dask array or a data source), row ``i``'s weighted by
+    ``weights[i]`` if given: one pass over the canonical blocks (:mod:`mrc_pyomo.data`), the blocks' counts, means
+    and centred sums of squares merged by Chan, Golub and LeVeque's update (no cancellation far from 0)."""
     def moments(block, start, *w):
         if w:
             return _weighted_moments(block, w[0])
@@ -106,16 +96,14 @@ class LinearFeatures(TransformerMixin, BaseEstimator):
 class RandomFourierFeatures(TransformerMixin, BaseEstimator):
     """Random Fourier features of the Gaussian kernel ``exp(-gamma ||x - x'||^2)`` (Rahimi and Recht, 2008).
 
-    ``Psi(x) = [x, cos(W x + b)]`` with ``W ~ N(0, 2 gamma I)`` of shape ``(m, d)``, ``b ~ U[0, 2 pi)`` and
-    ``m = n_components``, so that ``(2 / m) cos(W x + b).cos(W x' + b) ~ exp(-gamma ||x - x'||^2)``; with
-    ``include_original=False`` only the cosines.  The paper augments tabular data with 400 such features.
-    ``W`` and ``b`` are drawn, and the cosines computed, by scikit-learn's
-    :class:`~sklearn.kernel_approximation.RBFSampler` (fitted as ``sampler_``, its draws in
-    ``sampler_.random_weights_`` and ``sampler_.random_offset_``), whose output ``sqrt(2 / m) cos(W x + b)`` is
-    multiplied back by ``sqrt(m / 2)`` (see the module docstring for why).  This class's default
-    ``gamma="scale"`` is ``gamma_ = 1 / (d * X.var())`` (1 when ``X.var() == 0``), the variance over all entries
-    of ``X``, as scikit-learn's SVC and RBFSampler define it.  The same ``random_state`` gives the same features.
-    Sparse input gives a CSR result.
+    ``Psi(x) = [x, cos(W x + b)]`` (the cosines alone with ``include_original=False``), ``W ~ N(0, 2 gamma I)`` of
+    shape ``(m, d)``, ``b ~ U[0, 2 pi)``, ``m = n_components``, one cosine with a random phase per feature, so that
+    ``(2 / m) cos(W x + b).cos(W x' + b) ~ exp(-gamma ||x - x'||^2)``.  The paper augments tabular data with 400 such
+    features.  scikit-learn's :class:`~sklearn.kernel_approximation.RBFSampler` (``sampler_``, its draws in
+    ``sampler_.random_weights_`` and ``sampler_.random_offset_``) draws ``W`` and ``b``; its output
+    ``sqrt(2 / m) cos(W x + b)`` is multiplied back by ``sqrt(m / 2)`` (module docstring).  ``gamma="scale"`` is
+    ``gamma_ = 1 / (d * X.var())`` over all entries of ``X`` (1 when ``X.var() == 0``), as scikit-learn's SVC defines
+    it.  The same ``random_state`` gives the same features; sparse input a CSR result.
     """
 
     _parameter_constraints = {
@@ -139,8 +127,7 @@ class RandomFourierFeatures(TransformerMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
         """Set ``gamma_`` and draw ``W`` and ``b`` (``sampler_``) for the ``d`` columns of ``X`` (a Dask array or a
-        data source: its variance by one pass, nothing else of it read); ``sample_weight``: the weights of the
-        rows in the variance of ``gamma="scale"`` (an integer weight is that many copies of the row)."""
+        data source: one pass for its variance); ``sample_weight`` weights the rows in the variance of ``"scale"``."""
         data = X if isinstance(X, DataSource) or is_dask_array(X) else None
         X = validate_data(self, first_row(X), accept_sparse="csr", dtype=np.float64)
         if isinstance(self.gamma, str):   # "scale", the only string the constraints accept
@@ -157,8 +144,7 @@ class RandomFourierFeatures(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """``[x, cos(W x + b)]`` per row (the cosines alone with ``include_original=False``): dense, or CSR for
-        sparse ``X``."""
+        """``[x, cos(W x + b)]`` per row (the cosines alone with ``include_original=False``), CSR for sparse ``X``."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         n = X.shape[0]
@@ -177,8 +163,7 @@ class RandomFourierFeatures(TransformerMixin, BaseEstimator):
 class FeatureMap(TransformerMixin, BaseEstimator):
     """``Psi(x) = [1, base(x)]`` with ``fit_intercept=True``, else ``base(x)``: the map an MRC is fitted on.
 
-    ``base`` is any scikit-learn transformer (it is cloned, never modified); ``transform`` returns float64,
-    dense C-contiguous or CSR.
+    ``base``, any scikit-learn transformer, is cloned, not modified; ``transform`` gives float64, C-contiguous or CSR.
     """
 
     def __init__(self, base=None, fit_intercept=True):
@@ -210,8 +195,7 @@ class FeatureMap(TransformerMixin, BaseEstimator):
 
 
 def check_map_output(Z, feature_map):
-    """``Z``, the output of ``feature_map.transform``, if it is real and finite; else ``ValueError`` saying what
-    is wrong with it (dense or scipy.sparse)."""
+    """``Z``, ``feature_map.transform``'s dense or sparse output, if real and finite; else ``ValueError`` saying why."""
     name = type(feature_map).__name__
     values = Z.data if sp.issparse(Z) else np.asarray(Z)
     if np.iscomplexobj(values):

@@ -1,6 +1,5 @@
-"""The arguments of the ``mrc-pyomo`` command (:mod:`mrc_pyomo.cli.main` runs them): a parser built with the
-arguments of the command asked for only (:func:`build_parser`), since ``fit``'s name the registered methods and
-formulations, which import the library, while ``--help`` and ``--version`` import no more than argparse."""
+"""The arguments of the ``mrc-pyomo`` command (:mod:`mrc_pyomo.cli.main`), built for the command asked for only:
+those of ``fit`` name the registered methods, which import the library; ``--help`` and ``--version`` need argparse."""
 
 import argparse
 
@@ -12,8 +11,7 @@ FIRST_ORDER = {"auto": "auto", "on": True, "off": False}
 
 
 def build_parser(prog="mrc-pyomo", commands=COMMANDS):
-    """The command line's parser, the arguments of ``commands`` only (each imports what its arguments name: the
-    registry of methods for ``fit``), so that ``--help`` and ``--version`` import no more than the parser."""
+    """The command line's parser with the arguments of ``commands`` only (module docstring)."""
     parser = argparse.ArgumentParser(
         prog=prog, formatter_class=PlainFormatter,
         description="Minimax risk classifiers (0-1 loss) learned by constraint and column generation.  The same "

@@ -1,5 +1,5 @@
-"""The data files of the command line (:mod:`mrc_pyomo.cli.main`): CSV with a header, or LIBSVM / svmlight, read
-and checked so that the first empty, NaN or infinite value is reported with its line and column."""
+"""The data files of the command line: CSV with a header, or LIBSVM / svmlight, read and checked so that the first
+empty, NaN or infinite value is reported with its line and column."""
 
 import io
 from pathlib import Path
@@ -32,8 +32,7 @@ def _short(name, width=40):
 
 
 def separator_hint(columns, sep):
-    """For a CSV file read into a single column whose header holds another separator, the advice to pass it
-    (appended to every error about the file); otherwise ``""``."""
+    """The advice to pass another separator that the header of a CSV file read into one column holds, else ``""``."""
     if len(columns) != 1:
         return ""
     header = str(columns[0])
@@ -45,8 +44,7 @@ def separator_hint(columns, sep):
 
 
 def record_line(path, record, is_record):
-    """The 1-based line of ``path`` that holds its ``record``-th record (0-based), the records being the
-    lines for which ``is_record(line)`` is true (a CSV file's header is its record 0)."""
+    """The 1-based number of the line of ``path`` that holds record ``record`` (0-based; records: ``is_record``)."""
     with open(path, encoding="utf-8", errors="replace") as f:
         seen = -1
         for number, line in enumerate(f, 1):
@@ -80,8 +78,7 @@ def _not_finite_message(value):
 
 
 def check_finite_csv(path, X, y, hint, labels_checked=True):
-    """The first empty, NaN or infinite feature value, or missing label (``labels_checked``), of a CSV file,
-    with its line (the header is line 1) and column."""
+    """Report the first empty, NaN or infinite value, or missing label, of a CSV file with its line and column."""
     bad = ~np.isfinite(X.to_numpy())
     feature_rows = np.flatnonzero(bad.any(axis=1))
     label_rows = np.flatnonzero(missing_labels(y)) if (labels_checked and y is not None) else np.array([], int)
@@ -98,8 +95,7 @@ def check_finite_csv(path, X, y, hint, labels_checked=True):
 
 
 def check_finite_svmlight(path, X, y, labels_checked=True):
-    """The first NaN or infinite value (or label) of an svmlight file, with its line and the feature index
-    as written in the file."""
+    """Report the first NaN or infinite value or label of an svmlight file with its line and feature index."""
     bad = np.flatnonzero(~np.isfinite(X.data))
     rows = [int(np.searchsorted(X.indptr, bad[0], side="right") - 1)] if bad.size else []
     if labels_checked and y is not None:
@@ -128,8 +124,7 @@ def check_finite_svmlight(path, X, y, labels_checked=True):
 
 
 def read_labels(path, n_samples):
-    """The labels of ``path``, one a line (blank lines at the end ignored); a missing one is an error naming
-    its line."""
+    """The labels of ``path``, one a line (blank lines at the end ignored); a missing one an error naming its line."""
     import pandas as pd   # on use: the command's --help and --version do without it
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
@@ -155,13 +150,10 @@ def read_labels(path, n_samples):
 
 def read_data(path, label=None, labels_file=None, fmt="auto", n_features=None, require_labels=True, sep=",",
               named=False):
-    """``(X, y)`` from a CSV or svmlight file; ``y`` is None when there are no labels and none are required.
-
-    ``X`` is a DataFrame of the feature columns for a CSV file (so the estimator records their names), a
-    sparse matrix for an svmlight file.  Every feature value must be finite and, when labels are required,
-    every label present: the first that is not is reported with its line and column.  ``named``: the label column
-    was named by the user (``--label``), so a CSV file without it is an error even where labels are not
-    required."""
+    """``(X, y)`` from a CSV or svmlight file: ``X`` a DataFrame of the feature columns (the estimator records their
+    names) or a sparse matrix, ``y`` None when there are no labels and none are required.  The first value that is
+    not finite, or missing label, is reported with its line and column.  ``named``: the user named the label column
+    (``--label``), so a CSV file without it is an error."""
     import pandas as pd   # on use: the command's --help and --version do without it
     path = Path(path)
     if not path.exists():
@@ -208,9 +200,8 @@ def read_data(path, label=None, labels_file=None, fmt="auto", n_features=None, r
 
 
 def check_standardizable(X, path):
-    """Raise :class:`CommandError` naming the columns of ``X`` whose values are too large for ``--standardize``:
-    their variance, a mean of squares, overflows the floating point range (``|x| > sqrt(max / n)``), which
-    scikit-learn's scaler turns into NaN."""
+    """Raise :class:`CommandError` naming the columns of ``X`` too large for ``--standardize``: their variance
+    overflows (``|x| > sqrt(max / n)``), which scikit-learn's scaler turns into NaN."""
     import pandas as pd   # on use: the command's --help and --version do without it
     n = max(X.shape[0], 1)
     values = X.to_numpy() if isinstance(X, pd.DataFrame) else X

@@ -1,9 +1,6 @@
-"""The help of the commands (``mrc-pyomo`` and ``python -m mrc_pyomo``), in plain text: the commands
-(:data:`COMMANDS`), the longer texts of ``mrc-pyomo demo`` and ``fit`` (:data:`DEMO_HELP`, :data:`FIT_DESCRIPTION`,
-:data:`STANDARDIZE_HELP`), and the texts that come from docstrings
-written in reStructuredText, which a terminal would show raw: :func:`plain_text` takes the markup out (roles,
-literals, links, emphasis) and :class:`PlainFormatter` fills the help with it, a paragraph at a time, to the
-terminal's width.
+"""The help of ``mrc-pyomo`` and ``python -m mrc_pyomo`` in plain text: its longer texts; :func:`plain_text`, which
+takes reStructuredText's markup out of the texts from docstrings; :class:`PlainFormatter`, which fills the help a
+paragraph at a time to the terminal's width.
 """
 
 import argparse
@@ -78,9 +75,8 @@ def _role_text(match):
 
 
 def plain_text(text):
-    """``text`` (reStructuredText) as a reader sees it rendered: ``:func:`~a.b``` becomes ``b``, ````x```` and
-    ```x``` become ``x``, ```text <url>`_`` becomes ``text``, ``**x**`` and ``*x*`` become ``x``, and a ``::``
-    that opens a literal block becomes ``:``.  Anything else is left as it is."""
+    """``text`` (reStructuredText) as rendered: ``:func:`~a.b``` becomes ``b``, ````x```` and ```x``` become ``x``,
+    ```text <url>`_`` becomes ``text``, ``**x**`` and ``*x*`` become ``x``, a ``::`` opening a literal block ``:``."""
     text = _ROLE.sub(_role_text, text)
     text = re.sub(r"``(.+?)``", r"\1", text, flags=re.S)
     text = re.sub(r"`([^`]+?)(?:\s*<[^<>`]+>)?`__?", r"\1", text)
@@ -92,9 +88,8 @@ def plain_text(text):
 
 
 class PlainFormatter(argparse.HelpFormatter):
-    """argparse's help with every text in plain text (:func:`plain_text`); a description or an epilog is filled
-    to the width a paragraph at a time, and an indented paragraph (a command line, a literal block) is kept
-    line for line."""
+    """argparse's help in plain text (:func:`plain_text`), filled a paragraph at a time; an indented paragraph (a
+    command line, a literal block) is kept line for line."""
 
     def _fill_text(self, text, width, indent):
         paragraphs = re.split(r"\n[ \t]*\n", plain_text(textwrap.dedent(text)).strip("\n"))

@@ -1,8 +1,5 @@
-"""``mrc-pyomo``: fit and apply minimax risk classifiers from the command line.
-
-The arguments: :mod:`mrc_pyomo.cli.arguments`; the texts of the help, the data and the progress shown:
-:data:`mrc_pyomo.cli.help.EPILOG`.
-"""
+"""``mrc-pyomo``: fit and apply minimax risk classifiers from the command line (the arguments:
+:mod:`mrc_pyomo.cli.arguments`; the help on the data and the progress shown: :data:`mrc_pyomo.cli.help.EPILOG`)."""
 
 import os
 import sys
@@ -15,7 +12,6 @@ import numpy as np
 from .data import CommandError, check_standardizable, missing_labels, plain_label, plural, read_data, separator_hint
 from .arguments import FIRST_ORDER, build_parser
 from .help import COMMANDS
-
 
 
 def _solver_options(items):
@@ -35,8 +31,8 @@ def _solver_options(items):
 
 
 def check_output(path, option, suffixes=None):
-    """Fail now, not after a long fit, if ``path`` cannot be written: a missing or read-only directory, an
-    existing directory, or (``suffixes``) a file type that cannot be written."""
+    """Fail now, not after a long fit, if ``path`` cannot be written (a missing or read-only directory, a
+    directory, a file type not in ``suffixes``)."""
     if path is None:
         return
     path = Path(path)
@@ -52,9 +48,8 @@ def check_output(path, option, suffixes=None):
 
 
 def verbosity(quiet, wide=False):
-    """The estimator's ``verbose`` level: 0 with --quiet; 3 (the wide iteration log on stdout) with --wide-log;
-    1 (a live line on stderr, drawn by the estimator) when stderr is a terminal; 2 (the iteration log on stdout)
-    otherwise, so that a pipe or a log file gets the log."""
+    """The estimator's ``verbose``: 0 with --quiet; 3 (the wide log on stdout) with --wide-log; 1 (a live line)
+    when stderr is a terminal; 2 (the iteration log on stdout) otherwise, for a pipe or a log file."""
     if quiet:
         return 0
     if wide:
@@ -169,8 +164,8 @@ def _predict(args):
 
 
 def check_columns(model, X, path, sep=","):
-    """The data's features must be the model's: their number, and for a model fitted on a CSV file, the column
-    names in the same order (as the estimator itself checks, in one line)."""
+    """The data's features must be the model's: their number and, for a model fitted on a CSV file, the column
+    names in order (the estimator's check, in one line)."""
     import pandas as pd
     names = getattr(model, "feature_names_in_", None)
     columns = list(X.columns) if isinstance(X, pd.DataFrame) else None
@@ -199,8 +194,8 @@ def _demo(args):
 
 
 def main(argv=None, prog="mrc-pyomo"):
-    """Run the command line on ``argv`` (default: ``sys.argv[1:]``); its exit status.  The parser has the
-    arguments of the command named in ``argv`` only (:func:`~mrc_pyomo.cli.arguments.build_parser`)."""
+    """Run the command line on ``argv`` (default: ``sys.argv[1:]``) and return its exit status; the parser has the
+    arguments of the command named only (:func:`~mrc_pyomo.cli.arguments.build_parser`)."""
     argv = sys.argv[1:] if argv is None else [str(arg) for arg in argv]
     named = next((token for token in argv if token in COMMANDS), None)
     args = build_parser(prog, () if named is None else (named,)).parse_args(argv)

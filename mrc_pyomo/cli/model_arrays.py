@@ -1,10 +1,9 @@
 """The arrays of a model file of :mod:`mrc_pyomo.cli.model_format`, checked as data and against the promises of a
-fit, for :func:`~mrc_pyomo.cli.model_checks.check_model`; and :class:`ModelFormatError`, the error of every check.
+fit for :func:`~mrc_pyomo.cli.model_checks.check_model`; and :class:`ModelFormatError`, the error of every check.
 
-Beyond their types and shapes: ``classes_`` sorted and distinct, the history's columns of one length, the feature
-names distinct (a DataFrame with a name twice cannot be predicted on), and the rule ``mu_`` within the bound of its
-certificate, ``lambda_ . |mu_| <= upper_``, and small enough that its class scores cannot overflow
-(:func:`check_rule`).
+Beyond types and shapes: ``classes_`` sorted and distinct, the history's columns of one length, the feature names
+distinct, and the rule ``mu_`` within its certificate's bound ``lambda_ . |mu_| <= upper_`` and small enough that
+its class scores cannot overflow (:func:`check_rule`).
 """
 
 import numpy as np
@@ -12,19 +11,17 @@ import numpy as np
 #: what an array of each NumPy dtype kind holds, for the messages
 KINDS = {"b": "booleans", "i": "integers", "u": "integers", "f": "floats", "c": "complex numbers", "U": "strings",
          "S": "bytes", "V": "raw records", "M": "dates", "m": "time spans", "O": "Python objects"}
-#: the largest ``|mu_|`` a file may hold.  A fit's ``mu_`` is an LP solution in columns rescaled to unit scale
-#: (where solvers take values near 1e20 for infinite) divided by ``column_scale_``: only features of scale below
-#: 1e-130 would take it past 1e150.  Below it, each product ``Psi_j(x) mu_[y, j]`` of a class score is below 1e300
-#: for any feature ``|Psi_j(x)| < 1e150`` (random Fourier features are cosines, the intercept is 1), so a score,
-#: a sum of D of them, stays finite (below 1.8e308) for D < 1e8.
+#: the largest ``|mu_|`` a file may hold.  A fit's ``mu_`` is an LP solution at unit column scale (solvers take
+#: about 1e20 for infinite) divided by ``column_scale_``: only features of scale below 1e-130 would pass 1e150.
+#: Below it, each product ``Psi_j(x) mu_[y, j]`` is below 1e300 for ``|Psi_j(x)| < 1e150``, so a class score, a
+#: sum of D of them, stays finite (below 1.8e308) for D < 1e8.
 MU_BOUND = 1e150
 #: the relative slack of ``lambda_ . |mu_| <= upper_`` besides the rounding of the sum (:func:`check_rule`)
 RULE_SLACK = 1e-9
 
 
 class ModelFormatError(ValueError):
-    """A model that this format cannot hold, or a file that is not a valid model of this format; its message is
-    one line (a cause quoted from the file cannot break it)."""
+    """A model this format cannot hold, or a file that is not a valid model of it; its message is one line."""
 
     def __init__(self, message):
         super().__init__(" ".join(str(message).splitlines()))
@@ -37,8 +34,8 @@ def shown(value, width=60):
 
 
 def shaped(arrays, name, shape, why, kinds):
-    """``arrays[name]``, if its dtype's kind is one of ``kinds`` and its shape is ``shape`` (``why`` says where the
-    shape comes from); :class:`ModelFormatError` naming what is wrong otherwise."""
+    """``arrays[name]`` if its dtype's kind is in ``kinds`` and its shape ``shape`` (``why`` says why); else
+    :class:`ModelFormatError` naming what is wrong."""
     if name not in arrays:
         raise ModelFormatError(f"the array {name} is missing")
     values = arrays[name]
@@ -63,8 +60,8 @@ def not_finite(name, values):
 
 
 def numbers(arrays, name, shape, why, sign=None):
-    """``arrays[name]`` as float64 (written back), if it holds real numbers of shape ``shape``, all finite and, with
-    ``sign``, positive (``">"``) or non-negative (``">="``)."""
+    """``arrays[name]`` as float64 (written back) if it holds finite real numbers of shape ``shape``, with ``sign``
+    positive (``">"``) or non-negative (``">="``)."""
     values = arrays[name] = shaped(arrays, name, shape, why, "iuf").astype(np.float64)
     not_finite(name, values)
     bad = np.argwhere(values <= 0 if sign == ">" else values < 0) if sign else ()
@@ -75,10 +72,9 @@ def numbers(arrays, name, shape, why, sign=None):
 
 
 def check_rule(mu, lam, upper):
-    """The rule ``mu`` (finite, float64) against its certificate: ``lambda_ . |mu_| <= upper_``, which every fit
-    keeps (``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` and ``varphi(mu) >= tau.mu - 1``, so ``R(mu) >=
-    lambda.|mu|``) and which bounds every ``mu_[y, j]`` of ``lambda_[y, j] > 0``; and every ``|mu_|`` below
-    :data:`MU_BOUND` (for those of ``lambda_ == 0`` too, with ``lambda0 = 0``), so that no score overflows."""
+    """The rule ``mu`` (finite, float64) against its certificate ``lambda_ . |mu_| <= upper_``, which every fit keeps
+    (``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` and ``varphi(mu) >= tau.mu - 1``, so ``R(mu) >=
+    lambda.|mu|``); and every ``|mu_|``, where ``lambda_ == 0`` too, below :data:`MU_BOUND`: no score overflows."""
     with np.errstate(over="ignore"):
         terms = lam * np.abs(mu)
         total = float(np.sum(terms))
@@ -106,9 +102,8 @@ def check_names(arrays, name, n):
 
 
 def check_classes(arrays, as_objects):
-    """``K``, the number of labels of ``classes_``: at least two, numbers or strings (strings if the file says the
-    labels were), finite, sorted and distinct, as a fit's ``np.unique`` gives them (``predict`` maps the row ``k``
-    of ``mu_`` to ``classes_[k]``)."""
+    """``K``, the number of labels of ``classes_``: at least two, numbers or strings (as the file says), finite,
+    sorted and distinct as ``np.unique`` gives them (``predict`` maps row ``k`` of ``mu_`` to ``classes_[k]``)."""
     classes = arrays.get("classes_")
     if classes is None or classes.ndim != 1 or len(classes) < 2:
         what = "missing" if classes is None else f"of shape {classes.shape}"

@@ -1,16 +1,13 @@
 """What a model file of :mod:`mrc_pyomo.cli.model_format` holds, and the checks of a file against itself before a
 model is made of it.
 
-A model file comes from anyone: its manifest may lie about its arrays and its arrays about each other.  A file whose
-``mu_`` has a column too few fails inside NumPy's product at the first ``predict``; one whose ``mu_`` is NaN
-predicts the first class for every sample; one with a class fewer than rows of ``mu_`` never predicts the last.  So
-:func:`check_model` checks every entry of the manifest (its keys and types, the classifier's parameters) and every
-array (its type, its shape ``(K, D)`` of ``K = len(classes_)`` classes and the ``D`` columns of the feature map,
-finite values, the signs and bounds that a fit guarantees: :mod:`mrc_pyomo.cli.model_arrays`) against the others,
-after :func:`~mrc_pyomo.cli.model_format.read_archive` read them as data.  The certified interval must be one a fit
-gives, ``0 <= lower_ <= upper_ <= 1``, and agree with ``status_``; ``mu_`` must keep ``lambda_ . |mu_| <= upper_``
-(a huge finite ``mu_`` made the scores overflow and the probabilities NaN) and the feature names must be distinct.
-Each failure is a :class:`ModelFormatError` whose message is one line naming the cause.
+A model file comes from anyone: its manifest may lie about its arrays and its arrays about each other (a ``mu_``
+with a column too few fails inside NumPy at the first ``predict``; a NaN ``mu_`` predicts the first class always).
+So :func:`check_model` checks every entry of the manifest (keys, types, the classifier's parameters) and every array
+read by :func:`~mrc_pyomo.cli.model_format.read_archive` (type, shape ``(K, D)`` of ``K = len(classes_)`` and the
+feature map's ``D``, finite values, the signs and bounds a fit guarantees: :mod:`mrc_pyomo.cli.model_arrays`)
+against the others: the certified interval one a fit gives, ``0 <= lower_ <= upper_ <= 1``, agreeing with
+``status_``.  Each failure is a :class:`ModelFormatError` whose one-line message names the cause.
 """
 
 import math
@@ -29,17 +26,15 @@ from .model_arrays import ModelFormatError, check_classes, check_history, check_
 #: the first entry of every model file, and its version
 FORMAT = "mrc_pyomo model"
 VERSION = 1
-#: the classifier's parameters a file keeps (the others, ``callback``, ``verbose`` and ``phi`` objects, are not
-#: data): a Pyomo solver instance by its name, its options in ``solver_options``; a dict ``class_weight`` as its
-#: pairs ``[label, weight]`` (:func:`kept_parameters`)
+#: the classifier's parameters a file keeps (not ``callback``, ``verbose``, ``phi`` objects: :func:`kept_parameters`)
 PARAMETERS = ("lambda0", "fit_intercept", "method", "solver", "eps_1", "eps_2", "n_max", "m_max", "max_iter",
               "regime", "time_limit", "random_state", "continuation", "formulation", "class_weight", "warm_start",
               "solver_options", "first_order")
 SCALARS = ("nu_", "upper_", "lower_", "objective_", "n_iter_", "n_features_in_", "regime_")
 ARRAYS = ("mu_", "tau_", "lambda_", "column_scale_")
 SCALER = ("mean_", "scale_", "var_")
-#: the manifest's entries; ``scaler`` only for a pipeline, ``library_version`` only in files written since 0.2.0,
-#: ``label_column`` (the CSV column the labels were read from) only for a model the command line fitted on one
+#: the manifest's entries; ``scaler`` for a pipeline, ``library_version`` since 0.2.0, ``label_column`` (the CSV
+#: column of the labels) for a model the command line fitted on one
 MANIFEST = {"format", "version", "parameters", "fitted", "status_", "classes_as_objects", "feature_map",
             "history_columns"}
 OPTIONAL = {"scaler", "library_version", "label_column"}
@@ -72,9 +67,8 @@ def finite(value):
 
 
 def entry(mapping, key, kind, where, check=None, need=None):
-    """``mapping[key]`` of type ``kind`` (a key of :data:`TYPES`; ``Integral`` and ``Real`` exclude booleans),
-    for which ``check(value)`` holds (``need`` says what it must be); :class:`ModelFormatError` naming the entry
-    ``where + key`` otherwise."""
+    """``mapping[key]`` of type ``kind`` (a key of :data:`TYPES`; no booleans for numbers) for which ``check(value)``
+    holds (``need`` says what it must be); :class:`ModelFormatError` naming ``where + key`` otherwise."""
     if key not in mapping:
         raise ModelFormatError(f"the manifest has no entry {where}{key}")
     value = mapping[key]
@@ -95,9 +89,8 @@ def known_keys(mapping, allowed, where):
 
 
 def check_saved_parameters(parameters, fit_intercept):
-    """The classifier of the parameters: names of :data:`PARAMETERS` (one missing takes its default), values the
-    classifier accepts, and ``fit_intercept`` the feature map's; a list ``class_weight`` is a dict's pairs
-    (:func:`class_weight_of`)."""
+    """The classifier of the parameters: names of :data:`PARAMETERS` (a missing one takes its default), values it
+    accepts, ``fit_intercept`` the feature map's; a list ``class_weight``: :func:`class_weight_of`."""
     known_keys(parameters, PARAMETERS, "parameters")
     if isinstance(parameters.get("class_weight"), list):
         parameters = {**parameters, "class_weight": class_weight_of(parameters["class_weight"])}
@@ -112,8 +105,7 @@ def check_saved_parameters(parameters, fit_intercept):
 
 
 def class_weight_of(pairs):
-    """The dict ``class_weight`` of its pairs ``[label, weight]`` in a file (:func:`kept_parameters`); labels are
-    JSON strings or numbers, as ``classes_`` can be, weights are checked by the classifier."""
+    """The dict ``class_weight`` of its pairs ``[label, weight]`` in a file: labels JSON strings or numbers."""
     if not all(isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], (str, Real)) for pair in pairs):
         raise ModelFormatError("the manifest's parameters.class_weight is a list, but not of pairs [label, weight]")
     weights = dict(pairs)
@@ -123,12 +115,10 @@ def class_weight_of(pairs):
 
 
 def kept_parameters(clf):
-    """The parameters of :data:`PARAMETERS` of the classifier ``clf`` as a file keeps them (JSON values): a Pyomo
-    solver instance by its name (:func:`~mrc_pyomo.master.pyomo_solve.solver_name`), the options set on it
-    under ``solver_options`` (below the classifier's own), a dict ``class_weight`` as its pairs (its labels
-    Python's, zero weights included: a class weighted 0 is not in ``classes_``, but a refit must leave it out
-    again), a random state that is not a seed as None (its draws are kept with the feature map);
-    :class:`ModelFormatError` for a value JSON cannot hold."""
+    """The :data:`PARAMETERS` of ``clf`` as JSON values: a Pyomo solver instance by its name
+    (:func:`~mrc_pyomo.master.pyomo_solve.solver_name`), its options under ``solver_options`` (below the classifier's
+    own), a dict ``class_weight`` as its pairs (zero weights kept: a refit leaves those classes out), a random state
+    that is not a seed as None (the feature map keeps its draws); :class:`ModelFormatError` if JSON cannot hold one."""
     parameters = {p: getattr(clf, p) for p in PARAMETERS}
     solver = parameters["solver"]
     if not isinstance(solver, str):
@@ -159,8 +149,7 @@ def json_data(value):
 
 
 def check_feature_map(spec):
-    """``(n_features_in, D, words)`` of the feature map's manifest: its input width, its output width ``D`` (the
-    columns of ``mu_``) and how ``D`` is made, for the messages."""
+    """``(n_features_in, D, words)`` of the feature map's manifest: its input and output widths, and ``D`` in words."""
     kind = entry(spec, "kind", str, "feature_map.", lambda v: v in FEATURE_MAPS, f"one of {sorted(FEATURE_MAPS)}")
     known_keys(spec, FEATURE_MAPS[kind], "feature_map")
     intercept = entry(spec, "fit_intercept", bool, "feature_map.")
@@ -176,11 +165,9 @@ def check_feature_map(spec):
 
 
 def check_fitted(fitted, n_features_in, status, eps_1):
-    """The fitted numbers: finite (``objective_`` may be NaN, where no master was solved), a certified interval
-    ``0 <= lower_ <= upper_ <= 1`` (``upper_`` is at most ``R(0) = 1 - 1/K``, rounded up) and the status
-    ``"converged"`` exactly when it is no wider than ``max(eps_1, GAP_FLOOR)`` (the fit's promise,
-    :func:`~mrc_pyomo.estimator.fitted.certified_status`), counts that are counts, a known regime, the input width
-    the feature map's."""
+    """The fitted numbers: finite (``objective_`` NaN where no master was solved), ``0 <= lower_ <= upper_ <= 1``
+    (``upper_ <= R(0) = 1 - 1/K``), status ``"converged"`` exactly when the gap is within ``max(eps_1, GAP_FLOOR)``
+    (:func:`~mrc_pyomo.estimator.fitted.certified_status`), counts, a known regime, the feature map's input width."""
     known_keys(fitted, SCALARS, "fitted")
     for name in ("nu_", "upper_", "lower_"):
         entry(fitted, name, Real, "fitted.", finite, "a finite number")
@@ -206,7 +193,7 @@ def check_fitted(fitted, n_features_in, status, eps_1):
 
 
 def check_scaler(spec):
-    """The names of the ``StandardScaler``'s arrays, of its manifest: those its ``transform`` needs among them."""
+    """The names of the ``StandardScaler``'s arrays in its manifest, those its ``transform`` needs among them."""
     known_keys(spec, SCALER_KEYS, "scaler")
     with_mean, with_std = entry(spec, "with_mean", bool, "scaler."), entry(spec, "with_std", bool, "scaler.")
     entry(spec, "n_samples_seen", Integral, "scaler.", lambda v: v >= 1, "a positive integer")
@@ -233,9 +220,9 @@ def expected_arrays(manifest, columns):
 
 
 def check_model(manifest, arrays):
-    """Check the manifest and ``arrays`` (:func:`~mrc_pyomo.cli.model_format.read_archive`) against each other, in
-    place: the arrays of the rule, the feature map and the scaler become float64.  :class:`ModelFormatError` names
-    the first entry or array that is wrong; for a file written by another version of the library, it says which."""
+    """Check the manifest and ``arrays`` (:func:`~mrc_pyomo.cli.model_format.read_archive`) against each other, the
+    numeric arrays made float64 in place; :class:`ModelFormatError` names the first wrong entry or array (and the
+    library version that wrote the file, if another)."""
     try:
         _check_model(manifest, arrays)
     except ModelFormatError as error:

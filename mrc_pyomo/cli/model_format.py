@@ -1,22 +1,15 @@
 """A model file that is data, not a program: the fitted state of a model as arrays and a JSON manifest in a NumPy
-``.npz`` archive (``model.npz``), read with ``allow_pickle=False``, so that loading a file runs no code of the
-file's author.
+``.npz`` archive (``model.npz``), read with ``allow_pickle=False``, so that loading a file runs no code of its author.
 
-A pickle runs whatever its author put in it when it is loaded.  This format holds only what ``predict`` needs and
-what describes the fit: the classifier's parameters and fitted attributes (``classes_``, ``mu_``, ``tau_``,
-``lambda_``, ``nu_``, the certified interval, ``status_``, ``history_``, ...), its feature map (the linear map,
-or the random Fourier features' draws ``W`` and ``b``), and an optional ``StandardScaler`` before it
-(``mrc-pyomo fit --standardize``).  It does not hold ``master_`` (a Pyomo model): a model read back has
-``master_ = None``.  Anything else (a feature map of the user's own, another pipeline step, labels that are not
-numbers or strings) is refused by :func:`write_model` with the reason.
+It holds what ``predict`` needs and what describes the fit: the classifier's parameters and fitted attributes
+(``classes_``, ``mu_``, ``tau_``, ``lambda_``, ``nu_``, the certified interval, ``status_``, ``history_``, ...), its
+feature map (linear, or the random Fourier features' draws ``W`` and ``b``) and an optional ``StandardScaler``
+before it (``--standardize``); not ``master_`` (a Pyomo model), ``None`` when read back.  :func:`write_model`
+refuses anything else (a feature map of the user's own, another pipeline step, labels neither numbers nor strings).
 
-A file read back is read as data first (:func:`read_archive`: a zip archive of uncompressed ``.npy`` members,
-each header checked against the bytes that follow it, so that no file makes NumPy allocate more than it holds),
-then checked against itself (:mod:`mrc_pyomo.cli.model_checks` and :mod:`mrc_pyomo.cli.model_arrays`: the
-manifest's entries and the arrays' types, shapes and values), so that a file that would predict wrongly, or fail
-inside NumPy at the first ``predict``, is refused with its cause in one line.  The manifest names the version of
-the library that wrote the file (``library_version``, in files written since 0.2.0; an older file without it is
-read as well).
+A file is read as data (:func:`read_archive`), then checked against itself (:mod:`mrc_pyomo.cli.model_checks`,
+:mod:`mrc_pyomo.cli.model_arrays`): one that would predict wrongly, or fail inside NumPy, is refused with its cause
+in one line.  The manifest names the library version that wrote it (``library_version``, since 0.2.0).
 """
 
 import io
@@ -71,8 +64,8 @@ def _feature_map(feature_map, arrays):
 
 def write_model(model, file, label_column=None):
     """Write a fitted :class:`~mrc_pyomo.MRCClassifier`, or a ``Pipeline`` of a ``StandardScaler`` and one, to the
-    binary ``file`` (a path or an open file); :class:`ModelFormatError` for anything else.  ``label_column``: the
-    name of the CSV column its labels were read from (``predict`` drops it from a file that still has it)."""
+    binary ``file`` (a path or an open file), :class:`ModelFormatError` for anything else; ``label_column``: the
+    CSV column of its labels (``predict`` drops it)."""
     steps = model.steps if isinstance(model, Pipeline) else [(None, model)]
     *before, (_, clf) = steps
     if not isinstance(clf, MRCClassifier) or len(before) > 1 or any(type(s) is not StandardScaler for _, s in before):
@@ -108,8 +101,7 @@ def write_model(model, file, label_column=None):
 
 def read_archive(file):
     """``(manifest, arrays)`` of the zip archive ``file`` (a path or an open binary file): the manifest as a dict,
-    the other members as NumPy arrays by name, each read as data (no pickle) after its header was checked against
-    its bytes; :class:`ModelFormatError` for anything else."""
+    the other members as arrays by name, each header checked against its bytes; :class:`ModelFormatError` otherwise."""
     try:
         with zipfile.ZipFile(file) as archive:
             twice = sorted(name for name, count in Counter(archive.namelist()).items() if count > 1)
@@ -127,9 +119,8 @@ def read_archive(file):
 
 
 def _member(archive, info):
-    """The array of the archive's member ``info``: an uncompressed ``.npy`` file (a compressed member may expand to
-    any size) whose header's shape and type take exactly the bytes that follow it, so that no header makes NumPy
-    allocate more than the file holds."""
+    """The array of the archive's member ``info``, an uncompressed ``.npy`` file (a compressed one may expand to any
+    size) whose header's shape and type take exactly the bytes that follow: no header makes NumPy allocate more."""
     name = info.filename
     if not name.endswith(".npy"):
         raise ModelFormatError(f"the archive's member {shown(name)} is not an array (.npy)")
@@ -173,9 +164,8 @@ def _manifest(values):
 
 
 def read_model(file):
-    """The model of a file written by :func:`write_model`, read without running any code of the file (NumPy's
-    ``allow_pickle=False``) and checked against itself (:func:`~mrc_pyomo.cli.model_checks.check_model`);
-    :class:`ModelFormatError` naming the cause in one line if it is not a valid one."""
+    """The model of a file of :func:`write_model`, read without running its code and checked against itself
+    (:func:`~mrc_pyomo.cli.model_checks.check_model`); :class:`ModelFormatError` naming the cause otherwise."""
     manifest, arrays = read_archive(file)
     check_model(manifest, arrays)
     classes = arrays.pop("classes_")

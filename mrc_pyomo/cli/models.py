@@ -1,14 +1,9 @@
-"""Models saved by ``mrc-pyomo fit --save`` (:func:`save_model`) and read by ``mrc-pyomo predict``
-(:func:`load_model`).
+"""Models saved by ``mrc-pyomo fit --save`` (:func:`save_model`) and read by ``mrc-pyomo predict`` (:func:`load_model`).
 
-A model file (``model.npz``) is data, not a program: the arrays and parameters of
-:mod:`mrc_pyomo.cli.model_format` in a NumPy archive, read without running any code of the file and checked
-against itself.  A pickle runs its author's code when it is loaded, so :func:`load_model` reads one only when
-told to trust it (``trust_pickle=True``, ``mrc-pyomo predict --trust-pickle``): the models saved by version 0.1.0
-of the library are pickles.  That version kept its modules at the top of the package (``mrc_pyomo.classifier``,
-``mrc_pyomo.primal_oracle``, ...); they have moved into its subpackages (``mrc_pyomo.estimator.classifier``,
-...), and :class:`ModelUnpickler` maps the old module names to the new, as pandas' ``read_pickle`` does for its
-own moves (a bare ``pickle.load`` of such a file fails).
+A model file (``model.npz``) is data, not a program (:mod:`mrc_pyomo.cli.model_format`).  A pickle runs its
+author's code when it is loaded, so :func:`load_model` reads one, as version 0.1.0 saved them, only when told to
+trust it (``--trust-pickle``); :class:`ModelUnpickler` maps that version's module names (``mrc_pyomo.classifier``,
+...) to their subpackages', as pandas' ``read_pickle`` does for its own moves.
 """
 
 import os
@@ -56,10 +51,9 @@ class ModelUnpickler(pickle.Unpickler):
 
 
 def save_model(model, path, label_column=None):
-    """Write ``model`` to ``path`` (:func:`~mrc_pyomo.cli.model_format.write_model`: data, not a pickle; with the
-    ``label_column`` it was fitted with, if any) as one step: into a temporary file beside it, then renamed over
-    it, so that an interrupted save leaves the file that was there (or none), never half a model.
-    :class:`CommandError` for a model the format cannot hold."""
+    """Write ``model`` to ``path`` (:func:`~mrc_pyomo.cli.model_format.write_model`) through a temporary file renamed
+    over it: an interrupted save leaves the file that was there, never half a model.  :class:`CommandError` for a
+    model the format cannot hold."""
     path = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -76,9 +70,8 @@ def save_model(model, path, label_column=None):
 
 def load_model(path, trust_pickle=False):
     """The model saved by 'fit --save': a fitted MRCClassifier, or a Pipeline ending in one (--standardize);
-    :class:`~mrc_pyomo.cli.data.CommandError` naming the cause in one line otherwise (for a model file, the first
-    check of :mod:`~mrc_pyomo.cli.model_checks` it fails).  A pickle (a model of version 0.1.0) is read only with
-    ``trust_pickle=True``: loading it runs whatever code its author put in it."""
+    :class:`~mrc_pyomo.cli.data.CommandError` naming the cause in one line otherwise.  A pickle (version 0.1.0's) is
+    read only with ``trust_pickle=True``: loading it runs its author's code."""
     from sklearn.exceptions import NotFittedError
     from sklearn.pipeline import Pipeline
     from sklearn.utils.validation import check_is_fitted
@@ -114,9 +107,8 @@ def load_model(path, trust_pickle=False):
 
 
 def saved_label_column(path):
-    """The name of the CSV column the labels of the model file ``path`` were read from (its manifest's
-    ``label_column``), or None (a model fitted on svmlight data or with a labels file, written before 0.2.0, or a
-    pickle)."""
+    """The CSV column the labels of the model file ``path`` were read from (its manifest's ``label_column``), or
+    None (svmlight data, a labels file, a file written before 0.2.0, a pickle)."""
     try:
         manifest, _ = read_archive(path)
     except (ModelFormatError, OSError):
@@ -126,9 +118,8 @@ def saved_label_column(path):
 
 
 def check_argument_order(model_path, data_path):
-    """:class:`CommandError` saying the order ``MODEL DATA`` where the two seem swapped: the model is readable text
-    (a data file: CSV or svmlight) and the data a model file (a zip archive), or the model is text whose first line
-    reads as a CSV header.  (Such a file got the advice to read it as a trusted pickle, which then failed.)"""
+    """:class:`CommandError` saying the order ``MODEL DATA`` where the two seem swapped: the model is text and the
+    data a model file (a zip archive), or the model's first line reads as a CSV header."""
     def start(path):
         try:
             with open(path, "rb") as f:

@@ -1,6 +1,5 @@
-"""The data seam (:mod:`mrc_pyomo.data.source`): the training data of a fit, reached by passes over its samples
-and by rows fetched by sample id, in memory, on Dask (:mod:`mrc_pyomo.data.dask_source`) or as an array of
-another library of the array API standard (:mod:`mrc_pyomo.data.namespace`)."""
+"""The data seam (:mod:`mrc_pyomo.data.source`): a fit's training data, reached by passes and by rows, in memory,
+on Dask (:mod:`mrc_pyomo.data.dask_source`) or in another array API library (:mod:`mrc_pyomo.data.namespace`)."""
 
 from .convert import as_source, is_dask_array
 from .namespace import array_namespace, is_numpy, to_numpy

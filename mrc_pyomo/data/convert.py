@@ -1,6 +1,4 @@
-"""What a fit is given, as a :class:`~mrc_pyomo.data.source.DataSource`: :func:`as_source` (a source as it is, a
-Dask array on Dask, an array of another array API library where it is, anything else in memory) and
-:func:`is_dask_array`."""
+"""What a fit is given, as a :class:`~mrc_pyomo.data.source.DataSource` (:func:`as_source`)."""
 
 from .namespace import is_standard_array
 from .source import ArraySource, DataSource, InMemorySource
@@ -8,7 +6,7 @@ from .source import ArraySource, DataSource, InMemorySource
 
 def as_source(data):
     """``data`` as a :class:`DataSource`: a source as it is, a Dask array as a
-    :class:`~mrc_pyomo.data.dask_source.DaskSource`, an array of another library of the array API standard as an
+    :class:`~mrc_pyomo.data.dask_source.DaskSource`, another array API library's array as an
     :class:`~mrc_pyomo.data.source.ArraySource`, anything else (NumPy, SciPy sparse) in memory."""
     if isinstance(data, DataSource):
         return data

@@ -1,16 +1,12 @@
-"""Data beyond memory: a :class:`~mrc_pyomo.data.DataSource` on a ``dask.array.Array`` (docs/quickstart.rst;
-needs the extra ``dask``: ``pip install -c constraints.txt ".[dask]"`` in the checkout).
+"""Data beyond memory: a :class:`~mrc_pyomo.data.DataSource` on a ``dask.array.Array`` (docs/quickstart.rst; the
+extra ``dask``: ``pip install -c constraints.txt ".[dask]"`` in the checkout).
 
-Every pass (:meth:`DaskSource.map_reduce`) is one Dask task per chunk of rows, running the library's pure NumPy
-block function on each canonical block of the chunk (:data:`~mrc_pyomo.data.source.BLOCK_ROWS` rows: the blocks
-of a pass in memory, so that its sums are the same numbers; the chunks are aligned on them) where the chunk lives (a
-worker of a ``distributed`` cluster, or a thread of the local scheduler), and only the per-block results, whose size
-does not grow with ``n`` (sums, maxima, the ``n_max`` most violated rows), come back to combine.  The rows the
-master holds are fetched by id (:meth:`DaskSource.rows`) and kept in a bounded cache.  The column functions of
-:meth:`DaskSource.map_blocks` (the feature map, the scaling) act row by row: a pass applies them to each
-chunk as it reads it, and a fetch to the rows it fetched, so neither ``Psi`` nor any ``(n, D)`` array is ever
-formed whole.  Per-sample arrays of a pass (the class of each sample, the blocked labels) are NumPy arrays on
-the client, of ``n`` or ``n K`` entries, sliced per chunk.
+A pass (:meth:`DaskSource.map_reduce`) is a Dask task per chunk of rows, where the chunk lives (a cluster's worker
+or a local thread), running the block function on each canonical block of the chunk (the chunks are aligned on
+:data:`~mrc_pyomo.data.source.BLOCK_ROWS`, so that the sums are those in memory); only the per-block results come
+back.  The master's rows are fetched by id (:meth:`DaskSource.rows`) into a bounded cache.  The row-wise functions
+of :meth:`DaskSource.map_blocks` (the feature map, the scaling) are applied to each chunk a pass reads and to the
+rows a fetch brings: no ``(n, D)`` array is formed whole.  A pass's per-sample arrays are sliced per chunk.
 """
 
 import numpy as np
@@ -29,8 +25,7 @@ CACHE_ROWS = 100_000
 
 
 def check_known_rows(array, name="the Dask array"):
-    """Raise ``ValueError`` if the number of rows of the Dask ``array`` is unknown (chunks of unknown size, as
-    after a boolean mask), saying how to make it known."""
+    """Raise ``ValueError``, saying how to fix it, if the Dask ``array``'s number of rows is unknown (after a mask)."""
     if any(np.isnan(size) for size in array.shape):
         raise ValueError(f"{name}'s number of rows is unknown (chunks of unknown size): call compute_chunk_sizes() "
                          "on it first")
@@ -53,9 +48,8 @@ def _compose(functions):
 
 
 def aligned_chunks(row_chunks):
-    """Chunk sizes of rows close to ``row_chunks`` whose edges fall on canonical blocks' edges (each edge moved to
-    the nearest multiple of :data:`~mrc_pyomo.data.source.BLOCK_ROWS`, chunks that vanish merged): ``row_chunks``
-    itself when it is so already."""
+    """Row chunk sizes close to ``row_chunks`` whose edges are moved to the nearest multiple of
+    :data:`~mrc_pyomo.data.source.BLOCK_ROWS` (chunks that vanish merged): ``row_chunks`` itself if already so."""
     edges = np.cumsum((0,) + tuple(row_chunks))
     n, size = int(edges[-1]), canonical.BLOCK_ROWS
     inner = np.clip(np.rint(edges[1:-1] / size).astype(np.int64) * size, 0, n)
@@ -65,9 +59,8 @@ def aligned_chunks(row_chunks):
 
 class DaskSource(DataSource):
     """``Psi = f(array)``: a 2-d Dask array of samples by columns and the row-wise functions ``f`` (composed in
-    order) of :meth:`map_blocks`.  Chunks span all columns (the array is rechunked so if they do not); a pass
-    reads the array rechunked so that its chunks of rows are made of whole canonical blocks
-    (:func:`aligned_chunks`), a fetch of rows reads the array as it was given."""
+    order) of :meth:`map_blocks`.  Chunks are made to span all columns; a pass reads the array rechunked into whole
+    canonical blocks (:func:`aligned_chunks`), a fetch of rows reads it as given."""
 
     def __init__(self, array, functions=(), cache_rows=CACHE_ROWS):
         if da is None:
@@ -96,9 +89,8 @@ class DaskSource(DataSource):
         unique, inverse = np.unique(ids, return_inverse=True)
         missing = np.array([i for i in unique.tolist() if i not in self._cache], dtype=np.int64)
         if len(missing):
-            # one slice per run of consecutive ids, each optimised on its own so that Dask hands the slice down to
-            # the storage: a fancy index, or slices sharing a chunk in one graph, make Dask read every chunk
-            # they touch whole (a pass over the data for a few hundred scattered rows)
+            # one slice per run of consecutive ids, each optimised on its own so that Dask hands it down to the
+            # storage: a fancy index, or slices sharing a chunk in one graph, read every chunk they touch whole
             breaks = np.flatnonzero(np.diff(missing) != 1) + 1
             runs = zip(np.concatenate([[0], breaks]), np.concatenate([breaks, [len(missing)]]))
             parts = dask.optimize(*[self.base[missing[a]:missing[b - 1] + 1] for a, b in runs])
@@ -134,6 +126,6 @@ class DaskSource(DataSource):
 
 
 def _run(fn, apply, block, start, block_rows, *parts):
-    """``fn`` on each canonical block of the chunk ``block`` of samples ``start, ...`` (``block_rows`` given by the
-    client: a worker's module constant is not the client's when a test changes it)."""
+    """``fn`` on each canonical block of the chunk ``block`` of samples ``start, ...`` (``block_rows``: the
+    client's, which a test may change, not the worker's)."""
     return map_canonical_blocks(fn, apply(np.asarray(block, dtype=np.float64)), parts, start, block_rows)

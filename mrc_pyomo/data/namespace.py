@@ -1,8 +1,7 @@
-"""The array seam: the namespace of the arrays a pass is given (the array API standard, through
-``array-api-compat`` as scikit-learn vendors it), so that the passes of the first-order methods and of the primal
-oracle run on NumPy arrays and SciPy sparse matrices as they always did, and on the arrays of any library that
-follows the standard (CuPy or PyTorch on a GPU; ``array-api-strict`` in the tests) on their own device.  NumPy
-stays the only array library the package requires.
+"""The array seam: the namespace of the arrays a pass is given (the array API standard, through scikit-learn's
+vendored ``array-api-compat``), so that the passes of the first-order methods and of the primal oracle run on NumPy
+arrays, SciPy sparse matrices and the arrays of any library of the standard (CuPy or PyTorch on a GPU;
+``array-api-strict`` in the tests) on their own device.  NumPy stays the only array library required.
 """
 
 import numpy as np
@@ -15,8 +14,8 @@ NUMPY = array_api_compat.array_namespace(np.empty(0))
 
 
 def array_namespace(*arrays):
-    """The array API namespace of ``arrays`` (None and SciPy sparse matrices left out; NumPy's if none is left);
-    a ``TypeError`` if they are of several libraries."""
+    """The array API namespace of ``arrays`` (None and sparse matrices left out; NumPy's if none is left); a
+    ``TypeError`` if they are of several libraries."""
     if all(type(array) is np.ndarray for array in arrays):   # the common case, at no cost
         return NUMPY
     dense = [array for array in arrays if array is not None and not sp.issparse(array)]
@@ -31,16 +30,15 @@ def is_numpy(xp):
 
 
 def is_standard_array(data):
-    """Whether ``data`` is an array of a library other than NumPy that follows the array API standard (a Dask
-    array is not taken as one: it has a source of its own, :mod:`mrc_pyomo.data.dask_source`)."""
+    """Whether ``data`` is an array of the array API standard of a library other than NumPy and Dask (which has
+    :mod:`mrc_pyomo.data.dask_source`)."""
     if isinstance(data, np.ndarray) or sp.issparse(data) or type(data).__module__.startswith("dask."):
         return False
     return hasattr(data, "__array_namespace__") or array_api_compat.is_array_api_obj(data)
 
 
 def to_numpy(array):
-    """``array`` as a NumPy array on the host: itself if it is one, CuPy's ``get()``, PyTorch's ``cpu()``, else
-    through the standard's buffer protocol (array-api-strict)."""
+    """``array`` as a NumPy array on the host: itself, CuPy's ``get()``, PyTorch's ``cpu()``, else ``np.asarray``."""
     if isinstance(array, np.ndarray):
         return array
     if hasattr(array, "get"):

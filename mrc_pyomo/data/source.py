@@ -1,31 +1,26 @@
 """The data seam: how a fit reaches the training data ``Psi`` (the feature map of the samples, ``(n, D)``).
 
-MRC-CCG needs the data in two ways only (paper, Algorithm 1): **full passes** over the samples whose results
-do not grow with ``n`` (class sums and second moments for ``tau`` and ``lambda``, eq. 2; the most violated
-rows of CONSTR, eq. 9, reduced to ``varphi`` and the ``n_max`` most violated; column statistics), and
-**rows fetched by sample id** for the master ``P_{I,J}``, which only ever holds a few thousand of them.
-A :class:`DataSource` offers exactly these, so that where the data live is one seam:
+MRC-CCG needs the data in two ways only (paper, Algorithm 1): **full passes** over the samples whose results do
+not grow with ``n`` (class sums and second moments for ``tau`` and ``lambda``, eq. 2; the most violated rows of
+CONSTR, eq. 9, reduced to ``varphi`` and the ``n_max`` most violated; column statistics), and **rows fetched by
+sample id** for the master ``P_{I,J}``, which holds a few thousand of them.  A :class:`DataSource` offers these:
 
-* :class:`InMemorySource`: a NumPy array or a SciPy CSR matrix, one block (today's path, as fast);
-* :class:`~mrc_pyomo.data.dask_source.DaskSource`: a ``dask.array.Array``, one block per chunk of rows, each
-  pass a graph of Dask tasks (data beyond memory, on a cluster);
-* :class:`ArraySource`: an array of another library that follows the array API standard (CuPy, PyTorch on a
-  GPU), its passes run where it is (:mod:`mrc_pyomo.data.namespace`).
+* :class:`InMemorySource`: a NumPy array or a SciPy CSR matrix;
+* :class:`~mrc_pyomo.data.dask_source.DaskSource`: a ``dask.array.Array``, each pass a graph of Dask tasks;
+* :class:`ArraySource`: an array of another array API library, passed over where it is (CuPy, PyTorch on a GPU).
 
-The passes themselves are pure NumPy functions of a block, kept with their mathematics (:mod:`mrc_pyomo.problem`,
-:mod:`mrc_pyomo.oracles`) and given to the source: a source only runs ``fn`` on each of its blocks of consecutive
-samples and combines the results (:meth:`DataSource.map_reduce`).  This package imports nothing from the rest of
-the library.
+The passes are pure NumPy functions of a block, kept with their mathematics (:mod:`mrc_pyomo.problem`,
+:mod:`mrc_pyomo.oracles`), that a source runs and combines (:meth:`DataSource.map_reduce`).  This package imports
+nothing from the rest of the library.
 
-**The same arithmetic wherever the data live.**  Every source passes over the same *canonical blocks*, the
-samples ``[k B, (k + 1) B)`` with ``B =`` :data:`BLOCK_ROWS`, and hands their results to ``combine`` in that
-order, so that a sum over the samples (``tau``, the column scales, the dual oracle's ``Psi^T W``) is the same
-floating-point number in memory and on Dask, whatever the chunks.  The row-wise functions of
-:meth:`DataSource.map_blocks` must give each row the same bits whatever rows they are applied with (the maps of
-:mod:`mrc_pyomo.feature_maps` do), so that a row fetched for the master equals that row in a pass.  A fit is
-then the same sequence of masters on either source, with the same certified interval.  A
-source of one's own that passes over other blocks still gives a certified fit, one whose sums may differ from
-the in-memory ones in their last bits (and so, short of the optimum, whose interval may differ within ``eps_1``).
+**The same arithmetic wherever the data live.**  Every source passes over the same *canonical blocks*, the samples
+``[k B, (k + 1) B)`` with ``B =`` :data:`BLOCK_ROWS`, and hands their results to ``combine`` in that order, so that a
+sum over the samples (``tau``, the column scales, the dual oracle's ``Psi^T W``) is the same floating-point number
+in memory and on Dask, whatever the chunks.  The row-wise functions of :meth:`DataSource.map_blocks` must give each
+row the same bits whatever rows they are applied with (the maps of :mod:`mrc_pyomo.feature_maps` do), so that a row
+fetched for the master equals that row in a pass: a fit is the same sequence of masters on either source.  A source
+of one's own that passes over other blocks still gives a certified fit, whose sums may differ in their last bits
+(and so, short of the optimum, its interval within ``eps_1``).
 """
 
 from abc import ABC, abstractmethod
@@ -45,27 +40,23 @@ def block_starts(n_samples):
 
 
 def map_canonical_blocks(fn, array, per_sample=(), start=0, block_rows=None):
-    """``[fn(block, first, *parts)]`` for the canonical blocks of ``array``, the samples ``start, ...`` (``start``
-    a canonical block's first sample), ``parts`` the same rows of each array of ``per_sample``; ``block_rows``
-    defaults to :data:`BLOCK_ROWS` (a Dask worker is given the client's)."""
+    """``[fn(block, first, *parts)]`` for the canonical blocks of ``array``, the samples ``start, ...`` (``start`` a
+    block's first sample), ``parts`` those rows of each of ``per_sample``; ``block_rows`` None: :data:`BLOCK_ROWS`."""
     size = BLOCK_ROWS if block_rows is None else block_rows
     return [fn(slice_rows(array, a, a + size), start + a, *(slice_rows(part, a, a + size) for part in per_sample))
             for a in range(0, max(array.shape[0], 1), size)]
 
 
 def slice_rows(array, first, end):
-    """The rows ``first, ..., end - 1`` of a NumPy array, a SciPy sparse matrix or an array of the array API
-    standard (which indexes every axis, within its bounds)."""
+    """The rows ``first, ..., end - 1`` of a NumPy array, a SciPy sparse matrix or an array API standard array."""
     if sp.issparse(array) or isinstance(array, np.ndarray):
         return array[first:end]
     return array[first:min(end, array.shape[0]), ...]
 
 
 class DataSource(ABC):
-    """The training data ``Psi`` of a fit, reached by passes and by rows (see the module docstring).
-
-    ``n_samples`` and ``n_features`` give its shape, ``sparse`` whether its blocks are CSR matrices.
-    """
+    """The training data ``Psi`` of a fit, reached by passes and by rows (module docstring); ``n_samples`` and
+    ``n_features`` give its shape, ``sparse`` whether its blocks are CSR matrices."""
 
     n_samples: int
     n_features: int
@@ -81,15 +72,14 @@ class DataSource(ABC):
 
     @abstractmethod
     def map_reduce(self, fn, combine, *per_sample):
-        """``combine([fn(block, start, *parts) for each canonical block])``, in the order of the samples: ``block``
-        holds the samples ``start, ..., start + len(block) - 1`` (in memory, dense or CSR) and ``parts`` the same
-        rows of each array of ``per_sample`` (NumPy arrays whose first axis is the samples)."""
+        """``combine([fn(block, start, *parts) for each canonical block])`` in the samples' order: ``block`` holds
+        the samples ``start, ..., start + len(block) - 1`` (dense or CSR), ``parts`` those rows of each of
+        ``per_sample`` (NumPy arrays whose first axis is the samples)."""
 
     @abstractmethod
     def map_blocks(self, fn):
-        """A new source whose block of samples is ``fn(block)``, a row-wise function (the feature map, the column
-        scaling) that gives each row the same bits whatever rows it is applied with; this source is not
-        changed."""
+        """A new source whose block is ``fn(block)``, a row-wise function (the feature map, the column scaling)
+        that gives each row the same bits whatever rows it is applied with; this source is not changed."""
 
     def nonzeros(self):
         """The number of nonzero entries of ``Psi`` (one pass)."""
@@ -97,16 +87,16 @@ class DataSource(ABC):
                                    sum))
 
     def persist(self):
-        """A source with the same blocks, computed once and kept for repeated passes (a derived array such as the
-        class scores of a line search): by default gathered into one :class:`InMemorySource`."""
+        """A source of the same blocks computed once, for repeated passes (the class scores of a line search): by
+        default one :class:`InMemorySource`."""
         return InMemorySource(self.map_reduce(
             lambda block, start: block, lambda parts: sp.vstack(parts, format="csr") if sp.issparse(parts[0])
             else np.concatenate(parts)))
 
 
 class InMemorySource(DataSource):
-    """``Psi`` held in memory: a dense NumPy array or a CSR matrix, passed over by the canonical blocks (of a CSR
-    matrix, copies made once, at the first pass, and kept: ``blocks``)."""
+    """``Psi`` in memory, a dense NumPy array or a CSR matrix, passed over by the canonical blocks (of a CSR
+    matrix, copies made at the first pass and kept: ``blocks``)."""
 
     def __init__(self, Psi):
         # C order, as a Dask chunk is: a block's sums then run in the same order as on Dask
@@ -138,11 +128,10 @@ class InMemorySource(DataSource):
 
 
 class ArraySource(DataSource):
-    """``Psi`` held as an array of another library that follows the array API standard (CuPy, PyTorch: on its
-    device), passed over by blocks of :attr:`block_rows` rows, so that the passes run where the array is
-    (:mod:`mrc_pyomo.data.namespace`).  Its rows are that library's arrays.  Its blocks are large: on a GPU a
-    pass is one kernel a block, and the launches of small blocks, not the memory, bounded MRC-PDHG's iterations
-    (docs/theory.rst, "On a GPU"); a device's sums are not NumPy's bit for bit anyway."""
+    """``Psi`` as an array of another array API library (CuPy, PyTorch: on its device), passed over where it is by
+    blocks of :attr:`block_rows` rows (:mod:`mrc_pyomo.data.namespace`), its rows that library's arrays.  On a GPU
+    a pass is one kernel a block, and small blocks' launches bounded MRC-PDHG's iterations (docs/theory.rst, "On a
+    GPU"); a device's sums are not NumPy's bit for bit anyway."""
 
     sparse = False
     #: the rows of a block of a pass (a multiple of :data:`BLOCK_ROWS`)

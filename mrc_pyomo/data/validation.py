@@ -1,6 +1,5 @@
-"""The estimator's boundary for data in memory or on Dask: validation that reads a Dask array only in passes,
-and predictions that stay lazy on a Dask array (Dask-ML's convention: NumPy semantics, a Dask array out for a
-Dask array in)."""
+"""The estimator's boundary for data in memory or on Dask: validation that reads a Dask array only in passes, and
+predictions that stay lazy on a Dask array (Dask-ML's convention: a Dask array out for a Dask array in)."""
 
 import numpy as np
 import pandas as pd
@@ -14,10 +13,9 @@ from .source import DataSource
 
 
 def validate_training_data(estimator, X, y):
-    """``(X, y)`` validated as :func:`sklearn.utils.validation.validate_data` does (which it is, for data in
-    memory); a Dask ``X`` is checked lazily (2-d, numbers, one pass for finite values) and cast to float64, a
-    :class:`~mrc_pyomo.data.DataSource` taken as it is (its own passes are its checks), and ``y`` (a Dask
-    array, or in memory) computed: ``n`` labels fit in memory where ``n`` rows may not."""
+    """``(X, y)`` validated by :func:`sklearn.utils.validation.validate_data` for data in memory; a Dask ``X`` is
+    checked lazily (2-d, numbers, one pass for finite values) and cast to float64, a
+    :class:`~mrc_pyomo.data.DataSource` taken as it is, and ``y`` computed: ``n`` labels fit in memory."""
     X, y = on_host(X), on_host(y)
     if not (is_dask_array(X) or isinstance(X, DataSource)):
         check_numeric_columns(X)
@@ -33,12 +31,10 @@ def validate_training_data(estimator, X, y):
 
 
 def validate_sample_weight(X, y, sample_weight):
-    """``(X, y, weights)`` for the validated training data ``(X, y)`` and the user's ``sample_weight``:
-    scikit-learn's checks (one finite non-negative number per sample, not all zero), then the samples of weight
-    0 left out of ``X`` and ``y`` (they are not training samples: they enter neither ``tau`` and ``lambda`` nor
-    the maximum over the samples in ``R``), and ``weights`` those of the samples kept, divided by the largest
-    (only their ratios matter; huge weights would overflow the weighted sums), or None when they are all equal
-    (the estimates are then those of no weights, bit for bit).  Nothing given is modified."""
+    """``(X, y, weights)`` for the validated ``(X, y)`` and ``sample_weight`` (checked by scikit-learn): the samples
+    of weight 0 left out (they enter neither ``tau``, ``lambda`` nor the maximum in ``R``), ``weights`` those kept
+    divided by the largest (only ratios matter; huge ones would overflow the sums), or None when all are equal (the
+    estimates of no weights, bit for bit).  Nothing given is modified."""
     if sample_weight is None:
         return X, y, None
     sample_weight = on_host(sample_weight)
@@ -73,16 +69,14 @@ def validate_prediction_data(estimator, X):
 
 def on_host(data):
     """``data`` as the estimator takes it: an array of another array API library (CuPy, PyTorch, array-api-strict)
-    brought to the host as a NumPy array (:func:`~mrc_pyomo.data.namespace.to_numpy`), with or without
-    scikit-learn's ``array_api_dispatch``; anything else as it is.  (A fit through the estimator runs on the host:
-    docs/architecture.rst, "a GPU array".)"""
+    as a NumPy array on the host (:func:`~mrc_pyomo.data.namespace.to_numpy`), whatever ``array_api_dispatch``;
+    anything else as it is (a fit through the estimator runs on the host: docs/architecture.rst, "a GPU array")."""
     return to_numpy(data) if is_standard_array(data) else data
 
 
 def in_namespace_of(X, result):
-    """``result`` (a NumPy array of numbers computed for ``X``) in ``X``'s namespace and on its device, where ``X``
-    is an array of another array API library and scikit-learn's ``array_api_dispatch`` is on (its convention:
-    the output where the input is); otherwise, or for labels that are not numbers, as it is."""
+    """``result`` (a NumPy array computed for ``X``) in ``X``'s namespace and on its device where ``X`` is another
+    array API library's and ``array_api_dispatch`` is on; otherwise, or for labels that are not numbers, as it is."""
     if not (is_standard_array(X) and get_config().get("array_api_dispatch", False)):
         return result
     if np.asarray(result).dtype.kind not in "biuf":
@@ -92,17 +86,15 @@ def in_namespace_of(X, result):
 
 
 def float64_of(X):
-    """The float64 of the namespace scikit-learn validates ``X`` in: NumPy's, or under
-    ``sklearn.config_context(array_api_dispatch=True)`` that of an array of another array API library (whose
-    validation refuses NumPy's type: "'dtype' must be a dtype, not a <class 'type'>")."""
+    """The float64 of the namespace scikit-learn validates ``X`` in: NumPy's, or under ``array_api_dispatch`` that
+    of another array API library (whose validation refuses NumPy's type)."""
     xp, _ = get_namespace(X)
     return getattr(xp, "float64", np.float64)
 
 
 def check_numeric_columns(X):
-    """Raise a ``ValueError`` naming the columns of a data frame ``X`` (anything with ``dtypes``, e.g. pandas)
-    that do not hold numbers (text, categories, dates): the features must be numbers, and a categorical column
-    is encoded first (scikit-learn's ``OneHotEncoder``)."""
+    """Raise a ``ValueError`` naming the columns of a data frame ``X`` (anything with ``dtypes``) that do not hold
+    numbers (text, categories, dates): a categorical column is to be encoded first (``OneHotEncoder``)."""
     dtypes = getattr(X, "dtypes", None)
     if dtypes is None or not hasattr(dtypes, "items"):
         return
@@ -132,9 +124,8 @@ def _check_dask(X, name, finite=True):
 
 
 def map_rows(X, fn, n_columns=None):
-    """``fn(X)`` for ``X`` in memory; for a Dask ``X``, ``fn`` applied chunk by chunk (a lazy Dask array with
-    ``n_columns`` columns, or one value per row if None); for another data source, block by block, the results
-    concatenated in memory."""
+    """``fn(X)`` for ``X`` in memory; for a Dask ``X``, a lazy Dask array of ``fn`` by chunks (``n_columns``
+    columns, or one value per row if None); for another data source, by blocks, concatenated in memory."""
     if isinstance(X, DataSource):
         return X.map_reduce(lambda block, start: fn(block), np.concatenate)
     if not is_dask_array(X):

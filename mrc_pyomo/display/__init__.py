@@ -1,3 +1,2 @@
-"""What a fit shows: :mod:`~mrc_pyomo.display.progress` (the ``verbose`` levels while it runs),
-:mod:`~mrc_pyomo.display.log` (the format of MRC-CCG's records) and :mod:`~mrc_pyomo.display.plotting`
-(:func:`plot_history`, :func:`plot_steps`)."""
+"""What a fit shows: :mod:`~mrc_pyomo.display.progress` (the ``verbose`` levels), :mod:`~mrc_pyomo.display.log`
+(the format of MRC-CCG's records) and :mod:`~mrc_pyomo.display.plotting`."""

@@ -1,9 +1,5 @@
-"""Plots of a fitted MRC's iterations (needs matplotlib: the extra ``plot``, ``pip install -c constraints.txt
-".[plot]"`` in the repository's checkout).
-
-matplotlib is imported when :func:`plot_history` or :func:`plot_steps` is called, never when ``mrc_pyomo`` is
-imported: it is an optional dependency.
-"""
+"""Plots of a fitted MRC's iterations.  matplotlib, an optional dependency (the extra ``plot``: ``pip install -c
+constraints.txt ".[plot]"`` in the checkout), is imported when a plot is drawn, never with ``mrc_pyomo``."""
 
 import numpy as np
 import pandas as pd
@@ -20,22 +16,16 @@ COLOURS = {"gap": "C3", "upper": "C0", "lower": "C2", "R_master": "C1", "R_mu": 
 def plot_history(fitted, axes=None):
     """Four panels along the iterations of a fit: an ``MRCClassifier`` (any ``method``) or its ``history_``.
 
-    1. the certified gap ``upper - lower`` on a log scale, with ``eps_1`` when the classifier is given:
-       ``R*`` lies in ``[lower, upper]``, so this is how far the rule returned can be from the best; a gap
-       of exactly 0 is drawn as a triangle on the bottom edge (a log scale has no 0);
-    2. the certified interval ``[lower, upper]`` with the master's value ``R^k`` and ``R(mu^k)`` (MRC-CCG;
-       MRC-SUB: ``R`` at its extrapolated point); values of ``R(mu^k)`` above the panel are drawn as triangles
-       on the top edge and counted in the legend, never dropped;
+    1. the certified gap ``upper - lower`` on a log scale, with ``eps_1`` when the classifier is given: how far
+       the rule can be from ``R*``; a gap of 0 is a triangle on the bottom edge;
+    2. the certified interval with the master's value ``R^k`` and ``R(mu^k)`` (MRC-CCG; MRC-SUB: ``R`` at its
+       extrapolated point), those above the panel as triangles on its top edge, counted in the legend;
     3. the active rows and features of each master (MRC-CCG);
-    4. the seconds of each iteration: oracles, model updates, building and handing over the Pyomo model, the
-       solver (MRC-CCG); MRC-SUB: the seconds per step.
+    4. the seconds of each iteration by part (MRC-CCG); MRC-SUB: the seconds per step.
 
-    Each quantity has one colour (:data:`COLOURS`), and no two quantities share one.
-    ``method="lp"`` has no iterations: given the classifier, panel 2 shows its certified interval alone.
-    Iterations are integers on every axis.  Each legend sits above its panel, outside the axes, so it hides
-    no data; the figure is laid out to hold them.  Returns the matplotlib figure.
-
-    Raises ``ImportError`` when matplotlib is not installed (the extra ``plot``).
+    Each quantity has its own colour (:data:`COLOURS`).  ``method="lp"`` has no iterations: given the classifier,
+    panel 2 shows its certified interval alone.  Each legend sits above its panel, outside the axes.  Returns the
+    matplotlib figure; ``ImportError`` without matplotlib.
     """
     try:
         import matplotlib.pyplot as plt
@@ -83,8 +73,7 @@ def gap_panel(ax, x, gap, eps_1):
 
 
 def interval_panel(ax, history, it, x, lower, upper):
-    """Panel 2 of :func:`plot_history`: the certified interval, ``R^k`` and ``R(mu^k)`` (those above the panel
-    as triangles on its top edge, counted in the legend)."""
+    """Panel 2 of :func:`plot_history`: the certified interval, ``R^k`` and ``R(mu^k)``."""
     ax.fill_between(x, lower, upper, alpha=0.25, color=COLOURS["upper"], step=None,
                     label="certified interval (holds $R^*$)")
     ax.plot(x, upper, "-", color=COLOURS["upper"], label="upper = R(best rule)")
@@ -134,9 +123,8 @@ def seconds_panel(ax, history, it):
 
 
 def history_of(fitted):
-    """The records a plot draws, as a ``pandas.DataFrame``: a fitted classifier's ``history_``, a history itself, or
-    the iterations of a stepped fit (``list(clf.steps(X, y))``: each MRC-CCG state's ``record``, and a first-order
-    phase's records, which are dicts)."""
+    """The records a plot draws, as a ``pandas.DataFrame``: a fitted classifier's ``history_``, a history, or the
+    iterations of ``list(clf.steps(X, y))`` (MRC-CCG states' ``record``, a first-order phase's dicts)."""
     history = getattr(fitted, "history_", fitted)
     if isinstance(history, pd.DataFrame):
         return history
@@ -153,14 +141,12 @@ def plot_steps(fitted, axes=None):
     """The picture of a stepped fit, for teaching: three panels along the iterations of MRC-CCG, from a fitted
     ``MRCClassifier``, its ``history_``, or the states of ``clf.steps(X, y)`` (:func:`history_of`).
 
-    1. the certified interval closing: ``lower`` and ``upper`` (``R*`` lies between them), the master's value
-       ``R^k`` and ``R(mu^k)``, as panel 2 of :func:`plot_history`;
+    1. the certified interval closing, as panel 2 of :func:`plot_history`;
     2. the active set: the rows of ``I`` and the features of ``J`` of each master;
-    3. the active set changing: the rows added (up) and removed (down) and the features added to make each
-       master (the records' ``rows_added``, ``rows_removed`` and ``features_added``).
+    3. the rows added (up) and removed (down) and the features added to make each master.
 
-    A first-order phase's iterations have no master: they show in panel 1 only.  Returns the matplotlib figure;
-    ``ImportError`` without matplotlib, ``ValueError`` for a fit without iterations (``method="lp"``).
+    A first-order phase's iterations show in panel 1 only.  Returns the matplotlib figure; ``ImportError`` without
+    matplotlib, ``ValueError`` for a fit without iterations (``method="lp"``).
     """
     try:
         import matplotlib.pyplot as plt
@@ -189,8 +175,7 @@ def plot_steps(fitted, axes=None):
 
 
 def changes_panel(ax, history):
-    """Panel 3 of :func:`plot_steps`: the rows added (up) and removed (down), the features added, per master
-    (counts: integer ticks)."""
+    """Panel 3 of :func:`plot_steps`: the rows added (up) and removed (down), the features added, per master."""
     from matplotlib.ticker import MaxNLocator
     it = history["iteration"].to_numpy() if len(history) else np.zeros(0)
     for column, sign, shift, label in (("rows_added", 1, -0.2, "rows added"), ("rows_removed", -1, -0.2,
@@ -206,9 +191,8 @@ def changes_panel(ax, history):
 
 
 def plain_log_ticks(ax):
-    """Label the log-scale axes of ``ax`` with plain numbers ("6", "20", "0.5", "1e-08"), the major and the minor
-    ticks, where matplotlib writes mathtext ("6x10^0" for a minor tick of an axis that spans a decade or so):
-    the ticks matplotlib labels stay the same, their text is ``f"{value:g}"``.  Returns ``ax``."""
+    """Label the log-scale axes of ``ax``, major and minor ticks, with plain numbers ``f"{value:g}"`` ("6",
+    "1e-08") where matplotlib writes mathtext ("6x10^0"); the same ticks are labelled.  Returns ``ax``."""
     from matplotlib.ticker import LogFormatter
 
     class PlainLogFormatter(LogFormatter):
@@ -225,8 +209,7 @@ def plain_log_ticks(ax):
 
 
 def _legend(ax):
-    """The panel's legend above the axes, in the space ``tight_layout`` keeps for it: outside the axes, so it
-    hides no data point whatever the data."""
+    """The panel's legend above the axes, in the space ``tight_layout`` keeps: it hides no data point."""
     n = len(ax.get_legend_handles_labels()[1])
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), borderaxespad=0.0, ncol=1 if n <= 2 else 2,
               fontsize="small", frameon=False)

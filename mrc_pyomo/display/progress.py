@@ -1,25 +1,19 @@
 """What a fit shows while it runs: the ``verbose`` levels (docs/tutorial.rst, "The iteration log").
 
 * ``verbose=0`` (or ``False``, the default): nothing.
-* ``verbose=1`` (or ``True``): one live line, drawn by tqdm (``tqdm.auto``: a text line rewritten in place on a
-  terminal, as wide as the terminal, a widget in a Jupyter notebook when ``ipywidgets`` is installed), on
-  ``sys.stderr``: the iteration, the certified interval ``[lower, upper]`` that holds ``R*`` and its gap, the
-  master's rows and features (left out when the terminal is too narrow for them), and the elapsed time.  When
-  the fit ends the line states why it stopped.
-* ``verbose=2``: the iteration log on ``sys.stdout``, a header then one line per master (MRC-CCG), per ten
-  iterations of a first-order phase (MRC-FOM, or the default fit's phase before MRC-CCG) or per hundred steps
-  (MRC-SUB), then the result; a line ``--- lambda0 = ... ---`` where each stage of a path
-  (:func:`mrc_pyomo.mrc_path`, or ``continuation=True``) begins.  No line is wider than 100 characters
-  (:data:`~mrc_pyomo.display.log.LOG_WIDTH`): a master's line leaves out the largest violations and the solver's
-  seconds.
-* ``verbose=3``: the same log with every column (:data:`~mrc_pyomo.display.log.WIDE_HEADER`, 122 characters):
-  the wide log.
+* ``verbose=1`` (or ``True``): one live line on ``sys.stderr`` by ``tqdm.auto`` (in Jupyter, a widget): the
+  iteration, the certified interval ``[lower, upper]`` that holds ``R*`` and its gap, the master's rows and
+  features where the terminal has room, and the elapsed time; at the end, why the fit stopped.
+* ``verbose=2``: the iteration log on ``sys.stdout``, within :data:`~mrc_pyomo.display.log.LOG_WIDTH` columns: a
+  header, a line per master (MRC-CCG), per ten first-order iterations or per hundred steps (MRC-SUB), the result;
+  ``--- lambda0 = ... ---`` where a stage begins (:func:`mrc_pyomo.mrc_path`, ``continuation=True``).
+* ``verbose=3``: the wide log, with the largest violations and the solver's seconds too
+  (:data:`~mrc_pyomo.display.log.WIDE_HEADER`).
 
-The solver says nothing at any level: its own log is turned on only through ``solver_options`` (``{"tee":
-True}``, with any solver).  A display is a callable given each iteration's record (the keys of
-the method's history, :attr:`~mrc_pyomo.methods.registry.Method.columns`; the line of the log is the method's
-:attr:`~mrc_pyomo.methods.registry.Method.log_line`), then closed with the fit's outcome; as a context manager
-it is closed on leaving the block, without an outcome if the fit raised.
+The solver's own log is turned on only through ``solver_options`` (``{"tee": True}``).  A display is a callable
+given each iteration's record (the keys of :attr:`~mrc_pyomo.methods.registry.Method.columns`, worded by
+:attr:`~mrc_pyomo.methods.registry.Method.log_line`), then closed with the fit's outcome; as a context manager it
+is closed on leaving the block, without an outcome if the fit raised.
 """
 
 import os
@@ -32,10 +26,9 @@ from .log import log_header, wide_log
 
 
 def progress_display(verbose, method, stages=False, phases=()):
-    """The display for ``verbose`` of a fit by ``method`` (a registered :class:`~mrc_pyomo.methods.registry.Method`,
-    given by the estimator: the display imports nothing above it) after the first-order phases of the methods
-    ``phases`` (none: none); ``stages``: the fit passes through several ``lambda0`` (a path, continuation), whose
-    starts the log marks."""
+    """The display for ``verbose`` of a fit by ``method`` (a :class:`~mrc_pyomo.methods.registry.Method`, given:
+    the display imports nothing above it) after first-order phases by the methods ``phases``; ``stages``: the fit
+    passes through several ``lambda0`` (a path, continuation), whose starts the log marks."""
     level = int(verbose)
     if level <= 0 or (level == 1 and sys.stderr is None) or (level >= 2 and sys.stdout is None):
         return Silent()   # no stream to show it on (pythonw, some services): nothing to show
@@ -43,9 +36,8 @@ def progress_display(verbose, method, stages=False, phases=()):
 
 
 def interval_text(lower, upper, record=None, room=None):
-    """The state of a fit in a few words: its certified interval and gap, and the size of the master of
-    ``record`` (MRC-CCG) or its phase (a first-order phase); that last part only if the text then fits in
-    ``room`` characters (None: no limit)."""
+    """A fit's state in a few words: its certified interval and gap, then the size of ``record``'s master
+    (MRC-CCG) or its phase, if the text then fits in ``room`` characters (None: no limit)."""
     text = f"R* in [{lower:.6f}, {upper:.6f}], gap {upper - lower:.2e}"
     more = ""
     if record is not None and "n_rows" in record:
@@ -86,9 +78,8 @@ class Silent:
 
 
 class LiveLine(Silent):
-    """``verbose=1``: one tqdm line, rewritten after each iteration (see the module docstring), and every
-    :data:`TICK` seconds in between by a daemon thread, so that the elapsed time keeps moving while a long
-    master solves: a slow fit is told from a hung one."""
+    """``verbose=1``: one tqdm line, rewritten after each iteration and every :data:`TICK` seconds by a daemon
+    thread, so that the elapsed time moves while a long master solves: a slow fit is told from a hung one."""
 
     #: seconds between two redraws of the line while nothing else changes it
     TICK = 1.0
@@ -106,8 +97,7 @@ class LiveLine(Silent):
             self.bar.refresh()   # tqdm's own lock orders it with update() and close()
 
     def room(self, status=""):
-        """The characters left for :func:`interval_text` on the terminal's line after tqdm's own part (None: not a
-        terminal, no limit)."""
+        """The characters left for :func:`interval_text` after tqdm's part of the line (None: not a terminal)."""
         width = terminal_width(self.bar.fp)
         used = len(f"{self.bar.desc}: {self.bar.n} it [00:00:00], {status}")
         return None if width is None else width - 1 - used
@@ -129,19 +119,16 @@ class LiveLine(Silent):
 
 
 class IterationLog(Silent):
-    """``verbose=2``: the iteration log on ``sys.stdout`` (see the module docstring): each record's line as the
-    method that made it words it (:attr:`~mrc_pyomo.methods.registry.Method.log_line`: a first-order phase's
-    records, ``phase == "first-order"``, the method of ``phases`` whose history has their columns; the others the
-    fit's), the method's header before its first line; ``wide`` (``verbose=3``): the lines and header of
-    MRC-CCG's masters with every column (:func:`~mrc_pyomo.display.log.wide_log`)."""
+    """``verbose=2``: the iteration log on ``sys.stdout``, each record's line worded by the method that made it
+    (:attr:`~mrc_pyomo.methods.registry.Method.log_line`; a first-order record by a method of ``phases``), the
+    header before the first line; ``wide`` (``verbose=3``): every column (:func:`~mrc_pyomo.display.log.wide_log`)."""
 
     def __init__(self, method, stages=False, phases=(), wide=False):
         self.method, self.phases, self.stages, self.header_shown, self.lambda0 = method, phases, stages, False, None
         self.wide = wide
 
     def phase_of(self, record):
-        """The method of :attr:`phases` that made the first-order ``record``: the one whose columns hold its keys
-        (the fit's method if none does)."""
+        """The method of :attr:`phases` whose columns hold the first-order ``record``'s keys (else the fit's)."""
         return next((method for method in self.phases if set(record) <= set(method.columns)), self.method)
 
     def __call__(self, record):
@@ -165,11 +152,10 @@ class IterationLog(Silent):
 
 
 class FoldsDisplay:
-    """What :class:`~mrc_pyomo.MRCClassifierCV` shows while its folds' paths run: nothing at ``verbose=0``; at
-    ``verbose=1`` one tqdm line on ``sys.stderr`` over the ``n_folds x len(lambda0s)`` stages, advanced as each
-    fold's path ends (in any order, with ``n_jobs``); at ``verbose=2`` (and 3) a line per stage of each fold on
-    ``sys.stdout`` (its ``lambda0``, status, certified interval, iterations, seconds and validation score), within
-    100 characters.  The refit then shows itself as a fit does."""
+    """What :class:`~mrc_pyomo.MRCClassifierCV` shows while its folds' paths run: at ``verbose=1`` one tqdm line
+    on ``sys.stderr`` over the ``n_folds x len(lambda0s)`` stages, advanced as each fold's path ends; at
+    ``verbose=2`` (and 3) a line per stage of each fold on ``sys.stdout`` (its ``lambda0``, status, certified
+    interval, iterations, seconds and validation score).  The refit shows itself as a fit does."""
 
     def __init__(self, verbose, n_folds, lambda0s):
         self.level, self.n_folds, self.lambda0s = int(verbose), n_folds, list(lambda0s)

@@ -1,18 +1,11 @@
 """``MRCClassifier``: the scikit-learn estimator of 0-1 minimax risk classifiers.
 
-A shell around the core: ``fit`` validates the data, prepares the problem (:func:`mrc_pyomo.problem.prepare`:
-``Psi``, its rescaled columns, ``tau`` and ``lambda`` of eq. 2, the exact reduction), solves the MRC LP (eq. 4)
-by a method of :mod:`mrc_pyomo.methods` (MRC-CCG, ``method="ccg"``, through
-:func:`mrc_pyomo.methods.pathwise.fit_steps`, the core of :func:`mrc_pyomo.mrc_path` too; the full LP,
-``method="lp"``; MRC-SUB, ``method="subgradient"``) and sets the attributes of the result, mapped back to the
-user's units (:mod:`mrc_pyomo.estimator.fitted`).  The rule is ``h(x) = argmax_y Psi(x).mu_y`` with
-probabilities ``max(v_y - psi(x), 0)`` (:mod:`mrc_pyomo.estimator.rule`).
-
-Every fit ends with a certified interval ``lower_ <= R* <= upper_`` (:mod:`mrc_pyomo.oracles.certificate`):
-``upper_ = R(mu_)``, one exact pass of the primal oracle over the training samples in the user's units,
-and ``lower_`` the Lagrangian bound of the fit's dual weights; neither is the LP solver's value.
-``status_ == "converged"`` exactly when ``upper_ - lower_ <= eps_1``; any other stop with a larger gap raises a
-scikit-learn ``ConvergenceWarning`` that gives the gap, and returns the best certified rule found.
+``fit`` prepares the problem (:func:`mrc_pyomo.problem.prepare`: ``Psi``, ``tau`` and ``lambda`` of eq. 2), solves the
+MRC LP (eq. 4) by a method of :mod:`mrc_pyomo.methods` (MRC-CCG through :func:`mrc_pyomo.methods.pathwise.fit_steps`, as
+:func:`mrc_pyomo.mrc_path` does) and sets the attributes in the user's units (:mod:`mrc_pyomo.estimator.fitted`), among
+them the rule (:mod:`mrc_pyomo.estimator.rule`) and its certified interval ``lower_ <= R* <= upper_``
+(:mod:`mrc_pyomo.oracles.certificate`), neither bound the LP solver's value; a gap above ``eps_1`` raises a
+``ConvergenceWarning``.
 """
 
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
@@ -33,126 +26,88 @@ from .warm import warm_start_of
 class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
     """Minimax risk classifier with the 0-1 loss, learned by constraint and column generation.
 
-    Standardise raw features: ``R``, the rule and its certificate are invariant under a positive rescaling of
-    a column of ``X`` (its units do not matter), not under a shift of it, which the regularised intercept pays
-    for.  ``make_pipeline(StandardScaler(), MRCClassifier())`` centres and scales in a way ``predict`` repeats
-    (``examples/standardize.py``: on wine, ``upper_`` 0.311 raw, 0.248 standardised).
+    Standardise raw features: ``R``, the rule and its certificate are invariant under a positive rescaling of a column
+    of ``X``, not under a shift of it, which the regularised intercept pays for; ``make_pipeline(StandardScaler(),
+    MRCClassifier())`` centres and scales in a way ``predict`` repeats (``examples/standardize.py``).
 
     Parameters
     ----------
     phi : {"linear", "fourier"} or transformer, default="linear"
-        Feature map ``Psi``: identity, random Fourier features appended to the data
-        (:class:`~mrc_pyomo.feature_maps.RandomFourierFeatures`, 400 of them), or any object with ``fit`` and
-        ``transform`` (cloned).
+        Feature map ``Psi``: identity, random Fourier features appended to the data (400,
+        :class:`~mrc_pyomo.feature_maps.RandomFourierFeatures`), or a transformer (cloned).
     lambda0 : float, default=0.01
-        Regularisation: ``lambda = lambda0 * std(Phi)``; larger regularises more (scikit-learn's ``alpha``, the
-        inverse of ``C``).
+        Regularisation: ``lambda = lambda0 * std(Phi)``; larger regularises more (scikit-learn's ``alpha``).
     continuation : bool, default=False
-        MRC-CCG only: reach ``lambda0`` through larger values (:func:`mrc_pyomo.methods.pathwise.schedule`: up to
-        three stages, each ``3x`` the next, below the value at which ``mu = 0`` is optimal), each stage
-        warm-started from the one before (:mod:`mrc_pyomo.methods.pathwise`).  ``upper_``, ``lower_`` and
-        ``status_`` are always those at ``lambda0``; every stage's rule is a candidate for ``mu_``, so a fit
-        stopped by ``time_limit`` returns the best rule seen.  ``history_`` has a ``lambda0`` column and
-        ``n_iter_`` counts the masters of all stages.  Use it where the loop at ``lambda0`` churns without a
-        useful rule; it is off by default because the cases the loop certifies directly take longer through the
-        stages (docs/benchmarks.md, "The library's choices", "Continuation").
+        MRC-CCG only: reach ``lambda0`` through up to three larger values, each stage warm-started from the one before
+        (:func:`mrc_pyomo.methods.pathwise.schedule`); the attributes are those at ``lambda0``, every stage's rule a
+        candidate for ``mu_``, ``history_`` has a ``lambda0`` column.  Off by default: the cases the loop certifies
+        directly take longer through the stages (docs/benchmarks.md, "The library's choices", "Continuation").
     fit_intercept : bool, default=True
         Prepend the constant feature 1 to ``Psi``.
     method : {"ccg", "lp", "subgradient", "fom", "pdhg"} or another registered name, default="ccg"
-        A method of the registry (:mod:`mrc_pyomo.methods.registry`): any name registered with
-        :func:`~mrc_pyomo.methods.registry.register_method` is valid, also one registered after this estimator was
-        made (``examples/new_method.py`` adds Kelley's cutting planes).  The built-in ones: ``"ccg"``, MRC-CCG
-        (Algorithm 1); ``"lp"``, the full LP over all ``n (2^K - 1)`` rows (its primal or dual form by the simplex
-        or the interior point method, chosen by size: :func:`mrc_pyomo.methods.full_lp.choose_method`);
-        ``"subgradient"``, MRC-SUB, the accelerated subgradient method of the MRC literature
-        (:mod:`mrc_pyomo.methods.subgradient`; the paper's baseline; ``max_iter`` subgradient steps, no LP,
-        ``master_`` is None); the first-order methods (:mod:`mrc_pyomo.methods.first_order`): ``"fom"``,
-        MRC-FOM, FISTA on the smoothed worst-case risk, and ``"pdhg"``, MRC-PDHG, a restarted primal-dual hybrid
-        gradient on the LP's saddle form whose dual is a running lower bound (``max_iter`` iterations of one
-        forward and one backward pass over the data, in memory, on Dask or on a GPU's arrays), then MRC-CCG from
-        the rows they name active, for the certificate (``max_iter`` masters at most).
+        Any name in the registry (:mod:`mrc_pyomo.methods.registry`), also one registered after the estimator was made
+        (:func:`~mrc_pyomo.methods.registry.register_method`, ``examples/new_method.py``).  Built in: ``"ccg"``, MRC-CCG
+        (Algorithm 1); ``"lp"``, the full LP over all ``n (2^K - 1)`` rows
+        (:func:`mrc_pyomo.methods.full_lp.choose_method`); ``"subgradient"``, MRC-SUB, the paper's baseline
+        (:mod:`mrc_pyomo.methods.subgradient`; no LP, ``master_`` is None); ``"fom"``, MRC-FOM, FISTA on the smoothed
+        worst-case risk, and ``"pdhg"``, MRC-PDHG, a restarted primal-dual hybrid gradient on the LP's saddle form
+        (:mod:`mrc_pyomo.methods.first_order`), each then certified by MRC-CCG from the rows it names active.
     first_order : "auto" or bool, default="auto"
-        First-order phases before the loop, for a method that takes them (its registry entry's ``routed``:
-        MRC-CCG), chosen by the problem's shape (:func:`mrc_pyomo.methods.route.route`): none where masters are
-        cheap (few classes and columns, sparse text); MRC-PDHG's iterations for many classes and random Fourier
-        features; FISTA's first seconds, then MRC-PDHG's iterations from FISTA's point, for images.  The loop
-        starts from the master of PDHG's supports; every phase's rule is a candidate for ``mu_``, and with a
-        ``time_limit`` too short for the masters, the iterations go on to the limit (:mod:`mrc_pyomo.methods.pathwise`).
-        ``True``: the route's phases, or MRC-PDHG's where it has none; ``False``: none.  ``history_`` shows the
-        phases (``phase == "first-order"``) and ``n_iter_`` counts their iterations with the masters;
-        ``max_iter`` bounds each.  :func:`~mrc_pyomo.mrc_path` runs none (each stage starts from the one before;
-        ``True`` is refused there).
+        First-order phases before the loop of a method that takes them (MRC-CCG), chosen by the problem's shape
+        (:func:`mrc_pyomo.methods.route.route`): none where masters are cheap, MRC-PDHG for many classes and random
+        Fourier features, FISTA then MRC-PDHG for images; the loop starts from the master of PDHG's supports, and every
+        phase's rule is a candidate for ``mu_`` (:mod:`mrc_pyomo.methods.pathwise`).  ``True``: the route's phases, or
+        MRC-PDHG's where it has none; ``False``: none.  ``max_iter`` bounds each.
     solver : str or Pyomo solver instance, default="highs"
-        ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is
-        a Pyomo solver name (``pyomo.environ.SolverFactory``): a persistent interface (``"appsi_highs"``,
-        ``"gurobi_persistent"``, ``"cplex_persistent"``, ...) is handed the master's Pyomo model once and then
-        each change; any other solver (``"glpk"``, ``"cbc"``, ...) is handed the model at every solve.  An
-        instance (``SolverFactory("glpk")``, its options set) is taken as its name is, with its options: the fit
-        solves with a solver made like it and leaves the instance as it was (docs: "A solver instance").
+        ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is a Pyomo
+        solver (``pyomo.environ.SolverFactory``; a persistent interface such as ``"gurobi_persistent"`` is handed each
+        change, any other the model at every solve).  An instance (``SolverFactory("glpk")``, its options set) stands
+        for its name and options, and is left as it was (docs: "A solver instance").
     formulation : {"paper", "compact"}, another registered name, or Formulation, default="paper"
-        The formulation of the master (:mod:`mrc_pyomo.formulations`): the paper's rows ``(i, C)``, or the
-        compact form of ``(sample, class)`` pairs, a column ``u_iy >= 0`` each and one row per sample (``n (K +
-        1)`` rows for the full LP instead of ``n (2^K - 1)``).  Both give the same ``R*`` and the same
-        certificate.  MRC-CCG is faster in the paper's rows; the compact full LP (``method="lp"``) is the one
-        for many classes and a few hundred samples (docs/architecture.rst, "The formulation seam").
+        The master's formulation (:mod:`mrc_pyomo.formulations`): the paper's rows ``(i, C)``, or the compact form, a
+        column ``u_iy >= 0`` per (sample, class) pair and one row per sample; both give the same ``R*`` and certificate.
+        MRC-CCG is faster in the paper's rows, the full LP (``method="lp"``) with many classes in the compact form
+        (docs/architecture.rst, "The formulation seam").
     eps_1 : float, default=1e-3
-        Target of the certified gap: the fit has converged when ``upper_ - lower_ <= eps_1``, so ``upper_``
-        is then within ``eps_1`` of the minimax risk ``R*``.  ``0`` asks for the gap of round-off
-        (:data:`mrc_pyomo.oracles.certificate.GAP_FLOOR`).  What scikit-learn calls ``tol`` (no alias: ``eps_1``
-        is the paper's name), but a certified bound on the distance to the optimum, not a change between steps.
+        Target of the certified gap (scikit-learn's ``tol``): converged when ``upper_ - lower_ <= eps_1``, so ``upper_``
+        is within ``eps_1`` of ``R*``; ``0`` asks for the gap of round-off
+        (:data:`mrc_pyomo.oracles.certificate.GAP_FLOOR`).
     eps_2 : float, default=1e-5
         Threshold on the dual (feature) violations of the regime ``"nm"``.
     n_max, m_max : int, default=400
         Rows and features added per iteration at most.
     max_iter : int or None, default=None
-        Iterations of the generation loop at most (subgradient steps for ``method="subgradient"``, first-order
-        iterations for ``method="fom"``); None: the method's default, 1,000, and 10,000 steps for MRC-SUB (MRCpy's,
-        as in the paper's comparisons: its rule after 1,000 steps is still the trivial one on digits).
+        Iterations at most: masters, MRC-SUB's steps, first-order iterations; None: 1,000, and 10,000 steps for MRC-SUB
+        (MRCpy's, as in the paper's comparisons).
     regime : {"auto", "n", "nm"}, default="auto"
-        MRC-CCG's regime, which each method's ``configure`` reads (MRC-FOM's certificate always runs in ``"n"``;
-        MRC-SUB and the full LP take the whole problem; ``regime_`` says where a fit ran): ``"n"``: all features,
-        rows added and removed; ``"nm"``: rows and features added.  ``"auto"`` uses ``"n"`` when ``K * D <=
-        LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``: MRC-CCG's registry entry then runs
-        the full LP's steps, as ``method="lp"``; sparse text with few classes; :func:`~mrc_pyomo.mrc_path` keeps to
-        the generation loop), else ``"nm"`` for sparse features and ``"n"`` for dense ones (random Fourier
-        features, images: the certificate of ``"nm"`` cannot close while dense features lie outside ``J``);
-        :func:`mrc_pyomo.methods.ccg.config.choose_regime` states the rule and its measurements.
+        MRC-CCG's regime: ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"``:
+        ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``; not in
+        :func:`~mrc_pyomo.mrc_path`), else ``"nm"`` for sparse features and ``"n"`` for dense ones
+        (:func:`mrc_pyomo.methods.ccg.config.choose_regime` states the rule and its measurements).
     time_limit : float, optional
-        Seconds the fit may take (None: no limit), its own seconds from its start: the validation of the data and
-        the preparation of the problem count, the time spent at a step (in ``callback``, or between two ``next()``
-        of :meth:`steps`) does not.  A fit has one :class:`~mrc_pyomo.methods.deadline.Deadline`, which every
-        level asks for the time left (the stages, the first-order phase, the loop, each master's solve, which
-        HiGHS stops at the limit; :func:`~mrc_pyomo.mrc_path`'s bounds all its stages): once the time is up no
-        master or iteration starts, so a fit returns within the limit plus one solve and a few passes over the
-        data, with ``status_ == "time_limit"`` and the best certified rule found.  The paper's small first master
-        is solved whatever the time, so that a loop whose time is up before it still ends with a master's rule.
+        Seconds the fit may take (None: no limit), the data's preparation included, the time spent at a step
+        (``callback``, a paused :meth:`steps`) not.  Once its :class:`~mrc_pyomo.methods.deadline.Deadline` is up no
+        master or iteration starts, so a fit returns within the limit plus one solve and a few passes over the data,
+        with ``status_ == "time_limit"`` and the best certified rule found.
     solver_options : dict, optional
-        Options passed to the solver (HiGHS option names on the default path); ``{"tee": True}`` shows the
-        solver's own log, with any solver (HiGHS's ``output_flag``, Pyomo's ``tee``).
+        Options passed to the solver (HiGHS option names by default); ``{"tee": True}`` shows the solver's own log.
     random_state : int, RandomState or None
         Seeds the random Fourier features.
     verbose : int or bool, default=False
-        What the fit shows while it runs (:mod:`mrc_pyomo.display.progress`): ``0`` / ``False`` nothing; ``1`` /
-        ``True`` a live progress line on stderr (iteration, certified interval and gap, rows and features, elapsed
-        time), drawn by tqdm in a terminal or a notebook; ``2`` the iteration log on stdout, within 100 columns;
-        ``3`` the wide log, every column of it (the largest violations, the solver's seconds).  The solver's own
-        log appears at no level, only when ``solver_options`` asks for it (``{"tee": True}``).
+        What the fit shows (:mod:`mrc_pyomo.display.progress`): ``0`` / ``False`` nothing; ``1`` / ``True`` a live
+        progress line on stderr; ``2`` the iteration log on stdout; ``3`` the wide log, every column.
     callback : callable, optional
-        Called after each master solve and check with a :class:`~mrc_pyomo.methods.ccg.record.IterationState` (the
-        master and its Pyomo model, ``mu``, ``nu``, the duals, the rows and features added and removed, the
-        violations, the rows and features chosen next); returning a true value stops the loop.  With
-        ``method="fom"`` and in a first-order phase (``first_order``), called after each of its iterations with
+        Called after each master solve and check with a :class:`~mrc_pyomo.methods.ccg.record.IterationState`; a true
+        return value stops the loop.  With ``method="fom"`` and in a first-order phase, called after each iteration with
         its history record (a dict).
     class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, ``{label: weight}`` (a label left out weighs 1; a label not in ``y`` is an error),
-        or ``"balanced"``: ``n / (K n_k)`` (sums of ``sample_weight`` if given).  As in scikit-learn, they multiply
-        ``sample_weight`` (:func:`~mrc_pyomo.estimator.fitting.class_sample_weight`), which enters ``tau`` and
-        ``lambda`` (see :meth:`fit`); a class of weight 0 is left out of the fit.
+        ``{label: weight}`` (a label left out weighs 1) or ``"balanced"``: ``n / (K n_k)``; as in scikit-learn they
+        multiply ``sample_weight`` (:func:`~mrc_pyomo.estimator.fitting.class_sample_weight`), and a class of weight 0
+        is left out of the fit.
     warm_start : bool, default=False
-        A fit of an estimator fitted before, with the same classes and width of ``mu_``, starts from that fit (other
-        classes or widths: ``ValueError``): its ``mu_`` a candidate for the new one and, for MRC-CCG, its master's
-        rows and features in the first master (:mod:`mrc_pyomo.estimator.warm`); no first-order phase or
-        continuation then.  The certificate is the new fit's own.  Other methods start from nothing given.
+        A fit of a fitted estimator (same classes and width of ``mu_``, else ``ValueError``) starts from it: its ``mu_``
+        a candidate and, for MRC-CCG, its master's rows and features (:mod:`mrc_pyomo.estimator.warm`), with no
+        first-order phase or continuation; the certificate is the new fit's own.
 
     Attributes
     ----------
@@ -161,62 +116,44 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
     n_features_in_ : int
         The number of columns of ``X`` seen in ``fit``.
     feature_names_in_ : ndarray of shape (n_features,)
-        The column names of ``X`` when it was a data frame with string column names (scikit-learn's
-        convention); absent otherwise.
+        The column names of ``X`` when it was a data frame with string column names; absent otherwise.
     feature_map_ : transformer
-        The fitted feature map: ``feature_map_.transform(X)`` is ``Psi(X)``, shape ``(n, D)``, the constant 1
-        first with ``fit_intercept=True`` (:doc:`theory`, "The classifier").
+        The fitted feature map: ``feature_map_.transform(X)`` is ``Psi(X)``, shape ``(n, D)``, the constant 1 first with
+        ``fit_intercept=True`` (:doc:`theory`, "The classifier").
     tau_, lambda_ : ndarray of shape (n_classes, D)
-        The mean and confidence vectors of the uncertainty set (eq. 2): ``tau`` the (weighted) mean of
-        ``Phi(x_i, y_i)`` over the training samples, ``lambda = lambda0 * s`` with ``s`` their standard
-        deviation (population, ``ddof=0``).
+        The mean and confidence vectors of the uncertainty set (eq. 2): ``tau`` the weighted mean of ``Phi(x_i, y_i)``
+        over the training samples, ``lambda = lambda0 * s``, ``s`` their standard deviation (``ddof=0``).
     mu_ : ndarray of shape (n_classes, D)
         The rule's coefficients, in the user's units: class ``y`` scores ``v_y = Psi(x) . mu_[y]``.
     nu_ : float
         ``varphi(mu_) + 1`` (``varphi(mu) = max_i psi(x_i)``, eq. 9): the LP's ``nu`` at ``mu_``.
     objective_ : float
-        The last master's optimal value ``R^k`` as the LP solver reported it (NaN where no master was
-        solved): for inspection only; the certified values are ``lower_`` and ``upper_``.
+        The last master's optimal value ``R^k`` as the solver reported it (NaN without a master), not certified.
     n_iter_ : int
-        The iterations of the fit: the masters of MRC-CCG (and the iterations of a first-order phase before
-        them), the steps of MRC-SUB, the iterations of MRC-FOM; 0 for ``method="lp"``.
+        Masters of MRC-CCG (with a first-order phase's iterations), steps of MRC-SUB, iterations of MRC-FOM.
     history_ : pandas.DataFrame
-        One row per iteration (:doc:`tutorial`, "The iteration log", names each column): the master's value
-        ``R_master``, the exact ``R_mu`` of its point, the certified ``lower`` and ``upper``, the largest
-        primal and dual violations, the master's rows and features and those added and removed, the seconds
-        of the oracles, the model's updates and the solver, the solver's own status, ``lambda0`` and
-        ``phase``.
+        One row per iteration (:doc:`tutorial`, "The iteration log", names each column): ``R_master``, ``R_mu``, the
+        certified ``lower`` and ``upper``, violations, rows and features, seconds, ``lambda0``, ``phase``.
     master_ : RestrictedMaster or None
-        The restricted master of the last iteration (:doc:`export`): its Pyomo model is ``master_.model``,
-        ``master_.write(path)`` writes it as ``.lp`` or ``.mps``.  It is the LP in the rescaled columns: its
-        ``mu_pos[y, j]`` and ``mu_neg[y, j]`` are ``mu1`` and ``mu2`` divided by ``column_scale_[j]``.  None
-        for MRC-SUB (no LP) and for a full LP its time limit stopped.
+        The last iteration's restricted master (:doc:`export`; ``master_.model``, ``master_.write(path)``), in the
+        rescaled columns: its ``mu_pos[y, j]`` and ``mu_neg[y, j]`` are ``mu1`` and ``mu2`` divided by
+        ``column_scale_[j]``.  None for MRC-SUB and for a full LP its time limit stopped.
     regime_ : str
-        Where the fit ran: ``"n"`` (all features, rows generated), ``"nm"`` (rows and features generated) or
-        ``"full"`` (the whole problem at once: the full LP, ``method="lp"`` or chosen by ``regime="auto"``, and
-        MRC-SUB); MRC-FOM's certificate runs in ``"n"``.
+        Where the fit ran: ``"n"``, ``"nm"`` or ``"full"`` (the whole problem: the full LP, MRC-SUB).
     upper_, lower_ : float
         The certified interval ``lower_ <= R* <= upper_ = R(mu_)``.
     status_ : str
-        ``"converged"`` exactly when ``upper_ - lower_ <= eps_1``, whatever the solver reported (its own status
-        is the history's ``solver_status``); otherwise ``"max_iter"``, ``"time_limit"``, ``"callback"``,
-        ``"stalled"`` (every solve optimal, but the solver's precision cannot narrow the gap further: the
-        warning gives the gap) or ``"solver_error"`` (the solver failed on a later master; the history's last
-        record says why).
+        ``"converged"`` exactly when ``upper_ - lower_ <= eps_1``, else ``"max_iter"``, ``"time_limit"``,
+        ``"callback"``, ``"stalled"`` (the solver's precision cannot narrow the gap) or ``"solver_error"`` (see the
+        history's last record).
     column_scale_ : ndarray of shape (D,)
         The internal scale ``d`` of the columns of ``Psi`` (:mod:`mrc_pyomo.problem.scaling`).
     coef_ : ndarray of shape (n_classes, n_features)
-        The linear map only (``phi="linear"``, ``Psi(x) = [1, x]`` or ``x``; ``n_features = n_features_in_``):
-        the weights of the original features in the user's units, ``mu_`` without its intercept column (a
-        read-only view of ``mu_``, not a copy).  The class scores are ``X @ coef_.T + intercept_``;
-        ``decision_function`` is their difference ``v_1 - v_0`` for two classes and the scores themselves
-        otherwise.  With any other ``phi`` (random
-        Fourier features, a transformer) the weights belong to the mapped features ``Psi(x)``, not to ``x``:
-        ``coef_`` and ``intercept_`` then raise ``AttributeError`` (``hasattr(clf, "coef_")`` is False) and the
-        scores are ``feature_map_.transform(X) @ mu_.T``.
+        The linear map only (``phi="linear"``): ``mu_`` without its intercept column, a read-only view; the class scores
+        are ``X @ coef_.T + intercept_``.  With another ``phi`` the weights belong to ``Psi(x)``: ``coef_`` and
+        ``intercept_`` raise ``AttributeError``.
     intercept_ : ndarray of shape (n_classes,)
-        The linear map only: ``mu_[:, 0]``, the weights of the constant feature, with ``fit_intercept=True``;
-        zeros with ``fit_intercept=False``.
+        The linear map only: ``mu_[:, 0]`` with ``fit_intercept=True``, zeros otherwise.
     """
 
     _parameter_constraints = PARAMETER_CONSTRAINTS
@@ -229,8 +166,7 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         return tags
 
     def set_params(self, **params):
-        """Set parameters (scikit-learn's ``set_params``); refused (``RuntimeError``) while a fit of the estimator
-        runs or is paused (:meth:`steps`): the fit would end with the attributes of other parameters."""
+        """Set the parameters as scikit-learn does; ``RuntimeError`` while a fit runs or is paused (:meth:`steps`)."""
         check_not_fitting(self, "setting its parameters")
         return super().set_params(**params)
 
@@ -241,43 +177,31 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
     # nested validation on: the parameters of a user's feature map (phi) are checked before it is fitted
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, sample_weight=None):
-        """Learn the MRC from ``X`` (dense, scipy.sparse or a Dask array, shape ``(n, d)``) and labels ``y``:
-        validate, prepare the problem (:func:`mrc_pyomo.problem.prepare`), solve it by the method, set the fitted
-        attributes (:mod:`mrc_pyomo.estimator.fitted`) in one step.  Nothing is written into the estimator before
-        the fit ends: a fit that raises (an error, a callback's exception, ``KeyboardInterrupt``) leaves it as it
-        was.  A second fit of an estimator whose fit is running or paused (:meth:`steps`) is refused
-        (``RuntimeError``).
+        """Learn the MRC from ``X`` (dense, scipy.sparse or a Dask array, shape ``(n, d)``) and labels ``y``; the fitted
+        attributes are set in one step at the end (:mod:`mrc_pyomo.estimator.fitted`), and a second fit while one runs
+        or is paused (:meth:`steps`) raises ``RuntimeError``.
 
-        ``sample_weight`` (array of shape ``(n,)``, non-negative): the weights of the samples in ``tau`` and
-        ``lambda`` (eq. 2: the weighted mean and standard deviation of ``Phi``), so that an integer weight is
-        that many copies of the sample; a sample of weight 0 is not a training sample (it is left out, also of
-        the maximum over the samples in ``R``).  The feature map's fit takes them where it can (the ``gamma="scale"``
-        of random Fourier features; a transformer whose ``fit`` has ``sample_weight``)."""
+        ``sample_weight`` (shape ``(n,)``, non-negative): the weights in ``tau`` and ``lambda`` (eq. 2), an integer
+        weight as that many copies; a sample of weight 0 is left out, also of ``R``'s maximum."""
         with running_fit(self):
             fitted = finish(self._fit_steps(X, y, sample_weight), self.callback)
         return commit(self, fitted)
 
     def steps(self, X, y, sample_weight=None):
-        """Fit as :meth:`fit` does, one iteration at a time: an iterator (:class:`~mrc_pyomo.estimator.steps.Steps`)
-        over the iterations, each an :class:`~mrc_pyomo.methods.ccg.record.IterationState` (a first-order phase's
-        are its history records), so that a notebook shows one per cell (``state = next(steps)``).  The fit runs
-        in the caller's thread, only inside ``next()``, and sets the fitted attributes when it ends; ``close()``,
-        ``break`` out of a ``for`` loop over it or dropping it ends it as a callback's stop does (``status_ ==
-        "callback"``).  While it is paused the estimator is as it was and another fit of it is refused; at the
-        end of the program it is dropped.  ``callback``, if set, is called too (:mod:`mrc_pyomo.estimator.steps`)."""
+        """Fit as :meth:`fit` does, one iteration at a time: a :class:`~mrc_pyomo.estimator.steps.Steps` iterator of
+        :class:`~mrc_pyomo.methods.ccg.record.IterationState` (a first-order phase's history records) that runs the fit
+        in the caller's thread, inside ``next()``; ``close()``, ``break`` or dropping it stops the fit as a callback
+        does (:mod:`mrc_pyomo.estimator.steps`)."""
         self._validate_params()   # now, and again when the fit starts (the parameters may change in between)
         return Steps(self, lambda: self._fit_steps(X, y, sample_weight, validate=True), self.callback)
 
     def _fit_steps(self, X, y, sample_weight, validate=False):
-        """The work of :meth:`fit` as a generator of its iterations (:mod:`mrc_pyomo.methods.result`) that returns
-        the finished fit, a :class:`~mrc_pyomo.estimator.fitted.Fitted` not yet written into the estimator (the
-        parameters checked first if ``validate``): the data prepared and the method planned
-        (:mod:`mrc_pyomo.estimator.fitting`), then the path at the core (:func:`mrc_pyomo.methods.pathwise.fit_steps`)
-        at ``lambda0``, through the larger values of :func:`~mrc_pyomo.methods.pathwise.schedule` with
-        ``continuation=True``, after the first-order phases where they pay, or (``warm_start``) from the previous
-        fit (:mod:`mrc_pyomo.estimator.warm`); the whole within one
-        :class:`~mrc_pyomo.methods.deadline.Deadline` of ``time_limit``, which leaves out the time spent at a step
-        (a callback, a paused :meth:`steps`)."""
+        """The work of :meth:`fit` as a generator of its iterations (:mod:`mrc_pyomo.methods.result`) that returns a
+        :class:`~mrc_pyomo.estimator.fitted.Fitted` (the parameters checked first if ``validate``): the problem prepared
+        and the method planned (:mod:`mrc_pyomo.estimator.fitting`), then :func:`mrc_pyomo.methods.pathwise.fit_steps`
+        within one :class:`~mrc_pyomo.methods.deadline.Deadline`, through the values of
+        :func:`~mrc_pyomo.methods.pathwise.schedule` with ``continuation``, from the previous fit with ``warm_start``
+        (:mod:`mrc_pyomo.estimator.warm`)."""
         if validate:
             self._validate_params()
         deadline = Deadline(self.time_limit)

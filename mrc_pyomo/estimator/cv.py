@@ -32,9 +32,8 @@ CV_PARAMETERS = (Parameter("lambda0s", None, ["array-like", Interval(Integral, 1
 
 
 def coefs_paths(folds, classes):
-    """The folds' ``mu`` as one array ``(n_folds, n_lambda0s, K, D)`` over the ``classes`` of all the data (NaN
-    for a stage a fold's path did not reach and for a class absent from a fold's training samples); None if the
-    folds' feature maps differ in width (a transformer whose output depends on the data)."""
+    """The folds' ``mu`` as one array ``(n_folds, n_lambda0s, K, D)`` over the ``classes`` of all the data (NaN where a
+    fold's path did not reach or lacks the class); None if the folds' feature maps differ in width."""
     widths = {coef.shape[1] for _, coefs, _ in folds for coef in coefs if coef is not None}
     if len(widths) != 1:
         return None
@@ -54,78 +53,64 @@ class MRCClassifierCV(SolverCloneMixin, ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     lambda0s : array-like or int, optional
-        The candidate values (default :data:`~mrc_pyomo.estimator.path.DEFAULT_LAMBDA0S`, 8 values); an int ``n``:
-        ``n`` values log-spaced over the default's range, 1 down to 1e-3
-        (:func:`~mrc_pyomo.estimator.path.lambda0_grid`).
+        The candidate values (default :data:`~mrc_pyomo.estimator.path.DEFAULT_LAMBDA0S`); an int ``n``: ``n`` values
+        log-spaced over the default's range (:func:`~mrc_pyomo.estimator.path.lambda0_grid`).
     cv : int, cross-validation generator or iterable, default=5
         As scikit-learn's ``check_cv`` takes it (stratified folds for an integer).
     scoring : str or callable, optional
-        As scikit-learn's ``check_scoring`` takes it (checked when ``fit`` starts); default the accuracy.  With
-        ``sample_weight``, a callable without a ``sample_weight`` parameter (or ``**kwargs``) scores unweighted,
-        with a warning.
+        As scikit-learn's ``check_scoring`` takes it; default the accuracy.  With ``sample_weight``, a callable without
+        a ``sample_weight`` parameter (or ``**kwargs``) scores unweighted, with a warning.
     phi, fit_intercept, solver, eps_1, eps_2, n_max, m_max, max_iter, regime, time_limit, solver_options, \
 random_state, formulation, class_weight
-        As :class:`~mrc_pyomo.MRCClassifier`'s, for the paths of the folds and the refit (``time_limit`` bounds
-        each path and the refit; ``class_weight``'s weights are those of all of ``y``, in every fold, and weight
-        the fits, not the validation scores).
+        As :class:`~mrc_pyomo.MRCClassifier`'s, for the folds' paths and the refit (``time_limit`` bounds each;
+        ``class_weight`` weights the fits, not the validation scores, by all of ``y``).
     first_order : "auto" or bool, default="auto"
         As :class:`~mrc_pyomo.MRCClassifier`'s, for the refit (the folds' paths run no first-order phase).
     n_jobs : int, optional
-        The folds' paths may run in parallel in joblib's processes, as scikit-learn's ``*CV`` estimators do: None
-        means 1 unless in a ``joblib.parallel_backend`` context, -1 all processors.  The first fold runs in this
-        process, and the others go to the workers only if that pays for their start: small data run in
-        one process whatever ``n_jobs`` (:func:`~mrc_pyomo.estimator.folds.run_folds`).  Each path is the same
-        wherever it runs; the refit runs after them.
+        The folds' paths may run in joblib's processes, as in scikit-learn's ``*CV`` estimators (None: 1 unless in a
+        ``joblib.parallel_backend`` context; -1: all processors), where that pays for their start
+        (:func:`~mrc_pyomo.estimator.folds.run_folds`).
     refit : bool, default=True
-        Refit on all the data at ``lambda0_``.  ``False``: no refit, as in scikit-learn's search estimators; the
-        fit sets the results of the cross-validation only (``lambda0_``, ``best_index_``, ``best_score_``,
-        ``cv_results_``, ``scores_``, ``coefs_paths_``, ``classes_``, ``n_features_in_``), and ``predict``, its
-        kin and the classifier's attributes (``mu_``, ``upper_``, ...) raise ``NotFittedError`` naming
-        ``refit=False``.
+        Refit on all the data at ``lambda0_``.  ``False``: the fit sets the cross-validation's attributes only, and
+        ``predict`` and the classifier's attributes raise ``NotFittedError``.
     verbose : {0, 1, 2, 3} or bool, default=False
-        ``1``: one progress line over the folds' stages (folds x ``lambda0s``), then the refit's live line;
-        ``2``: a line per stage of each fold (status, certified interval, iterations, seconds, score), then the
-        refit's iteration log; ``3``: the same, the refit's log wide (every column).
+        ``1``: one progress line over the folds' stages, then the refit's live line; ``2``: a line per stage of each
+        fold, then the refit's iteration log; ``3``: the same, the refit's log wide.
 
     Attributes
     ----------
     lambda0_ : float
-        The value with the best mean validation score (the largest of equal ones: the simpler rule).  As in
-        scikit-learn's search estimators with ``error_score=np.nan``, a value with no score on some fold (a stage
-        that fold's path did not reach within ``time_limit`` or ``max_iter``, or a scorer's NaN) has a NaN mean and
-        is ranked last, with a warning.
+        The value with the best mean validation score (the largest of equal ones: the simpler rule).  A value with no
+        score on some fold (not reached, or a scorer's NaN) is ranked last, with a warning, as with scikit-learn's
+        ``error_score=np.nan``.
     best_index_ : int
         The index of ``lambda0_`` in ``cv_results_``'s arrays (the candidates sorted decreasing).
     best_score_ : float
         The mean validation score of ``lambda0_``, ``cv_results_["mean_test_score"][best_index_]``.
     cv_results_ : dict of arrays
-        ``lambda0``, ``mean_test_score``, ``std_test_score``, ``rank_test_score`` and ``split<k>_test_score``, a
-        value per candidate.
+        ``lambda0``, ``mean_test_score``, ``std_test_score``, ``rank_test_score`` and ``split<k>_test_score``.
     scores_ : ndarray of shape (n_folds, n_lambda0s)
-        The validation score of each fold's path at each candidate (NaN where not reached): the
-        ``split<k>_test_score`` as rows, as ``LogisticRegressionCV``'s ``scores_`` for one class.
+        The validation score of each fold's path at each candidate (NaN where not reached), as
+        ``LogisticRegressionCV``'s ``scores_``.
     coefs_paths_ : ndarray of shape (n_folds, n_lambda0s, n_classes, D) or None
-        Each fold's ``mu`` at each candidate, in the units of that fold's feature map (``phi="linear"``: the columns
-        of ``[1, X]``), as ``LogisticRegressionCV``'s ``coefs_paths_``; NaN for a stage the fold's path did not
-        reach and on the rows of a class absent from the fold's training samples; None if the folds' feature maps
-        differ in width.
+        Each fold's ``mu`` at each candidate in the units of its feature map, as ``LogisticRegressionCV``'s
+        ``coefs_paths_`` (NaN where not reached and on a class absent from the fold; None if the folds' feature maps
+        differ in width).
     classes_ : ndarray of shape (n_classes,)
-        The classes of the folds' fits, in the order of ``coefs_paths_``' class axis (with ``refit=True``, the
-        refit's, the same classes).
+        The classes of the folds' fits, in the order of ``coefs_paths_``' class axis.
     n_features_in_ : int
         The number of columns of ``X`` seen in ``fit``.
     best_estimator_ : MRCClassifier
         With ``refit=True``: fitted on all the data at ``lambda0_``; ``predict``, ``predict_proba``,
-        ``decision_function`` and the fitted attributes (``classes_``, ``mu_``, ``upper_``, ``lower_``,
-        ``status_``, ...) are its.
+        ``decision_function`` and the fitted attributes (``mu_``, ``upper_``, ...) are its.
     """
 
     _parameter_constraints = constraints_of(CV_PARAMETERS)
     __init__ = make_init(CV_PARAMETERS)   # one attribute per parameter (mrc_pyomo.estimator.parameters)
 
     def _estimator_params(self):
-        """The :class:`~mrc_pyomo.MRCClassifier` parameters of the refit (and, but for ``first_order``, of the
-        folds' paths): those of :data:`~mrc_pyomo.estimator.parameters.SHARED`."""
+        """The :class:`~mrc_pyomo.MRCClassifier` parameters of the refit and the folds' paths
+        (:data:`~mrc_pyomo.estimator.parameters.SHARED`)."""
         return {name: getattr(self, name) for name in SHARED}
 
     def __sklearn_tags__(self):
@@ -134,19 +119,14 @@ random_state, formulation, class_weight
         return tags
 
     def _validate_params(self):
-        """scikit-learn's checks of the parameters, then those the constraints cannot express
-        (:func:`~mrc_pyomo.estimator.parameters.check_parameters`: a number given as a boolean, a formulation's
-        name, the values of a ``class_weight`` dict)."""
+        """scikit-learn's checks of the parameters, then :func:`~mrc_pyomo.estimator.parameters.check_parameters`."""
         validate_parameters(self, self._parameter_constraints)
 
     def fit(self, X, y, sample_weight=None):
-        """Score every ``lambda0`` on each fold, choose ``lambda0_``, refit on ``(X, y)`` (with ``refit=True``); a
-        fit that raises (an error, ``KeyboardInterrupt``) leaves the estimator as it was before it, and one that
-        ends keeps no attribute of an earlier fit.  ``sample_weight``: as in :meth:`MRCClassifier.fit
-        <mrc_pyomo.MRCClassifier.fit>`, for every fold's path and the refit, times ``class_weight``'s weights (those
-        of all of ``y``, as ``LogisticRegressionCV`` does); the validation scores are weighted by the held-out
-        samples' ``sample_weight`` alone; a fold whose training or held-out samples all weigh 0 is refused before
-        any path runs."""
+        """Score every ``lambda0`` on each fold, choose ``lambda0_``, refit on ``(X, y)`` if ``refit``; a fit that
+        raises leaves the estimator as it was.  ``sample_weight``: as in :meth:`MRCClassifier.fit
+        <mrc_pyomo.MRCClassifier.fit>` for the paths and the refit, times ``class_weight``'s weights, and alone for the
+        validation scores; a fold whose training or held-out samples all weigh 0 is refused before any path runs."""
         self._validate_params()
         with fit_transaction(self):
             for name in fitted_names(self):
@@ -188,8 +168,8 @@ random_state, formulation, class_weight
             self.classes_ = self.best_estimator_.classes_
 
     def _choose(self, lambda0s, folds):
-        """Set the attributes of the folds' results ``folds`` (``(scores, coefs, classes)`` per fold) over the
-        values ``lambda0s``: their scores, ranks and paths, and the value chosen."""
+        """Set the attributes of the folds' results (``(scores, coefs, classes)`` per fold) over ``lambda0s``: scores,
+        ranks, paths and the value chosen."""
         scores = np.asarray([fold[0] for fold in folds], dtype=float)
         # as scikit-learn's search estimators with error_score=np.nan: a candidate with a NaN score on some fold
         # (a stage its path did not reach, or a scorer's NaN) has a NaN mean and is ranked last
@@ -212,8 +192,7 @@ random_state, formulation, class_weight
         self.lambda0_ = float(lambda0s[self.best_index_])
 
     def _not_refitted(self, what):
-        """The ``NotFittedError`` of a fit with ``refit=False``, which has no ``what`` (None if it was refitted, or
-        not fitted)."""
+        """The ``NotFittedError`` of a fit with ``refit=False``, which has no ``what``; None otherwise."""
         if "lambda0_" not in self.__dict__ or "best_estimator_" in self.__dict__:
             return None
         return NotFittedError(f"This MRCClassifierCV was fitted with refit=False: it chose lambda0_ = "

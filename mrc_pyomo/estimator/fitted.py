@@ -1,16 +1,11 @@
-"""The fitted attributes of an :class:`~mrc_pyomo.MRCClassifier`, made from a prepared problem and a method's result,
-and written into an estimator in one step.
+"""The fitted attributes of an :class:`~mrc_pyomo.MRCClassifier` and of each stage of a path
+(:func:`mrc_pyomo.mrc_path`), made from a prepared problem and a method's result: the rule in the user's units with its
+certified interval (:meth:`~mrc_pyomo.problem.MRCProblem.rule`), status, history and last master, and the fit's warnings
+(:func:`fit_warnings`).
 
-Every fit, and every stage of a path (:func:`mrc_pyomo.mrc_path`), makes its attributes here: the rule in the
-user's units with ``upper_ = R(mu_)`` by one exact pass over the training samples and ``lower_`` from the
-method's duals (both safe in floating point, :meth:`~mrc_pyomo.problem.MRCProblem.rule`), its status, its history and
-its last master; and its warnings (:func:`fit_warnings`), which name what kept the fit from a good rule.
-
-A fit of :class:`~mrc_pyomo.MRCClassifier` writes nothing into its estimator while it runs: it validates the data
-against an :func:`unfitted_copy`, and :func:`commit` replaces the fitted attributes as a whole once everything was
-computed.  So a fit that raises (an error, ``KeyboardInterrupt``) or that is abandoned (a stepped fit left paused,
-:mod:`mrc_pyomo.estimator.steps`) leaves the estimator as it was, and two fits never mix.  :func:`fit_transaction`
-gives the same guarantee to a fit that writes as it goes (:class:`~mrc_pyomo.MRCClassifierCV`).
+A fit validates its data against an :func:`unfitted_copy`, and :func:`commit` replaces the fitted attributes as a whole
+at the end, so a fit that raises or is abandoned leaves the estimator as it was and two fits never mix;
+:func:`fit_transaction` does the same for a fit that writes as it goes (:class:`~mrc_pyomo.MRCClassifierCV`).
 """
 
 import inspect
@@ -41,19 +36,17 @@ STOP_ADVICE = {Status.MAX_ITER: "a larger max_iter", Status.TIME_LIMIT: "a large
 
 def certified_status(status, lower, upper, eps_1):
     """The status of a fit whose method stopped with ``status`` and whose certified interval is ``[lower, upper]``:
-    ``"converged"`` exactly when ``upper - lower <= max(eps_1, GAP_FLOOR)``, whatever the method or the solver
-    said; a method's "converged" that the interval in the user's units (rounded outward) no longer supports is
-    ``"stalled"`` (the arithmetic's precision, not the method, stopped it)."""
+    ``"converged"`` exactly when ``upper - lower <= max(eps_1, GAP_FLOOR)``, whatever the method said; a method's
+    "converged" that the interval in the user's units no longer supports is ``"stalled"``."""
     if upper - lower <= gap_tolerance(eps_1):
         return Status.CONVERGED
     return Status.STALLED if status == Status.CONVERGED else status
 
 
 def fitted_attributes(problem, result, regime, eps_1):
-    """``(attributes, rule)``: the fitted attributes (a dict of names ending in ``_``) of the
-    :class:`~mrc_pyomo.methods.result.FitResult` ``result`` of a method on ``problem`` (at ``problem.lambda0``),
-    fitted in ``regime`` with the target gap ``eps_1`` (:func:`certified_status`), and the
-    :class:`~mrc_pyomo.problem.problem.Rule` they were made of (its training predictions)."""
+    """``(attributes, rule)``: the fitted attributes (names ending in ``_``) of the method's
+    :class:`~mrc_pyomo.methods.result.FitResult` ``result`` on ``problem``, fitted in ``regime`` with the target gap
+    ``eps_1``, and the :class:`~mrc_pyomo.problem.problem.Rule` they were made of."""
     rule = problem.rule(result.mu, float(result.lower))
     history = pd.DataFrame(result.history, columns=list(result.columns))
     if "lambda0" not in history:
@@ -69,14 +62,10 @@ def fitted_attributes(problem, result, regime, eps_1):
 
 
 def unpredicted_classes_message(problem, rule, status, estimator):
-    """The warning for a rule that never predicts some classes of its training data (None if it predicts them
-    all): the classes, the training accuracy, and what kept the rule from them.  A fit that stopped before it
-    converged (``status`` another than ``"converged"``) is named with its stop and gap: its rule is not yet the
-    minimax rule, so neither the feature map nor the regularisation is to blame yet.  A converged fit whose
-    ``lambda0`` is at or above :func:`~mrc_pyomo.methods.pathwise.zero_rule_lambda0` has the constant rule
-    ``mu = 0`` among its minimisers: the regularisation is to blame; one whose missing classes carry less than
-    :data:`LIGHT_CLASSES` of the sample weight, their weight.  Otherwise the feature map may be too poor (a
-    linear rule cannot separate the classes), or ``lambda0`` too large."""
+    """The warning for a rule that never predicts some classes of its training data (None if it predicts them all), with
+    the cause: a fit stopped before it converged; missing classes lighter than :data:`LIGHT_CLASSES` of the sample
+    weight; a ``lambda0`` from :func:`~mrc_pyomo.methods.pathwise.zero_rule_lambda0` on, where ``mu = 0`` is minimax;
+    else a feature map too poor, or ``lambda0`` too large."""
     classes = problem.classes
     missing = [classes[k] for k in np.flatnonzero(rule.predicted == 0)]
     if not missing:
@@ -127,9 +116,8 @@ def fitted_names(estimator):
 
 @contextmanager
 def fit_transaction(estimator):
-    """Run a fit of ``estimator`` as a transaction: if the block raises (an error, ``KeyboardInterrupt``), the
-    estimator's fitted attributes are put back as they were before it (none, for a first fit: ``predict`` then
-    raises ``NotFittedError``), including those the validation of the data set first (``n_features_in_``)."""
+    """Run a fit of ``estimator`` as a transaction: if the block raises, its fitted attributes, those the data's
+    validation set included, are put back as they were (none, for a first fit)."""
     before = {name: getattr(estimator, name) for name in fitted_names(estimator)}
     try:
         yield estimator
@@ -141,9 +129,8 @@ def fit_transaction(estimator):
 
 
 def convergence_message(status, lower, upper, estimator, max_iter=None):
-    """The ``ConvergenceWarning`` of a fit whose certified gap ``upper - lower`` is above ``estimator.eps_1``
-    (None otherwise): the stop, the gap, the interval, and what lets the fit go on (``max_iter``: the iterations
-    the method ran at most)."""
+    """The ``ConvergenceWarning`` of a fit whose certified gap is above ``estimator.eps_1`` (None otherwise): the stop,
+    the gap, the interval and what lets the fit go on (``max_iter``: the method's)."""
     gap = upper - lower
     if gap <= gap_tolerance(estimator.eps_1):
         return None
@@ -158,10 +145,9 @@ def convergence_message(status, lower, upper, estimator, max_iter=None):
 
 
 def fit_warnings(problem, attributes, rule, estimator, max_iter=None):
-    """The warnings of a finished fit of ``estimator`` on ``problem`` (its ``attributes`` and ``rule``, of
-    :func:`fitted_attributes`; ``max_iter``: the iterations its method ran at most), as ``(message, category)``
-    pairs: the classes its rule never predicts (:func:`unpredicted_classes_message`, a ``UserWarning``) and an
-    open certified gap (:func:`convergence_message`, a ``ConvergenceWarning``)."""
+    """The warnings of a finished fit (its ``attributes`` and ``rule``, of :func:`fitted_attributes`) as ``(message,
+    category)`` pairs: :func:`unpredicted_classes_message` (``UserWarning``) and :func:`convergence_message`
+    (``ConvergenceWarning``)."""
     status, lower, upper = attributes["status_"], attributes["lower_"], attributes["upper_"]
     messages = ((unpredicted_classes_message(problem, rule, status, estimator), UserWarning),
                 (convergence_message(status, lower, upper, estimator, max_iter), ConvergenceWarning))
@@ -178,9 +164,8 @@ class Fitted:
 
 
 def unfitted_copy(estimator):
-    """A shallow copy of ``estimator`` without its fitted attributes: what a fit validates its data against
-    (scikit-learn's ``validate_data`` sets ``n_features_in_`` and ``feature_names_in_`` on it), so that nothing is
-    written into ``estimator`` itself before :func:`commit`."""
+    """A shallow copy of ``estimator`` without its fitted attributes, to validate a fit's data against (scikit-learn's
+    ``validate_data`` sets attributes on it), so that nothing is written into ``estimator`` before :func:`commit`."""
     copy = object.__new__(type(estimator))
     fitted = set(fitted_names(estimator))
     copy.__dict__.update({name: value for name, value in vars(estimator).items() if name not in fitted})
@@ -188,10 +173,9 @@ def unfitted_copy(estimator):
 
 
 def commit(estimator, fitted):
-    """Write the finished fit ``fitted`` (a :class:`Fitted`) into ``estimator`` in one step: its fitted attributes
-    are replaced as a whole (none of an earlier fit is left, the parameters are kept), by a single assignment that
-    an interruption cannot split; then its warnings are raised, pointing at the caller's line outside this package.
-    Returns ``estimator``."""
+    """Write the finished fit ``fitted`` (a :class:`Fitted`) into ``estimator`` by a single assignment an interruption
+    cannot split, replacing its fitted attributes as a whole; then raise its warnings at the caller's line outside this
+    package.  Returns ``estimator``."""
     fitted_before = set(fitted_names(estimator))
     state = {name: value for name, value in vars(estimator).items() if name not in fitted_before}
     state.update(fitted.attributes)
@@ -202,8 +186,7 @@ def commit(estimator, fitted):
     return estimator
 
 
-#: the folders whose frames a warning of a fit skips, to point at the user's line: this package's, and
-#: scikit-learn's ``base.py`` (its ``_fit_context`` wraps ``fit``)
+#: the frames a fit's warning skips to point at the user's line: this package's, and scikit-learn's ``base.py``
 _SKIPPED_FILES = (str(Path(__file__).resolve().parents[1]) + os.sep, os.path.join("sklearn", "base.py"))
 
 

@@ -1,9 +1,7 @@
-"""From an estimator's parameters and data to the core's fit, the part :class:`~mrc_pyomo.MRCClassifier`'s ``fit``
-and :func:`~mrc_pyomo.mrc_path` share: the data validated (against an unfitted copy of the estimator, so that
-nothing is written into it), weighted (``class_weight`` times ``sample_weight``: :func:`class_sample_weight`) and
-prepared (:func:`mrc_pyomo.problem.prepare`), the registered method with its config, and the first-order phases
-of its route (:func:`problem_of`, :func:`plan_of`).  What runs them is the path at the core
-(:mod:`mrc_pyomo.methods.pathwise`).
+"""From an estimator's parameters and data to the core's fit, the part :class:`~mrc_pyomo.MRCClassifier`'s ``fit`` and
+:func:`~mrc_pyomo.mrc_path` share: the data validated (against an unfitted copy), weighted (:func:`class_sample_weight`)
+and prepared (:func:`mrc_pyomo.problem.prepare`), the method configured with the first-order phases of its route.  The
+path at the core runs them (:mod:`mrc_pyomo.methods.pathwise`).
 """
 
 from dataclasses import replace
@@ -27,13 +25,10 @@ from .parameters import settings_of
 
 
 def problem_of(estimator, X, y, sample_weight, lambda0, method, **options):
-    """``(problem, inputs)``: the training data ``X``, ``y`` and ``sample_weight`` validated and prepared at
-    ``lambda0`` for the registered ``method`` (its exact reduction if it takes one; ``options`` for
-    :func:`~mrc_pyomo.problem.prepare`), with the parameters of ``estimator`` (an estimator: its feature map, intercept,
-    random state and solver); ``inputs``: the attributes scikit-learn's validation sets (``n_features_in_``,
-    ``feature_names_in_``), set on an unfitted copy of ``estimator``, not on it."""
-    # the solver is checked on every fit, even with scikit-learn's parameter validation switched off:
-    # whether it is usable depends on the machine, not only on the name
+    """``(problem, inputs)``: ``X``, ``y`` and ``sample_weight`` validated and prepared at ``lambda0`` for the
+    registered ``method`` (``options`` for :func:`~mrc_pyomo.problem.prepare`) with the parameters of ``estimator``;
+    ``inputs``: the attributes scikit-learn's validation sets, on an unfitted copy of ``estimator``."""
+    # checked on every fit, parameter validation on or off: whether a solver is usable depends on the machine
     check_solver(estimator.solver)
     shadow = unfitted_copy(estimator)
     X, y = validate_training_data(shadow, X, y)
@@ -48,10 +43,9 @@ def problem_of(estimator, X, y, sample_weight, lambda0, method, **options):
 
 
 def plan_of(estimator, method, problem):
-    """``(config, phases)``: the config of the registered ``method`` on ``problem`` from the parameters of
-    ``estimator`` (:func:`~mrc_pyomo.estimator.parameters.settings_of`), and the first-order phases before it (a tuple
-    of :class:`~mrc_pyomo.methods.pathwise.Phase`, each a registered method's with its config: those of the route
-    of :func:`~mrc_pyomo.methods.route.route` for a method that takes phases; none for the others)."""
+    """``(config, phases)``: the config of the registered ``method`` on ``problem`` from the parameters of ``estimator``
+    (:func:`~mrc_pyomo.estimator.parameters.settings_of`), and the first-order phases before it
+    (:class:`~mrc_pyomo.methods.pathwise.Phase`), of :func:`~mrc_pyomo.methods.route.route` if the method takes any."""
     settings = settings_of(estimator)
     config = method.configure(settings, problem)
     if not method.routed:
@@ -63,13 +57,11 @@ def plan_of(estimator, method, problem):
 
 
 def class_sample_weight(class_weight, y, sample_weight=None):
-    """The weights of the samples of labels ``y`` under ``class_weight`` (None, ``"balanced"`` or a dict ``{label:
-    weight}``, a label left out weighing 1) times ``sample_weight``, as scikit-learn's ``LogisticRegression``
-    combines them (:func:`sklearn.utils.class_weight.compute_class_weight`: ``"balanced"`` gives class ``k`` the
-    weight ``W / (K W_k)``, ``W_k`` the sample weight of its samples); ``sample_weight`` as given when
-    ``class_weight`` is None.  The samples of weight 0 take no part (their class, if they are all it has, is not a
-    class of the fit).  A ``ValueError`` names the labels of a dict that are not labels of ``y``, and weights
-    that leave no sample.  Nothing given is modified."""
+    """The weights of the samples of labels ``y`` under ``class_weight`` (None, ``"balanced"`` or ``{label: weight}``, a
+    label left out weighing 1) times ``sample_weight``, as scikit-learn's ``LogisticRegression`` combines them
+    (:func:`sklearn.utils.class_weight.compute_class_weight`: ``"balanced"`` gives class ``k`` the weight ``W / (K
+    W_k)``, ``W_k`` its samples' weight).  Samples of weight 0 take no part, nor does a class that has only them.
+    ``ValueError`` for a dict's label not in ``y``, and for weights that leave no sample."""
     if class_weight is None:
         return sample_weight
     y = np.asarray(y)

@@ -1,14 +1,10 @@
-"""The folds of :class:`~mrc_pyomo.MRCClassifierCV`: each fold's path and scores (:func:`fold_scores`), the scorer
-(:func:`fold_scorer`), the weights' check (:func:`check_fold_weights`), and where the folds run (:func:`run_folds`).
+"""The folds of :class:`~mrc_pyomo.MRCClassifierCV`: each fold's path and scores, and where the folds run.
 
-**Where the folds run.**  ``n_jobs`` asks for joblib's workers, which are processes (loky, as in scikit-learn's
-``*CV`` estimators): each starts, imports the library (Pyomo, scikit-learn) and is sent the data, which takes
-longer than the whole of a small cross-validation.  So the first fold runs in this process, timed, and the
-others go to the workers only where that pays (:func:`workers_pay`: the time they take here against
-:data:`WORKER_START_SECONDS` plus their time in the workers); otherwise they run here too (measured:
-docs/benchmarks.md, "The library's choices", "Where the folds run").  Threads are not used: Pyomo, which holds each
-master's model, is not thread-safe (its writers and temporary files keep global state), nor is the silencing of each
-path's warnings (``warnings.catch_warnings``), and the GIL is held outside HiGHS's solves.
+**Where the folds run.**  ``n_jobs`` asks for joblib's processes (loky, as in scikit-learn's ``*CV`` estimators), each
+of which starts, imports the library and is sent the data, which takes longer than a whole small cross-validation.  So
+the first fold runs here, timed, and the others go to the workers only where that pays (:func:`workers_pay`), else run
+here too (docs/benchmarks.md, "The library's choices", "Where the folds run").  Not threads: Pyomo, which holds each
+master's model, is not thread-safe, nor is ``warnings.catch_warnings``, and the GIL is held outside HiGHS's solves.
 """
 
 import difflib
@@ -29,11 +25,10 @@ WORKER_START_SECONDS = 2.0
 
 
 def fold_scores(k, X, y, train, test, lambda0s, params, scorer, train_weight=None, test_weight=None):
-    """``(k, table, scores, coefs, classes)`` of fold ``k``: the path of :func:`mrc_path` on the training samples
-    ``train`` (its limits' warnings silenced: a stage it did not reach scores NaN), the validation score of each
-    stage by ``scorer`` on the samples ``test`` (passed ``sample_weight=test_weight`` if given), each stage's
-    ``mu`` (None where not reached) and the classes of the fold's fit.  A function of its arguments alone, so that
-    joblib runs it in another process."""
+    """``(k, table, scores, coefs, classes)`` of fold ``k``: the path of :func:`mrc_path` on the samples ``train`` (its
+    limits' warnings silenced), the score by ``scorer`` of each stage on ``test`` (``sample_weight=test_weight`` if
+    given; NaN where not reached), each stage's ``mu`` and the fold's classes.  A function of its arguments alone, for
+    joblib's processes."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         path = mrc_path(X[train], y[train], lambda0s, sample_weight=train_weight,
@@ -46,9 +41,8 @@ def fold_scores(k, X, y, train, test, lambda0s, params, scorer, train_weight=Non
 
 
 def fold_scorer(scoring, estimator):
-    """``(scorer, takes_weight)``: ``check_scoring``'s scorer of ``scoring`` and whether it takes ``sample_weight``
-    (scikit-learn's scorers, a callable with that parameter or ``**kwargs``); a ValueError naming
-    MRCClassifierCV's ``scoring`` if it is not a scorer."""
+    """``(scorer, takes_weight)``: ``check_scoring``'s scorer of ``scoring`` and whether it takes ``sample_weight``; a
+    ValueError naming MRCClassifierCV's ``scoring`` if it is not a scorer."""
     if isinstance(scoring, str) and scoring not in get_scorer_names():
         close = difflib.get_close_matches(scoring, get_scorer_names(), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
@@ -68,9 +62,8 @@ def fold_scorer(scoring, estimator):
 
 
 def check_fold_weights(splits, train_weight, test_weight, cv):
-    """A ValueError naming the first fold (0-based, as ``split<k>_test_score``) whose training samples all weigh
-    0 in ``train_weight`` or whose held-out samples all weigh 0 in ``test_weight`` (either None: no weights),
-    before any path runs: the weights as a whole are fine, the folds gather them."""
+    """A ValueError, before any path runs, naming the first fold (0-based, as ``split<k>_test_score``) whose training or
+    held-out samples all weigh 0 (``train_weight``, ``test_weight``; None: no weights)."""
     empty = [(k, part) for k, rows in enumerate(splits)
              for part, part_rows, weight in zip(("training", "held-out"), rows, (train_weight, test_weight))
              if weight is not None and not np.any(weight[part_rows])]
@@ -86,9 +79,8 @@ def check_fold_weights(splits, train_weight, test_weight, cv):
 
 
 def workers_pay(first_seconds, n_left, n_jobs, start_seconds=None):
-    """Whether ``n_left`` folds, each about ``first_seconds`` long (the first fold's time), end sooner in
-    ``n_jobs`` workers that first take ``start_seconds`` (default :data:`WORKER_START_SECONDS`) to start than one
-    after the other in this process."""
+    """Whether ``n_left`` folds of ``first_seconds`` each end sooner in ``n_jobs`` workers that take ``start_seconds``
+    (default :data:`WORKER_START_SECONDS`) to start than one after the other here."""
     start_seconds = WORKER_START_SECONDS if start_seconds is None else start_seconds
     workers = min(n_jobs, n_left)
     if workers <= 1:
@@ -97,9 +89,8 @@ def workers_pay(first_seconds, n_left, n_jobs, start_seconds=None):
 
 
 def run_folds(calls, n_jobs):
-    """The results of ``calls`` (joblib's ``delayed`` calls, one per fold), as they end: the first in this process,
-    timed, then the others in joblib's workers (``n_jobs``, through :func:`joblib.effective_n_jobs`: a
-    ``joblib.parallel_backend`` context counts) where :func:`workers_pay`, else here too (module docstring)."""
+    """The results of ``calls`` (joblib's ``delayed`` calls, one per fold) as they end: the first here, timed, the
+    others in ``n_jobs`` workers (:func:`joblib.effective_n_jobs`) where :func:`workers_pay`, else here too."""
     calls = list(calls)
     if not calls:
         return

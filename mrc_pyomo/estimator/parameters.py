@@ -1,11 +1,8 @@
-"""The parameters of the estimators, specified once: :data:`PARAMETERS` gives each name its default and
-scikit-learn's constraints, and :class:`~mrc_pyomo.MRCClassifier` and :class:`~mrc_pyomo.MRCClassifierCV` take
-their ``__init__`` and ``_parameter_constraints`` from it (:func:`make_init`, :func:`constraints_of`) instead of
-copies; the checks the constraints cannot express (numbers that are not booleans, a formulation known by name:
-:func:`check_parameters`); and what the parameters say to a method (:class:`Settings`, made of the entries marked
-``setting``, and :func:`settings_of`): a new parameter is one entry here, which each method's ``configure`` reads.  The
-``method`` constraint reads the registry of methods (:mod:`mrc_pyomo.methods.registry`) when it checks, so a method
-registered later is a valid ``method``.
+"""The parameters of the estimators, specified once: :data:`PARAMETERS` gives each name its default and scikit-learn's
+constraints, from which the estimators take their ``__init__`` and ``_parameter_constraints``; :func:`check_parameters`
+checks what the constraints cannot express; :class:`Settings`, the entries marked ``setting``, is what the parameters
+say to a method's ``configure``, so a new parameter is one entry here.  The ``method`` constraint reads the registry
+(:mod:`mrc_pyomo.methods.registry`) when it checks, so a method registered later is valid.
 """
 
 import copy
@@ -24,11 +21,9 @@ from ..methods.registry import METHODS
 
 
 class SolverCloneMixin:
-    """``sklearn.base.clone`` of an estimator whose ``solver`` is a Pyomo solver instance that cannot be copied
-    (``SolverFactory("highs")``, the persistent interfaces: Pyomo's objects hold a module or a lock, and
-    ``clone`` deep-copies a parameter that is not an estimator): the clone gets a solver made like it
-    (:func:`~mrc_pyomo.master.pyomo_solve.make_solver`: of the same name, with copies of its options), as a
-    fit uses it; any other estimator is cloned as scikit-learn clones it."""
+    """``sklearn.base.clone`` of an estimator whose ``solver`` is a Pyomo solver instance that cannot be deep-copied
+    (``SolverFactory("highs")``, the persistent interfaces: they hold a module or a lock): the clone gets a solver made
+    like it (:func:`~mrc_pyomo.master.pyomo_solve.make_solver`); other estimators clone as scikit-learn clones them."""
 
     def __sklearn_clone__(self):
         solver = self.solver
@@ -109,9 +104,8 @@ def constraints_of(specification):
 
 
 def make_init(specification):
-    """An ``__init__`` that sets each :class:`Parameter` of ``specification`` from its argument or its default,
-    and nothing else (scikit-learn's convention), with the signature scikit-learn reads (``get_params``,
-    ``clone``) and the docs show: one parameter per entry, in order, with its default."""
+    """An ``__init__`` that sets each :class:`Parameter` of ``specification`` from its argument or default, and nothing
+    else, with the signature scikit-learn reads (``get_params``, ``clone``) and the docs show."""
     signature = inspect.Signature(
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
         + [inspect.Parameter(parameter.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=parameter.default)
@@ -142,10 +136,9 @@ def suggestion(given, specification):
 
 
 def check_parameters(estimator):
-    """Raise scikit-learn's ``InvalidParameterError`` (a ``ValueError``) naming the parameter: a number given
-    as a boolean, a formulation name not in :data:`mrc_pyomo.formulations.FORMULATIONS`, or a ``class_weight``
-    dict with a weight that is not a finite non-negative number (its labels are checked against ``y`` in ``fit``:
-    :func:`mrc_pyomo.estimator.fitting.class_sample_weight`)."""
+    """Raise scikit-learn's ``InvalidParameterError`` (a ``ValueError``) naming the parameter: a number given as a
+    boolean, a formulation not in :data:`mrc_pyomo.formulations.FORMULATIONS`, or a ``class_weight`` dict's weight that
+    is not a finite non-negative number (its labels are checked in ``fit``)."""
     name_of = type(estimator).__name__
     try:
         get_formulation(estimator.formulation)
@@ -166,9 +159,9 @@ def check_parameters(estimator):
 
 
 def validate_parameters(estimator, constraints=PARAMETER_CONSTRAINTS):
-    """Check every parameter of ``estimator`` against ``constraints`` (scikit-learn's, as its ``fit`` does; default
-    MRCClassifier's), then :func:`check_parameters`: what a fit checks first (``_validate_params``), and what the
-    callers that do not fit an estimator check (:func:`mrc_pyomo.mrc_path`, the command line)."""
+    """Check the parameters of ``estimator`` against ``constraints`` (default MRCClassifier's), then
+    :func:`check_parameters`: a fit's ``_validate_params``, and the check of callers that fit no estimator
+    (:func:`mrc_pyomo.mrc_path`, the command line)."""
     validate_parameter_constraints(constraints, estimator.get_params(deep=False),
                                    caller_name=type(estimator).__name__)
     check_parameters(estimator)

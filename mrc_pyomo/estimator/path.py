@@ -1,14 +1,12 @@
 """Regularisation paths: :func:`mrc_path` fits the MRC at a decreasing sequence of ``lambda0`` values, each stage
-warm-started from the one before, as scikit-learn's ``lasso_path`` does for the lasso: it is the path at the core
+warm-started from the one before, as scikit-learn's ``lasso_path`` does for the lasso.  It runs the path at the core
 (:func:`mrc_pyomo.methods.pathwise.path_steps`, which every fit of :class:`~mrc_pyomo.MRCClassifier` runs too) behind
-the estimator's validation (:mod:`mrc_pyomo.estimator.fitting`); :class:`~mrc_pyomo.MRCClassifierCV`
-(:mod:`mrc_pyomo.estimator.cv`) chooses ``lambda0`` by cross-validation over it.
+the estimator's validation (:mod:`mrc_pyomo.estimator.fitting`); :class:`~mrc_pyomo.MRCClassifierCV` cross-validates
+over it.
 
-Every stage of a path is a complete fit at its ``lambda0``, certified on its own: ``upper = R(mu)`` by one exact
-pass over the training samples at that ``lambda0``, ``lower`` from that stage's duals, its status and its
-masters.  Only the start differs from a fit of its own: the previous stage's final master (rows and features)
-with the new costs, and the previous stages' rules as candidates.  Each stage is a :class:`PathStage`: a fitted
-rule with the classifier's attributes and parameters, which predicts and scores as a fitted classifier does.
+Every stage is a complete fit at its ``lambda0``, certified on its own (``upper = R(mu)`` at that ``lambda0``, ``lower``
+from that stage's duals); only its start differs: the previous stage's final master with the new costs, and the previous
+rules as candidates.  Each stage is a :class:`PathStage`, which predicts and scores as a fitted classifier does.
 """
 
 import warnings
@@ -31,9 +29,8 @@ from .fitting import plan_of, problem_of
 from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
 from .rule import RuleMixin
 
-#: the default grid of :func:`mrc_path` and :class:`MRCClassifierCV`: 8 values from 1 down to 1e-3
-#: (``lambda0 = 1`` puts the uncertainty set's bounds one standard deviation from the means: on most data
-#: sets ``mu = 0`` or nearly; the library's default ``lambda0 = 0.01`` lies inside the grid's range)
+#: the default grid of :func:`mrc_path` and :class:`MRCClassifierCV`: 8 values from 1 down to 1e-3 (at ``lambda0 = 1``,
+#: ``mu = 0`` or nearly on most data sets; the default ``lambda0 = 0.01`` lies inside)
 DEFAULT_LAMBDA0S = tuple(np.geomspace(1.0, 1e-3, 8))
 #: the range of the default grid, largest first, over which ``lambda0s=n`` spaces its ``n`` values
 LAMBDA0_RANGE = (DEFAULT_LAMBDA0S[0], DEFAULT_LAMBDA0S[-1])
@@ -43,14 +40,10 @@ _SCALARS = ["lambda0", "lower", "upper", "gap", "status", "n_iter", "seconds"]
 
 @dataclass
 class RegularizationPath:
-    """What :func:`mrc_path` returns.
-
-    ``table``: a ``pandas.DataFrame`` with a row per ``lambda0`` asked for (``lambda0``, the certified ``lower``
-    and ``upper`` at that ``lambda0``, their ``gap``, ``status``, ``n_iter`` masters and ``seconds``; a value the
-    path did not reach has the status ``"not_reached"`` and NaN bounds); ``coefs``: the stages' ``mu`` in the
-    user's units (shape ``(K, D)`` each; None where not reached); ``estimators``: each stage as a
-    :class:`PathStage`, a fitted rule with the classifier's attributes (``predict``, ``score``, its ``history_``
-    and ``master_``; None where not reached)."""
+    """What :func:`mrc_path` returns: ``table``, a ``pandas.DataFrame`` with a row per ``lambda0`` asked for
+    (``lambda0``, the certified ``lower`` and ``upper``, ``gap``, ``status``, ``n_iter`` masters and ``seconds``; status
+    ``"not_reached"`` and NaN bounds where the path did not reach); ``coefs``, the stages' ``mu`` in the user's units
+    (``(K, D)`` each); ``estimators``, the stages as :class:`PathStage` (both None where not reached)."""
 
     table: pd.DataFrame
     coefs: list = field(default_factory=list)
@@ -59,9 +52,8 @@ class RegularizationPath:
 
 def lambda0_grid(lambda0s=None):
     """``lambda0s`` (default :data:`DEFAULT_LAMBDA0S`) as a float array sorted decreasing; an int ``n >= 1``: ``n``
-    values log-spaced over :data:`LAMBDA0_RANGE` (the default grid's range: ``lambda0s=8`` is the default grid).
-    ``ValueError`` naming ``lambda0s`` unless it is one of these or a one-dimensional sequence of finite
-    non-negative numbers, at least one."""
+    values log-spaced over :data:`LAMBDA0_RANGE`.  ``ValueError`` naming ``lambda0s`` for anything but these or a
+    non-empty one-dimensional sequence of finite non-negative numbers."""
     if isinstance(lambda0s, (Integral, np.integer)) and not isinstance(lambda0s, (bool, np.bool_)):
         if lambda0s < 1:
             raise ValueError(f"lambda0s as a number of values must be at least 1, got {lambda0s!r}")
@@ -82,17 +74,14 @@ def lambda0_grid(lambda0s=None):
 
 class PathStage(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
     """A stage of a regularisation path (:func:`mrc_path`): the rule fitted at its ``lambda0``, with the fitted
-    attributes of :class:`~mrc_pyomo.MRCClassifier` (``classes_``, ``mu_``, ``upper_``, ``lower_``, ``status_``,
-    ``history_``, ``master_``, ...) and its parameters (the path's, with the stage's ``lambda0``): it predicts and
-    scores as a fitted classifier does, and ``MRCClassifier(**stage.get_params())`` fits it on its own.  Its
-    ``fit`` raises: a stage is made by its path."""
+    attributes and parameters of :class:`~mrc_pyomo.MRCClassifier`; it predicts and scores as a fitted classifier does,
+    and ``MRCClassifier(**stage.get_params())`` fits it on its own.  Its ``fit`` raises."""
 
     __init__ = make_init(PARAMETERS)
     _parameter_constraints = PARAMETER_CONSTRAINTS
 
     def fit(self, X, y, sample_weight=None):
-        """Not a way to make a stage (``TypeError``): :func:`mrc_path` makes them, and
-        ``MRCClassifier(**stage.get_params()).fit(X, y)`` fits one on its own."""
+        """``TypeError``: :func:`mrc_path` makes stages, ``MRCClassifier(**stage.get_params()).fit(X, y)`` fits one."""
         raise TypeError("a PathStage is made by mrc_path; MRCClassifier(**stage.get_params()).fit(X, y) fits one "
                         "stage on its own")
 
@@ -113,9 +102,8 @@ _NOT_PATH_PARAMETERS = {
 
 
 def path_template(lambda0s, params):
-    """The :class:`PathStage` of the path's parameters ``params`` at its last ``lambda0``, checked; ``TypeError``
-    for a parameter of a single fit (``lambda0``, ``continuation``, ``warm_start``), ``ValueError`` for
-    ``first_order=True`` (a path runs no first-order phase)."""
+    """The :class:`PathStage` of the path's parameters ``params`` at its last ``lambda0``, checked; ``TypeError`` for
+    ``lambda0``, ``continuation`` or ``warm_start``, ``ValueError`` for ``first_order=True``."""
     for name, why in _NOT_PATH_PARAMETERS.items():
         if name in params:
             raise TypeError(f"mrc_path() got {name}={params[name]!r}: {why}")
@@ -128,21 +116,14 @@ def path_template(lambda0s, params):
 
 
 def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
-    """Fit the MRC at each ``lambda0`` of ``lambda0s`` (sorted decreasing, or a number of values:
-    :func:`lambda0_grid`; default :data:`DEFAULT_LAMBDA0S`), each stage warm-started from the one before; ``params``
-    are :class:`~mrc_pyomo.MRCClassifier`'s, but for ``lambda0``, ``continuation`` and ``warm_start`` (a
-    ``TypeError``: a path has ``lambda0s`` and is its own continuation and warm start) and a
-    first-order phase (none: each stage starts from the one before; ``first_order=True`` is a ``ValueError``).
-    ``time_limit`` bounds the whole path and ``max_iter`` the iterations of all stages: a stage they leave no
-    room for is not fitted; ``verbose`` shows the iterations of all stages (the iteration log has a ``lambda0``
-    column in ``history_``); ``callback`` is called after every iteration of every stage, as in a fit, and a
-    true return value stops the path.  The regime ``"full"`` of ``regime="auto"`` is not used (a path of full
-    LPs would gain nothing from the warm starts: the regime is then the one ``"auto"`` picks without it).
-    ``sample_weight``: as in :meth:`MRCClassifier.fit <mrc_pyomo.MRCClassifier.fit>`.  The problem is prepared
-    once (:func:`mrc_pyomo.problem.prepare`) and solved by :func:`mrc_pyomo.methods.pathwise.path_steps`.  Returns a
-    :class:`RegularizationPath` with a row for every ``lambda0`` asked for: a path stopped before its last value
-    (``time_limit``, ``max_iter``, the callback) marks the values it did not reach with the status
-    ``"not_reached"``, NaN bounds and None in ``coefs`` and ``estimators``, and warns (``ConvergenceWarning``)."""
+    """Fit the MRC at each ``lambda0`` of ``lambda0s`` (:func:`lambda0_grid`), each stage warm-started from the one
+    before; ``params`` are :class:`~mrc_pyomo.MRCClassifier`'s but for ``lambda0``, ``continuation`` and ``warm_start``
+    (``TypeError``), and a path runs no first-order phase (``first_order=True`` is a ``ValueError``).  ``time_limit``
+    bounds the whole path and ``max_iter`` the iterations of all stages; ``verbose`` and ``callback`` see every
+    iteration of every stage, and a callback's true value stops the path.  ``regime="auto"`` does not choose the full
+    LP, which would gain nothing from the warm starts.  ``sample_weight``: as in :meth:`MRCClassifier.fit
+    <mrc_pyomo.MRCClassifier.fit>`.  Returns a :class:`RegularizationPath`; a path stopped before its last value marks
+    the rest ``"not_reached"`` and warns (``ConvergenceWarning``)."""
     lambda0s = lambda0_grid(lambda0s)
     template = path_template(lambda0s, params)
     deadline = Deadline(template.time_limit)

@@ -1,8 +1,7 @@
 """The rule of a fitted MRC (paper, Section 2): ``h(x) = argmax_y Psi(x).mu_y``, the conditional probabilities
-``p(y | x) = max(v_y - psi(x), 0)`` and, for the linear map, scikit-learn's ``coef_`` and ``intercept_``.
-
-:class:`RuleMixin` gives them to an estimator with ``classes_``, ``feature_map_`` and ``mu_``, for data in
-memory, on Dask (lazy Dask arrays back, chunk by chunk) or in another data source (:mod:`mrc_pyomo.data`).
+``p(y | x) = max(v_y - psi(x), 0)`` and, for the linear map, ``coef_`` and ``intercept_``, which :class:`RuleMixin`
+gives to an estimator with ``classes_``, ``feature_map_`` and ``mu_``, for data in memory, on Dask (lazy Dask arrays
+back) or in another data source (:mod:`mrc_pyomo.data`).
 """
 
 import numpy as np

@@ -1,26 +1,21 @@
-"""A fit one iteration at a time, for watching the loop (:meth:`MRCClassifier.steps
-<mrc_pyomo.MRCClassifier.steps>`), and the rule that an estimator runs one fit at a time (:func:`running_fit`).
+"""A fit one iteration at a time (:meth:`MRCClassifier.steps <mrc_pyomo.MRCClassifier.steps>`), and one fit of an
+estimator at a time (:func:`running_fit`).
 
-A fit is a generator of its iterations (:mod:`mrc_pyomo.methods.result`), and :class:`Steps` runs it in the
-caller's own thread, only inside ``next()``: between two iterations nothing runs, so the state the caller holds
-(the master, its solution, the rows and features added) does not change, no thread is left behind, and a warning
-points at the caller's line.  The fit writes nothing into its estimator until it ends
-(:func:`mrc_pyomo.estimator.fitted.commit`), so a paused fit leaves the estimator as it was: unfitted, or fitted
-by its last fit (which ``predict`` keeps using).
+A fit is a generator of its iterations (:mod:`mrc_pyomo.methods.result`), and :class:`Steps` runs it in the caller's own
+thread, only inside ``next()``: between two iterations nothing runs, so the state the caller holds does not change, no
+thread is left behind, and a warning points at the caller's line.  The fit writes into its estimator only when it ends
+(:func:`mrc_pyomo.estimator.fitted.commit`), so a paused fit leaves the estimator as it was.
 
 How a stepped fit ends:
 
-* the iteration runs out: the fit ended by itself; its attributes are set and its warnings raised;
-* ``close()``, a ``break`` out of a ``for`` loop over the steps (the loop's iterator is dropped), or dropping the
-  :class:`Steps` object: every later iteration is told to stop, so the fit ends as a callback's stop does
-  (``status_ == "callback"``, the best certified rule so far), in the caller's thread;
-* an error in the fit or in the callback: raised by ``next()``; the estimator is left as it was;
-* the end of the program with the fit paused: the fit is dropped unfinished at exit (:mod:`atexit`), which takes
-  no time, and the estimator is left as it was.
+* the iteration runs out: its attributes are set and its warnings raised;
+* ``close()``, a ``break`` out of a ``for`` loop over the steps, or dropping the :class:`Steps`: as a callback's stop
+  does (``status_ == "callback"``, the best certified rule so far);
+* an error in the fit or in the callback: raised by ``next()``, the estimator left as it was;
+* the end of the program with the fit paused: the fit is dropped (:mod:`atexit`), the estimator left as it was.
 
-While a fit of an estimator runs or is paused, another fit of the same estimator (``fit``, or another
-``steps`` iterator's first ``next()``) is refused with a ``RuntimeError`` that says why (:func:`running_fit`):
-two fits never mix their attributes.
+While a fit of an estimator runs or is paused, another fit of it is refused with a ``RuntimeError``
+(:func:`running_fit`): two fits never mix their attributes.
 """
 
 import atexit
@@ -31,9 +26,8 @@ from contextlib import contextmanager
 
 from .fitted import commit
 
-#: the estimators with a fit running or paused (by ``id``: a fit holds its estimator, so the id is not reused
-#: while it is here), each with what runs it: "fit", or a weak reference to a :class:`Steps` (which must stay
-#: free to be dropped, and so closed)
+#: the estimators with a fit running or paused, by ``id`` (a fit holds its estimator), each with what runs it: "fit", or
+#: a weak reference to a :class:`Steps` (which must stay free to be dropped, and so closed)
 _FITTING = {}
 _LOCK = threading.Lock()
 #: the :class:`Steps` whose fit is paused, dropped unfinished at the end of the program
@@ -43,8 +37,7 @@ EXIT_WAIT = 5.0
 
 
 def claim(estimator, owner):
-    """Mark ``estimator`` as being fitted by ``owner`` ("fit" or a :class:`Steps`); ``RuntimeError`` if it is
-    already (:func:`refuse`)."""
+    """Mark ``estimator`` as fitted by ``owner`` ("fit" or a :class:`Steps`); ``RuntimeError`` if it is already."""
     with _LOCK:
         holder = _holder(estimator)
         if holder is None:
@@ -68,8 +61,8 @@ def _holder(estimator):
 
 
 def refuse(estimator, holder, what):
-    """Raise the ``RuntimeError`` that refuses ``what`` while ``holder`` fits ``estimator``: a stepped fit paused
-    (an iterator of its ``steps``), or a fit running (in another thread, or in the estimator's own callback)."""
+    """Raise the ``RuntimeError`` that refuses ``what`` while ``holder`` fits ``estimator`` (a paused :class:`Steps`, or
+    a fit running in another thread or in its own callback)."""
     name = type(estimator).__name__
     if isinstance(holder, Steps):
         raise RuntimeError(f"this {name} has a stepped fit paused after iteration {holder.iteration} (an iterator of "
@@ -96,15 +89,11 @@ def running_fit(estimator):
 
 
 class Steps:
-    """An iterator over the iterations of a fit of ``estimator`` (module docstring): ``make_fit()`` makes the fit,
-    a generator of its iterations that returns a :class:`~mrc_pyomo.estimator.fitted.Fitted`; ``callback``, if
-    given, is called with each iteration and its true return value stops the fit at the next ``next()``.
-
-    ``next(steps)`` runs the fit to its next iteration (the first one starts it); ``close()`` ends it as a
-    callback's stop does, ``abandon()`` drops it unfinished; ``iteration`` counts the iterations seen.
-    ``iter(steps)`` is the iterator of a ``for`` loop, which owns the fit: when the loop drops it (the loop ended,
-    ``break``, an exception), the fit is closed.
-    """
+    """An iterator over the iterations of a fit of ``estimator`` (module docstring): ``make_fit()`` makes the fit, a
+    generator that returns a :class:`~mrc_pyomo.estimator.fitted.Fitted`, and a true return value of ``callback`` stops
+    it.  ``next(steps)`` runs the fit to its next iteration; ``close()`` ends it as a callback's stop does,
+    ``abandon()`` drops it; ``iteration`` counts the iterations seen; ``iter(steps)``, a ``for`` loop's iterator, closes
+    the fit when the loop drops it."""
 
     def __init__(self, estimator, make_fit, callback=None):
         self.estimator = estimator
@@ -159,9 +148,8 @@ class Steps:
         return state
 
     def close(self):
-        """End the fit as a callback's stop does (``status_ == "callback"``, the best certified rule so far) and
-        set the estimator's attributes; nothing if the fit has ended or never started, or once the program ends
-        (its exit drops the fit)."""
+        """End the fit as a callback's stop does and set the estimator's attributes; nothing if it has ended or never
+        started, or once the program ends."""
         if self._exiting:
             return
         try:
@@ -186,9 +174,8 @@ class Steps:
 
     @contextmanager
     def _turn(self, timeout=None):
-        """The context of one ``next()``, ``close()`` or ``abandon()``: ``RuntimeError`` if one is running already
-        (in another thread, or in the callback, which runs inside ``next()``) and has not ended after ``timeout``
-        seconds (None: at once)."""
+        """The context of one ``next()``, ``close()`` or ``abandon()``: ``RuntimeError`` if one is running (in another
+        thread, or in the callback) and has not ended after ``timeout`` seconds (None: at once)."""
         if not (self._running.acquire(blocking=False) if timeout is None else self._running.acquire(timeout=timeout)):
             raise RuntimeError("the fit is running its next iteration already (in another thread, or this is its "
                                "callback): a fit runs one step at a time")
@@ -211,9 +198,8 @@ class Steps:
         self._exiting = True
 
     def abandon(self, timeout=None):
-        """Drop the fit unfinished (its generator closed: nothing of it is written): the estimator is left as it
-        was before the fit, as at the end of the program.  ``timeout``: seconds to wait for an iteration running
-        in another thread to end (None: ``RuntimeError`` if one is running)."""
+        """Drop the fit unfinished, nothing of it written, as at the end of the program; ``timeout``: seconds to wait
+        for an iteration running in another thread (None: ``RuntimeError`` if one is)."""
         with self._turn(timeout):
             self._drop()
 
@@ -256,10 +242,9 @@ class _Loop:
 
 @atexit.register
 def _drop_paused_fits():
-    """At the end of the program, drop every paused fit unfinished: nothing would read its result, and finishing
-    it could take long.  A fit running its next iteration in another (daemon) thread is dropped once that
-    iteration ends (a solver killed inside a solve can abort the process), if it does within
-    :data:`EXIT_WAIT` seconds."""
+    """At the end of the program, drop every paused fit unfinished: nothing would read its result.  One running its next
+    iteration in another (daemon) thread is dropped if that iteration ends within :data:`EXIT_WAIT` seconds (a solver
+    killed inside a solve can abort the process)."""
     for steps in list(_PAUSED):
         steps.stop_starting()
         try:

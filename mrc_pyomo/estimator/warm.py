@@ -1,17 +1,14 @@
-"""The warm start of :class:`~mrc_pyomo.MRCClassifier` (``warm_start=True``): a fit of an estimator fitted before
-starts from that fit instead of from scratch, as scikit-learn's ``warm_start`` does, and as each stage of a path
-starts from the one before (:mod:`mrc_pyomo.methods.pathwise`).
+"""The warm start of :class:`~mrc_pyomo.MRCClassifier` (``warm_start=True``): a fit of an estimator fitted before starts
+from that fit, as scikit-learn's ``warm_start`` does and as each stage of a path starts from the one before
+(:mod:`mrc_pyomo.methods.pathwise`).
 
-What carries over (:func:`warm_start_of`, a :class:`~mrc_pyomo.methods.result.Start` for the method's steps): the
-previous rule ``mu_``, brought into the new problem's columns (:func:`problem_columns`), a candidate for the new
-``mu_`` (evaluated exactly before the first master: the rule returned is at least as good as the previous one at the
-new ``lambda0``); and, for a method that warm-starts (MRC-CCG), a first master made of the paper's initial master of
-the new data with the previous fit's rows and features added (:func:`seeded_master`).  Nothing else: the feature map is
-fitted again, ``tau`` and ``lambda`` are the new data's, and the certificate is the new fit's own, so a warm fit is
-certified as any fit is, whatever changed (the data, ``lambda0``, ``eps_1``).  Every row of ``P`` is a valid row of
-the master of any data with as many samples, so the rows are a start, never a risk; on the same data at a nearby
-``lambda0`` they are most of the rows the fit needs (measured: docs/benchmarks.md, "The library's choices", "Warm
-starts").
+What carries over (:func:`warm_start_of`): the previous ``mu_``, in the new problem's columns, a candidate for the new
+``mu_`` (so the rule returned is at least as good as the previous one at the new ``lambda0``); and, for a method that
+warm-starts (MRC-CCG), the previous master's rows and features added to the paper's initial master of the new data
+(:func:`seeded_master`).  The feature map, ``tau``, ``lambda`` and the certificate are the new fit's own, so a warm fit
+is certified as any fit is, whatever changed.  Every row of ``P`` is a valid row of the master of any data with as many
+samples, so the rows are a start, never a risk, and at a nearby ``lambda0`` on the same data most of the rows the fit
+needs (measured: docs/benchmarks.md, "The library's choices", "Warm starts").
 """
 
 import numpy as np
@@ -24,8 +21,8 @@ SEEDED_REGIMES = ("n", "nm")
 
 
 def problem_columns(problem, mu):
-    """The rule ``mu`` of the user's units (shape ``(K, D)``, as ``mu_``) in the columns of ``problem`` (its column
-    scale ``d``, its centring, its fixed features at 0): the inverse of :meth:`~mrc_pyomo.problem.MRCProblem.rule`."""
+    """The rule ``mu`` of the user's units (as ``mu_``) in the columns of ``problem`` (its scale, centring and fixed
+    features): the inverse of :meth:`~mrc_pyomo.problem.MRCProblem.rule`."""
     mu = np.array(mu, dtype=float)
     if problem.centre is not None:
         mu[:, 0] += mu[:, 1:] @ problem.centre
@@ -37,10 +34,9 @@ def problem_columns(problem, mu):
 
 
 def seeded_master(problem, config, previous):
-    """MRC-CCG's first master of ``problem`` (:func:`~mrc_pyomo.methods.ccg.initial_master`, for the solver and
-    regime of ``config``) with the rows ``(i, C)`` of the master ``previous`` whose samples ``i`` are samples of
-    both problems (not the centroids, whose rows the initial master has) and its features (but those the
-    problem's reduction leaves out)."""
+    """MRC-CCG's first master of ``problem`` (:func:`~mrc_pyomo.methods.ccg.initial_master` with ``config``) with the
+    rows ``(i, C)`` of the master ``previous`` whose samples are samples of both problems (not its centroids) and its
+    features (but those the reduction leaves out)."""
     samples, subsets = np.asarray(previous.samples), np.asarray(previous.subsets)
     kept = samples < min(previous.n_samples, problem.n_samples)
     return initial_master(problem, config, rows=[(samples[kept], subsets[kept])], features=previous.features)
@@ -61,10 +57,9 @@ def check_warm_start(estimator, problem):
 
 
 def warm_start_of(estimator, problem, method, config):
-    """The :class:`~mrc_pyomo.methods.result.Start` of a warm fit of ``estimator`` on ``problem`` by the registered
-    ``method`` with ``config`` (module docstring), or None for a fit from scratch: ``warm_start`` False, the
-    estimator not fitted, or a method that starts from nothing given (``Method.warm_starts`` False: the full LP,
-    MRC-SUB, MRC-FOM, MRC-PDHG; or MRC-CCG's regime ``"full"``).  A previous fit that cannot be a start raises
+    """The :class:`~mrc_pyomo.methods.result.Start` of a warm fit of ``estimator`` on ``problem`` (module docstring), or
+    None for a fit from scratch: ``warm_start`` False, the estimator not fitted, or a method that starts from nothing
+    (``Method.warm_starts`` False, or MRC-CCG's regime ``"full"``).  A previous fit that cannot be a start raises
     (:func:`check_warm_start`)."""
     if not (estimator.warm_start and hasattr(estimator, "mu_")):
         return None

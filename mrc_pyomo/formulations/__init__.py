@@ -1,11 +1,9 @@
 """Formulations of the restricted master (``MRCClassifier(formulation=...)``): the formulation seam.
 
-* :mod:`~mrc_pyomo.formulations.base`: the interface, :class:`Formulation` and its :class:`LPBlock`;
-* :mod:`~mrc_pyomo.formulations.paper`: the paper's rows ``(i, C)`` (``"paper"``, the default);
-* :mod:`~mrc_pyomo.formulations.compact`: ``(sample, class)`` pairs with a column each (``"compact"``).
-
-Every formulation has the same optimum ``R*`` (docs/theory.rst, "The linear program") and is certified by the
-same Lagrangian bound.
+:class:`Formulation` (:mod:`~mrc_pyomo.formulations.base`) is the interface; ``"paper"`` (the default) has rows
+``(i, C)`` (:mod:`~mrc_pyomo.formulations.paper`), ``"compact"`` ``(sample, class)`` pairs
+(:mod:`~mrc_pyomo.formulations.compact`).  All have the same optimum ``R*`` (docs/theory.rst, "The linear program") and
+the same Lagrangian certificate.
 """
 
 from .base import Formulation, LPBlock, item_keys
@@ -18,8 +16,7 @@ DEFAULT_FORMULATION = "paper"
 
 
 def register_formulation(formulation_class):
-    """Make a :class:`Formulation` subclass selectable by its ``name`` (``MRCClassifier(formulation=name)``);
-    return it (usable as a class decorator)."""
+    """Make a :class:`Formulation` subclass selectable by its ``name``; return it (usable as a class decorator)."""
     if not (isinstance(formulation_class, type) and issubclass(formulation_class, Formulation)):
         raise TypeError(f"a formulation must be a subclass of Formulation, got {formulation_class!r}")
     if not isinstance(formulation_class.name, str) or not formulation_class.name:
@@ -29,8 +26,7 @@ def register_formulation(formulation_class):
 
 
 def get_formulation(formulation=DEFAULT_FORMULATION):
-    """The :class:`Formulation` named ``formulation`` (or the instance given); ``ValueError`` naming the known
-    ones otherwise."""
+    """The :class:`Formulation` named ``formulation`` (or the instance given); ``ValueError`` naming the known ones."""
     if isinstance(formulation, Formulation):
         return formulation
     if isinstance(formulation, str) and formulation in FORMULATIONS:

@@ -1,23 +1,23 @@
 """The compact formulation (``formulation="compact"``): ``(sample, class)`` pairs instead of label subsets.
 
 For the scores ``v_y = Psi(x_i).mu_y`` of a sample and ``t = nu - 1``, the paper's rows of sample ``i`` (eq. 4),
-``(sum_{y in C} v_y - 1) / |C| <= t`` for every ``C``, hold exactly when ``sum_y (v_y - t)_+ <= 1`` (the worst
-``C`` takes the classes with ``v_y > t``).  With a column ``u_iy >= 0`` per pair that is::
+``(sum_{y in C} v_y - 1) / |C| <= t`` for every ``C``, hold exactly when ``sum_y (v_y - t)_+ <= 1`` (the worst ``C``
+takes the classes with ``v_y > t``).  With a column ``u_iy >= 0`` per pair that is::
 
     Psi(x_i).(mu1 - mu2)_y - u_iy - nu <= -1        (pair row (i, y), for y in P)
     sum_{y in P} u_iy <= 1                           (sample row (i, sum))
 
-An item ``(i, P)`` is these ``|P| + 1`` rows and ``|P|`` columns; it enforces every paper row ``(i, C)`` with
-``C`` in ``P`` (take ``u_iy = (v_y - t)_+``), and with ``P = Y`` all of them: the full LP has ``n (K + 1)`` rows
-instead of ``n (2^K - 1)``.  A sample has one item at most: the separation's row ``(i, C*)`` turns the item
-``(i, P)`` into ``(i, P | C*)`` (every class of ``C*`` has ``v_y > t``).
+An item ``(i, P)`` is these ``|P| + 1`` rows and ``|P|`` columns; it enforces every paper row ``(i, C)`` with ``C`` in
+``P`` (take ``u_iy = (v_y - t)_+``), and with ``P = Y`` all of them: ``n (K + 1)`` rows for the full LP, not
+``n (2^K - 1)``.  A sample has one item at most: the separation's row ``(i, C*)`` turns ``(i, P)`` into ``(i, P | C*)``
+(every class of ``C*`` has ``v_y > t``).
 
 **Certificate.**  Let ``beta_iy >= 0`` be the duals of the pair rows, sorted decreasingly for each sample,
-``beta_(1) >= ... >= beta_(K) >= beta_(K+1) = 0``, and ``C_k`` the first ``k`` classes of that order.  The
-weights ``alpha_(i,C_k) = k (beta_(k) - beta_(k+1))`` on the paper's rows give each class ``y = (k)`` the weight
+``beta_(1) >= ... >= beta_(K) >= beta_(K+1) = 0``, and ``C_k`` the first ``k`` classes of that order.  The weights
+``alpha_(i,C_k) = k (beta_(k) - beta_(k+1))`` on the paper's rows give each class ``y = (k)`` the weight
 ``sum_{m >= k} alpha_(i,C_m) / m = beta_(k)``: the same ``g = F^T alpha`` as the pair duals, the same total, and
-``-b.alpha = sum_i sum_k (k - 1)(beta_(k) - beta_(k+1)) = sum_i (sum_y beta_iy - max_y beta_iy)``, at least the
-compact dual's value (``beta_iy <= gamma_i``, the dual of the sample row).  So the Lagrangian bound of
+``-b.alpha = sum_i sum_k (k - 1)(beta_(k) - beta_(k+1)) = sum_i (sum_y beta_iy - max_y beta_iy)``, at least the compact
+dual's value (``beta_iy <= gamma_i``, the dual of the sample row).  So the Lagrangian bound of
 :mod:`mrc_pyomo.oracles.certificate` certifies this formulation unchanged (docs/architecture.rst).
 """
 

@@ -5,16 +5,11 @@ The 0-1 MRC LP (paper, eq. 4, problem P) over a subset ``I`` of rows and ``J`` o
     min   -(tau - lambda)_J . mu1 + (tau + lambda)_J . mu2 + nu
     s.t.  F_{I,J} (mu1 - mu2) - nu 1 <= b_I,        mu1, mu2 >= 0,  nu free,
 
-where the row ``(i, C)`` of ``F`` holds ``[y in C] Psi_ij / |C|`` at feature ``(y, j)`` and ``b_(i,C) = 1/|C| - 1``.
-Features are flat ids ``f = y * D + j``.  Rows are pairs (sample id, label subset); sample ids ``>= n`` are
-the class centroids of the initialisation.  The optional row ``objective >= 0`` (many-class initialisation)
-is written ``(tau - lambda) . mu1 - (tau + lambda) . mu2 - nu <= 0``.
-
-An item ``(i, C)`` of the master is the row ``(i, C)`` itself, with no column of its own.  These rows are also
-the certificate's language (:mod:`mrc_pyomo.oracles.certificate`): every formulation's duals are turned into weights on
-them.  Every backend builds its coefficients here, from the same arrays the oracles hold, so the HiGHS backend
-and the Pyomo model (:mod:`mrc_pyomo.master.model`) agree to the bit.  ``F`` is only ever formed for the rows
-and features asked for.
+with ``F`` and ``b`` of :mod:`mrc_pyomo.oracles.rows` (sample ids ``>= n`` are the class centroids of the
+initialisation).  The optional row ``objective >= 0`` (many-class initialisation) is written
+``(tau - lambda) . mu1 - (tau + lambda) . mu2 - nu <= 0``.  An item ``(i, C)`` of the master is the row ``(i, C)``
+itself, with no column of its own.  Every backend builds its coefficients here, from the same arrays the oracles hold,
+so the HiGHS backend and the Pyomo model (:mod:`mrc_pyomo.master.model`) agree to the bit.
 """
 
 from functools import partial
@@ -35,9 +30,6 @@ def objective_coefficients(tau, lam, features):
     return -(t - l), t + l
 
 
-# ----------------------------------------------------------------------------------------------------------
-# Names: what a row or a column of the written model is.
-
 def sample_label(sample, n_samples):
     """``"x17"`` for training sample 17, ``"centroid3"`` for the centroid of class 3."""
     return f"x{sample}" if sample < n_samples else f"centroid{sample - n_samples}"
@@ -47,9 +39,6 @@ def subset_label(subset):
     """``"C0_2"`` for the label subset {0, 2} (class indices into ``classes_``)."""
     return "C" + "_".join(str(y) for y in np.flatnonzero(subset))
 
-
-# ----------------------------------------------------------------------------------------------------------
-# The formulation seam (:mod:`mrc_pyomo.formulations.base`).
 
 def _held(keys, ids, sets):
     return np.isin(item_keys(ids, sets), keys)
@@ -99,7 +88,6 @@ class PaperFormulation(Formulation):
         return rows[0][kept], rows[1][kept]
 
     def full_lp_size(self, labels, n_classes, psi_nonzeros):
-        """``sum_i (2^(k_i) - 1)`` rows (``n (2^K - 1)`` without a reduction), ``2 nnz(Psi) K 2^(K-1) + rows``
-        entries."""
+        """``sum_i (2^(k_i) - 1)`` rows (``n (2^K - 1)`` unreduced), ``2 nnz(Psi) K 2^(K-1) + rows`` entries."""
         rows = sum(count * (2**k - 1) for k, count in label_counts(labels).items())
         return rows, 2 * int(psi_nonzeros) * n_classes * 2 ** (n_classes - 1) + rows

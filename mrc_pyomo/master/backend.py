@@ -1,13 +1,9 @@
 """The backend seam: what a solver backend of the restricted master ``P_{I,J}`` does, and what it can do.
 
-A :class:`~mrc_pyomo.master.RestrictedMaster` keeps the one record of the rows ``I`` and features ``J`` (its
-Pyomo model of blocks, :mod:`mrc_pyomo.master.model`) and tells its backend of every change as it is made; the
-backend holds the solver's copy of the LP, or none, and solves it.  The generation loop never looks at which
-backend it has, only at its :class:`Capabilities` (Coluna's idea: the loop is written against a small
-interface to the master).
-
-A new backend is one new file: a subclass of :class:`Backend` with its ``capabilities``, a ``solve`` and the
-change hooks it needs, registered under a solver name with :func:`mrc_pyomo.master.solver_backends.register_backend`.
+A :class:`~mrc_pyomo.master.RestrictedMaster` keeps the one record of ``I`` and ``J`` (:mod:`mrc_pyomo.master.model`)
+and tells its backend of every change; the backend holds the solver's copy of the LP, or none, and solves it.  The
+loop asks only for its :class:`Capabilities`, never which backend it is (Coluna's idea).  A new backend is a subclass
+of :class:`Backend` registered under a solver name with :func:`mrc_pyomo.master.solver_backends.register_backend`.
 """
 
 from abc import ABC, abstractmethod
@@ -31,13 +27,10 @@ def tee_value(value):
 class Capabilities:
     """What a backend can do, as the loop and the master ask it.
 
-    ``limits_inside_solve``: a solve takes a ``time_limit`` (and a warm simplex a ``budget``) and stops inside
-    the solver when it is reached; ``bulk_loading``: rows and features are loaded with each change from the
-    master's arrays, no Pyomo component is built (the Pyomo model is built, and the solution loaded into it,
-    only when someone asks for it); ``warm_start``: a re-solve after changes starts from the previous solve's
-    basis (:meth:`Backend.large_change` and :meth:`Backend.refine` then mean something); ``item_columns``: items
-    may bring columns of their own (formulations other than the paper's, :mod:`mrc_pyomo.formulations`).
-    """
+    ``limits_inside_solve``: a solve stops inside the solver at its ``time_limit`` (a warm simplex at its ``budget``);
+    ``bulk_loading``: each change is loaded from the master's arrays, the Pyomo model built only when asked for;
+    ``warm_start``: a re-solve starts from the last basis (:meth:`Backend.large_change` and :meth:`Backend.refine`
+    then mean something); ``item_columns``: items may bring columns of their own (:mod:`mrc_pyomo.formulations`)."""
 
     limits_inside_solve: bool = False
     bulk_loading: bool = False
@@ -48,10 +41,8 @@ class Capabilities:
 class Backend(ABC):
     """A solver's copy of ``P_{I,J}``, told of every change of the master (the hooks are no-ops by default).
 
-    ``solver`` is the name it was made for, ``objective_floor`` whether the master has the row
-    ``objective >= 0``, ``options`` the solver's options.  ``seconds`` is the last solve's time split:
-    ``build`` (Pyomo components), ``handover`` (passing them to the solver) and ``solve``.
-    """
+    ``solver``: the name it was made for; ``objective_floor``: whether the master has the row ``objective >= 0``;
+    ``options``: the solver's; ``seconds``: the last solve's time as ``build``, ``handover`` and ``solve``."""
 
     capabilities = Capabilities()
 
@@ -76,8 +67,8 @@ class Backend(ABC):
         """``J`` has grown by these flat feature ids (already in ``master.features``)."""
 
     def rows_added(self, master, block):
-        """``I`` has grown by the batch of items ``block`` (already in ``master.samples``); its LP rows and columns
-        are ``master.block(block.samples, block.subsets, master.features)``, right-hand sides ``block.upper``."""
+        """``I`` has grown by the batch ``block``: LP rows and columns ``master.block(block.samples, block.subsets,
+        master.features)``, right-hand sides ``block.upper``."""
 
     def removing_rows(self, master, mask):
         """The items of ``I`` at ``mask`` (their LP rows ``master.pyomo_model.lp_rows(mask)`` and columns
@@ -101,6 +92,5 @@ class Backend(ABC):
 
     @abstractmethod
     def solve(self, master, time_limit=None, budget=None):
-        """Solve ``P_{I,J}``; return a :class:`~mrc_pyomo.master.solution.BackendSolution`.  Raise
-        :class:`~mrc_pyomo.master.MasterSolveError` unless optimal.  ``time_limit`` and ``budget`` (seconds) are
-        honoured where ``capabilities.limits_inside_solve``."""
+        """Solve ``P_{I,J}``; return a :class:`~mrc_pyomo.master.solution.BackendSolution`, or raise
+        :class:`~mrc_pyomo.master.MasterSolveError`.  ``time_limit``, ``budget``: seconds (``limits_inside_solve``)."""

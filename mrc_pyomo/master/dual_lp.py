@@ -5,12 +5,10 @@ The dual of ``P_{I,J}`` (without the floor row)::
 
     max -b_I.alpha   s.t.   tau_J - lambda_J <= F_{I,J}^T alpha <= tau_J + lambda_J,   sum(alpha) = 1,   alpha >= 0
 
-has ``|J| + 1`` rows and one column per row of ``I``: half the entries of the primal (no ``mu1`` / ``mu2`` split)
-and a basis of size ``|J| + 1`` instead of ``|I|``.  It is loaded in bulk, column blocks as the master's rows
-are added; ``mu_J`` is the vector of its row duals (HiGHS's sign for a minimisation of ``b.alpha``:
-``mu = row_dual[:m]``, ``nu = -row_dual[m]``), ``alpha`` its column values, ``R^k = -`` its objective.  Any
-other change (features added after rows, rows removed, bounds changed) rebuilds it at the next solve: the form
-pays for a master solved once, not for the generation loop's warm re-solves.
+has ``|J| + 1`` rows and one column per row of ``I``: half the primal's entries and a basis of size ``|J| + 1``, not
+``|I|``.  Column blocks are loaded in bulk as rows are added; ``mu = row_dual[:m]``, ``nu = -row_dual[m]`` (HiGHS's
+signs), ``alpha`` its column values, ``R^k = -`` its objective.  Any other change rebuilds it at the next solve: the
+form pays for a master solved once, not for the loop's warm re-solves.
 """
 
 import time
@@ -88,8 +86,8 @@ class DualLPBackend(Backend):
             set_option(self.highs, name, value)
 
     def refine(self):
-        """Nothing to forget: the next solve starts from the last basis, with the options set since (the full
-        LP's refined re-solve sets the simplex and tighter tolerances, :func:`mrc_pyomo.methods.full_lp.steps`)."""
+        """Nothing to forget: the next solve starts from the last basis with the options set since
+        (:func:`mrc_pyomo.methods.full_lp.steps`)."""
 
     def solve(self, master, time_limit=None, budget=None):
         if self.highs is None:

@@ -1,7 +1,5 @@
 """The master's Pyomo model written to a file (:meth:`~mrc_pyomo.master.RestrictedMaster.write`, docs/export.rst):
-Pyomo's ``ConcreteModel.write(filename, format, io_options)``, with readable names by default, MPS that every LP
-reader takes, and an error that says what to pass where Pyomo's would not.
-"""
+Pyomo's ``ConcreteModel.write``, with readable names by default, MPS that every LP reader takes, and clear errors."""
 
 from pathlib import Path
 
@@ -15,20 +13,16 @@ EXTENSIONS = {"lp": "lp", "mps": "mps", "nl": "nl", "gms": "gams", "gams": "gams
 FILE_FORMATS = ("lp", "mps", "nl", "gams", "bar")
 #: what the writer is given unless ``io_options`` says otherwise: the model's own names in the file
 DEFAULT_IO_OPTIONS = {"symbolic_solver_labels": True}
-#: ... and for an MPS file of a minimisation: no OBJSENSE section, an extension of the format that GLPK's reader
-#: refuses ("invalid indicator record"); minimisation is the format's own default sense, so every reader reads
-#: the same problem
+#: ... and for an MPS file of a minimisation: no OBJSENSE section, which GLPK's reader refuses ("invalid indicator
+#: record"); minimisation is MPS's default sense, so every reader reads the same problem
 MPS_IO_OPTIONS = {"skip_objective_sense": True}
 
 
 def write_pyomo_model(model, path, format=None, io_options=None):
-    """Write the Pyomo ``model`` to ``path`` as ``model.write(str(path), format, io_options=...)`` does and return
-    ``path``: ``format`` a Pyomo writer's name (one of :data:`FILE_FORMATS`, or any other name of
-    ``pyomo.opt.WriterFactory``) or ``ProblemFormat``, None to tell it from the extension (:data:`EXTENSIONS`);
-    ``io_options`` the writer's options over :data:`DEFAULT_IO_OPTIONS` (the dict given is not modified).
-
-    ``ValueError`` names ``format=`` and the formats for a path whose extension tells no format, and the
-    writers for a format that has none."""
+    """Write the Pyomo ``model`` to ``path`` as ``model.write`` does; return ``path``.  ``format``: a name of
+    ``pyomo.opt.WriterFactory`` (:data:`FILE_FORMATS`) or a ``ProblemFormat``, None to tell it from the extension
+    (:data:`EXTENSIONS`); ``io_options``: the writer's options over :data:`DEFAULT_IO_OPTIONS` (not modified).
+    ``ValueError`` for an extension that tells no format, or a format without a writer, names what to pass."""
     if format is None and guess_format(str(path)) is None:   # Pyomo's guess is case-sensitive: ".MPS" is MPS too
         format = EXTENSIONS.get(Path(str(path)).suffix.lower().lstrip("."))
     if format is None and guess_format(str(path)) is None:

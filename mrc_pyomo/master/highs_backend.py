@@ -1,16 +1,14 @@
 """The built-in backend (``solver="highs"``, the default): the master held in a persistent ``highspy.Highs``.
 
-Blocks of rows and columns are passed to HiGHS in bulk (``addRows`` / ``addCols`` from CSR / CSC arrays, a
-few tens of nanoseconds per nonzero) instead of through Pyomo expressions (microseconds per nonzero).  HiGHS
-keeps its simplex basis across these changes, so each re-solve is warm-started: new rows enter with a basic
-slack, new columns at their zero bound, and only rows with positive slack (basic slack) are deleted.
+Blocks of rows and columns go to HiGHS in bulk (``addRows`` / ``addCols`` from CSR / CSC arrays), not through
+Pyomo expressions.  HiGHS keeps its basis across these changes, so each re-solve is warm-started: new rows enter
+with a basic slack, new columns at their zero bound, and only rows with positive slack are deleted.
 
-Column layout: column 0 is ``nu``; each batch of features appends a ``mu1`` / ``mu2`` pair per feature and each
-batch of items its own columns (formulations with item columns, :mod:`mrc_pyomo.formulations`); where they are
-is recorded (:attr:`HighsMaster.mu_columns`, :attr:`HighsMaster.item_columns`) and kept up to date as columns
-are deleted.  In the paper's formulation the feature at position ``p`` of ``J`` has ``mu1`` at column
-``1 + 2p`` and ``mu2`` at ``2 + 2p``.  Row layout: the fixed rows first (the row ``objective >= 0`` of the
-many-class initialisation, when the master has it), then the LP rows of ``I`` in order.
+Column layout: column 0 is ``nu``; each batch of features appends a ``mu1`` / ``mu2`` pair per feature, each batch
+of items its own columns (:mod:`mrc_pyomo.formulations`), recorded in :attr:`HighsMaster.mu_columns` and
+:attr:`HighsMaster.item_columns` as columns come and go (in the paper's formulation, feature ``p`` of ``J`` has
+``mu1`` at column ``1 + 2p``, ``mu2`` at ``2 + 2p``).  Row layout: the fixed rows first (the row ``objective >= 0``
+of the many-class initialisation, if any), then the LP rows of ``I`` in order.
 """
 
 import time
@@ -33,11 +31,8 @@ def _interleave(values):
 
 
 class HighsMaster:
-    """The LP ``P_{I,J}`` loaded in bulk into HiGHS (see the module docstring for the layout).
-
-    ``fixed_rows`` lists the fixed rows as ``(coefficient of nu, upper bound)``; their coefficients on the
-    features are given with each block of features.
-    """
+    """The LP ``P_{I,J}`` loaded in bulk into HiGHS (layout: the module docstring).  ``fixed_rows``: pairs
+    ``(coefficient of nu, upper bound)``; their coefficients on the features come with each block of features."""
 
     def __init__(self, fixed_rows=(), options=None):
         self.highs = quiet_highs(options)
@@ -59,10 +54,8 @@ class HighsMaster:
 
     def add_features(self, cost_pos, cost_neg, block, fixed_pos, fixed_neg):
         """Append the columns of new features: ``mu1`` (``+block``) and ``mu2`` (``-block``) of each, interleaved.
-
-        ``block`` holds the coefficients of ``mu`` in the LP rows of ``I`` (rows by new features); ``fixed_pos`` /
-        ``fixed_neg`` (shape ``(fixed rows, new features)``) those of ``mu1`` / ``mu2`` in the fixed rows.
-        """
+        ``block``: the coefficients of ``mu`` in the LP rows of ``I``; ``fixed_pos`` / ``fixed_neg`` (shape
+        ``(fixed rows, new features)``): those of ``mu1`` / ``mu2`` in the fixed rows."""
         q = block.shape[1]
         pos = sp.vstack([sp.csr_matrix(np.reshape(fixed_pos, (self.n_fixed_rows, q))), block])
         neg = sp.vstack([sp.csr_matrix(np.reshape(fixed_neg, (self.n_fixed_rows, q))), -block])
@@ -77,7 +70,7 @@ class HighsMaster:
         self.n_columns += 2 * q
 
     def add_rows(self, lp, rhs):
-        """Append the LP rows of a batch of items, ``lp.mu.(mu1 - mu2) + lp.nu nu + lp.columns.u <= rhs`` (an
+        """Append the LP rows ``lp.mu.(mu1 - mu2) + lp.nu nu + lp.columns.u <= rhs`` of a batch (an
         :class:`~mrc_pyomo.formulations.LPBlock`, ``mu`` by positions in ``J``), then the items' own columns."""
         block = lp.mu.tocsr()
         r = block.shape[0]
@@ -114,8 +107,7 @@ class HighsMaster:
             self.highs.changeRowsBounds(len(index), index, np.full(len(index), -INF), np.asarray(upper, float))
 
     def delete_rows(self, positions, columns=()):
-        """Delete LP rows of ``I`` at the given positions (0-based in ``I``) and the item columns at the positions
-        ``columns`` (0-based among the items' columns)."""
+        """Delete the LP rows of ``I`` at ``positions`` and the item columns at ``columns`` (0-based among them)."""
         if len(positions):
             index = np.asarray(positions, dtype=np.int32) + self.n_fixed_rows
             self.highs.deleteRows(len(index), index)
@@ -140,19 +132,14 @@ class HighsMaster:
             self.set_option("solver", solver)
 
     def solve(self, time_limit=None, budget=None, what="the restricted master"):
-        """Run HiGHS; return the :class:`~mrc_pyomo.master.solution.BackendSolution` (``mu = mu1 - mu2``, the item
-        columns, the duals of ``I``'s rows and ``beta`` that of the fixed row, if any), or raise
-        :class:`~mrc_pyomo.master.MasterSolveError` (:class:`~mrc_pyomo.master.MasterTimeLimit` when HiGHS's
-        status is its time limit) naming ``what`` was solved.
+        """Run HiGHS; return the :class:`~mrc_pyomo.master.solution.BackendSolution`, or raise
+        :class:`~mrc_pyomo.master.MasterSolveError` (:class:`~mrc_pyomo.master.MasterTimeLimit` at HiGHS's time
+        limit) naming ``what`` was solved.  Duals are ``-`` HiGHS's row duals, so ``>= 0``.
 
-        Duals are ``-`` HiGHS's row duals (which are ``<= 0`` for the ``<=`` rows of a minimisation), so they
-        are ``>= 0``.  ``time_limit`` (seconds) bounds this solve.  ``budget`` (seconds) bounds the warm-started
-        simplex: a simplex still running after it has stalled on a degenerate master (thousands of pivots at a
-        constant objective), and the master is solved again from scratch by the interior point method, whose
-        time depends on the master's size, not on its degeneracy (with crossover: the next solve has a basis
-        to start from).  The status then says so.  After :meth:`HighsBackend.large_change` the solve is made by
-        the interior point method (with crossover) from the start.
-        """
+        ``time_limit`` (seconds) bounds this solve, ``budget`` (seconds) the warm simplex: past it the simplex has
+        stalled on a degenerate master, solved again from scratch by the interior point method with crossover,
+        whose time depends on size, not degeneracy (the status says so), as is the solve after
+        :meth:`HighsBackend.large_change`."""
         start = self.highs.getRunTime()
         by_ipm, self.ipm_next = self.ipm_next, False
         if by_ipm:
@@ -190,10 +177,8 @@ REFINED_TOLERANCE = 1e-10
 
 
 class HighsBackend(Backend):
-    """The built-in backend on a :class:`HighsMaster`: each batch of rows or features is loaded in bulk from the
-    master's arrays as it is added; no Pyomo component is built.  ``seconds`` of the last solve: nothing to
-    build or hand over (loading happens with the changes, in the loop's ``seconds_update``), ``solve`` the time
-    in HiGHS."""
+    """The built-in backend on a :class:`HighsMaster`, loaded in bulk with each change; no Pyomo component is built.
+    ``seconds``: only ``solve`` (loading is timed with the changes, in the loop's ``seconds_update``)."""
 
     capabilities = Capabilities(limits_inside_solve=True, bulk_loading=True, warm_start=True)
 
@@ -216,9 +201,8 @@ class HighsBackend(Backend):
         return self.lp.highs
 
     def features_added(self, master, features, with_rows=True):
-        """Load the columns of new features, with their entries in the rows of I (``with_rows``) or none.
-
-        In the fixed row ``-objective <= 0`` (the floor, if any) their coefficients are minus their costs."""
+        """Load the columns of new features, with their entries in the rows of I (``with_rows``) or none; in the
+        floor ``-objective <= 0``, if any, their coefficients are minus their costs."""
         cost_pos, cost_neg = objective_coefficients(master.tau, master.lam, features)
         if with_rows:
             block = master.block(master.samples, master.subsets, features).mu
@@ -249,8 +233,7 @@ class HighsBackend(Backend):
         self.options[name] = value
 
     def large_change(self):
-        """The next solve has no useful basis (a new master, or one changed by a large fraction): it is made by
-        the interior point method with crossover, unless the options name a solver."""
+        """No useful basis: the next solve is by the interior point method with crossover, unless ``solver`` is set."""
         self.lp.ipm_next = "solver" not in self.options
 
     def refine(self):

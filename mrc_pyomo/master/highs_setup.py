@@ -1,10 +1,8 @@
-"""A quiet ``highspy.Highs`` and its options: what every HiGHS instance of the library is made and run with
-(the built-in backend, the full LP's dual form, the benchmark harness).
+"""A quiet ``highspy.Highs`` and its options: what every HiGHS instance of the library is made and run with.
 
-From highspy 1.16 the constructor prints HiGHS's banner on the process's stdout before any option can be
-set; :func:`quiet_highs` makes instances that have printed nothing.  HiGHS's ``time_limit`` is measured on
-its own clock, which runs across runs: :func:`run_with_limit` bounds one run.  Options are checked against
-HiGHS's own answer (:func:`set_option`, :func:`check_options`): Pyomo's HiGHS interfaces do not look.
+From highspy 1.16 the constructor prints HiGHS's banner on the process's stdout before any option can be set;
+:func:`quiet_highs` makes instances that have printed nothing.  Options are checked against HiGHS's own answer
+(:func:`set_option`, :func:`check_options`), which Pyomo's HiGHS interfaces do not look at.
 """
 
 import contextlib
@@ -57,11 +55,8 @@ def _flush_c_streams():
 def stdout_to_devnull():
     """While the block runs, whatever is written to file descriptor 1 (C code's ``stdout``) is discarded.
 
-    For the few microseconds of making a ``highspy.Highs``: from highspy 1.16 the constructor itself prints
-    HiGHS's banner ("Running HiGHS ... Copyright ...") on the process's stdout, before any option (``output_flag``)
-    can be set.  Python's own ``sys.stdout`` is flushed first, so nothing printed before is lost or reordered;
-    output of another thread in that instant would be discarded too.
-    """
+    ``sys.stdout`` is flushed first, so nothing printed before is lost; another thread's output in that instant is
+    discarded too."""
     try:
         sys.stdout.flush()
     except (AttributeError, ValueError, OSError):
@@ -82,16 +77,14 @@ def stdout_to_devnull():
 
 
 def print_log(event):
-    """A line of HiGHS's log, printed where Python prints (``sys.stdout`` as it is now: a notebook's cell,
-    ``contextlib.redirect_stdout``), not on the process's file descriptor, where HiGHS's console log goes."""
+    """A line of HiGHS's log, printed to Python's ``sys.stdout`` as it is now (a notebook's cell), not to fd 1."""
     print(event.message, end="", flush=True)
 
 
 def quiet_highs(options=None):
-    """A new ``highspy.Highs`` instance that has printed nothing, its log off, and ``options`` set
-    (:func:`set_option`).  Only an option the caller passes (``output_flag``, ``log_to_console``) turns HiGHS's
-    log on; it then goes through Python (:func:`print_log`, HiGHS's logging callback), as GLPK's, CBC's and APPSI's
-    do, unless ``log_to_console`` is asked for too."""
+    """A new ``highspy.Highs`` that has printed nothing, its log off unless ``options`` (:func:`set_option`) turn it
+    on; the log then goes through Python (:func:`print_log`), as GLPK's, CBC's and APPSI's do, unless
+    ``log_to_console`` is asked for too."""
     if highspy is None:
         raise ImportError("the default solver needs the package highspy: pip install highspy")
     with stdout_to_devnull():
@@ -105,11 +98,8 @@ def quiet_highs(options=None):
 
 
 def check_options(options):
-    """Raise ``ValueError`` naming the first option HiGHS does not know, or whose value it rejects.
-
-    Pyomo's HiGHS interfaces pass options on without looking at HiGHS's answer, so a misspelt option would
-    be silently ignored; a scratch ``Highs`` instance answers for them.
-    """
+    """Raise ``ValueError`` naming the first option HiGHS does not know, or whose value it rejects: a scratch
+    ``Highs`` answers, where Pyomo's HiGHS interfaces would ignore a misspelt option."""
     if highspy is None or not options:
         return
     quiet_highs(options)

@@ -1,11 +1,8 @@
-"""What the methods need from a restricted master, written down: the :class:`Master` protocol, which
-:class:`~mrc_pyomo.master.RestrictedMaster` implements (Coluna's idea: the loop is written against a small
-interface to the master, not against a solver).  Its results are typed: a solve returns a
-:class:`~mrc_pyomo.master.solution.MasterSolution` (its time split included) or raises a
-:class:`~mrc_pyomo.master.MasterSolveError` (:class:`~mrc_pyomo.master.MasterTimeLimit` at the time limit), an
-update returns its :class:`~mrc_pyomo.master.solution.Changes`.  Which solver holds the LP, and how, is the
-backend's (:mod:`mrc_pyomo.master.backend`): the methods ask the master's ``capabilities``, never which backend
-it has.
+"""What the methods need from a restricted master: the :class:`Master` protocol, which
+:class:`~mrc_pyomo.master.RestrictedMaster` implements (Coluna's idea: the loop is written against a small interface
+to the master, not against a solver).  A solve returns a :class:`~mrc_pyomo.master.solution.MasterSolution` or raises
+:class:`~mrc_pyomo.master.MasterSolveError` (:class:`~mrc_pyomo.master.MasterTimeLimit` at the time limit); an update
+returns its :class:`~mrc_pyomo.master.solution.Changes`.  The solver is the backend's (:mod:`mrc_pyomo.master.backend`).
 """
 
 from typing import Protocol, runtime_checkable
@@ -15,22 +12,17 @@ from typing import Protocol, runtime_checkable
 class Master(Protocol):
     """A restricted master ``P_{I,J}`` (paper, eq. 7) as the methods use it.
 
-    **Its record**: ``samples`` and ``subsets`` (the items of ``I``, ``n_rows`` of them), ``features`` (``J``, flat
-    ids), ``n_samples`` (the training samples; ids from ``n_samples`` on are the class centroids),
-    ``capabilities`` (:class:`~mrc_pyomo.master.backend.Capabilities`), ``solution`` (the last solve's, None after
-    a change) and ``solver_status`` (the solver's words).
+    **Its record**: ``samples`` and ``subsets`` (the ``n_rows`` items of ``I``), ``features`` (``J``, flat ids),
+    ``n_samples`` (ids from ``n_samples`` on are the class centroids), ``capabilities``, ``solution`` (the last
+    solve's, None after a change) and ``solver_status``.
 
-    **The oracles' access**: ``points(ids, columns=None)``, rows of ``Psi``; ``certificate_rows(solution=None)``,
-    the duals as weights on the paper's rows ``(i, C)``; ``covered()``, what the items enforce already;
-    ``item_values(mu)``, each item's value at ``mu``.
+    **The oracles' access**: ``points`` (rows of ``Psi``), ``certificate_rows`` (the duals as weights on the paper's
+    rows ``(i, C)``), ``covered`` (what the items enforce already), ``item_values`` (each item's value at ``mu``).
 
-    **Changes and solves**: ``add_rows(samples, subsets)``, ``add_features(features)``, ``add_all_rows(samples,
-    reduction)`` (every row of these samples: the full LP's), ``update(remove, samples, subsets, features) ->
-    Changes`` (the generation loop's step), ``solve(time_limit=None, budget=None) -> MasterSolution``,
-    ``refine()`` (the next solve from scratch), ``large_change()`` (no useful basis), ``set_solver_option(name,
-    value)``, ``with_costs(tau, lam)`` (the same rows and features with other costs: another ``lambda0``) and
-    ``compact()`` (keep only the data its rows use).
-    """
+    **Changes and solves**: ``add_rows``, ``add_features``, ``add_all_rows`` (the full LP's), ``update`` (the loop's
+    step, returning ``Changes``), ``solve`` (returning a ``MasterSolution``), ``refine`` (the next solve from
+    scratch), ``large_change`` (no useful basis), ``set_solver_option``, ``with_costs`` (another ``lambda0``) and
+    ``compact`` (keep only the data its rows use)."""
 
     samples: object
     subsets: object

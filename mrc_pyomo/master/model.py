@@ -16,14 +16,12 @@ The model ``m = MasterModel(...).pyomo`` is::
     m.dual                         import Suffix: the duals of the last solve (<= 0 on the rows)
 
 An item's LP rows and columns are the formulation's (:mod:`mrc_pyomo.formulations`): one row ``(i, C)`` in the
-paper's formulation, ``|P| + 1`` rows and ``|P|`` columns in the compact one.  ``I`` is the concatenation of
-the batches' items in the order the batches were added, the LP rows (and item columns) those of the items in
-that order; ``J`` is :attr:`MasterModel.features` (flat ids ``y * D + j``).  Nothing else holds I or J.
+paper's, ``|P| + 1`` rows and ``|P|`` columns in the compact one.  ``I`` is the batches' items in the order added,
+the LP rows and item columns theirs in that order; ``J`` is :attr:`MasterModel.features` (flat ids ``y * D + j``).
 
-The Pyomo components are **materialised lazily** (:meth:`MasterModel.materialise`): building a Pyomo
-constraint costs microseconds per nonzero, so the built-in HiGHS backend, which loads each batch in bulk from
-its arrays, never builds them unless someone looks at the model; Pyomo's solvers build each batch once, when
-it is first handed over.  A batch built before features were added is rebuilt with their entries.
+The Pyomo components are **materialised lazily** (:meth:`MasterModel.materialise`), as building them is costly:
+the built-in HiGHS backend never builds them unless someone looks at the model; Pyomo's solvers build each batch
+once, when first handed over, and again when features were added since.
 """
 
 import numpy as np
@@ -37,16 +35,14 @@ from ..formulations.paper import objective_coefficients
 
 def _row_body(pos, neg, columns, values, others):
     """``sum_c values[c] (mu1 - mu2)[columns[c]] + sum (coefficient * variable)`` over ``others`` as a flat Pyomo
-    LinearExpression; ``pos`` / ``neg`` are the variables ``mu1`` / ``mu2`` of J by position (looked up once
-    per build: Pyomo's indexing costs about a microsecond per call)."""
+    LinearExpression; ``pos`` / ``neg``: the variables ``mu1`` / ``mu2`` of J by position, looked up once per build."""
     columns, values = columns.tolist(), values.tolist()
     return LinearExpression(constant=0.0, linear_coefs=values + [-v for v in values] + [c for c, _ in others],
                             linear_vars=[pos[c] for c in columns] + [neg[c] for c in columns] + [v for _, v in others])
 
 
 def _set_upper(constraint, value):
-    """``body <= value``; with ``value = +inf`` the row is relaxed: deactivated (no solver takes a row without
-    bounds)."""
+    """``body <= value``; ``value = +inf`` relaxes the row: deactivated (no solver takes a row without bounds)."""
     if np.isinf(value):
         constraint.set_value((None, constraint.body, 1e300))
         constraint.deactivate()
@@ -61,10 +57,9 @@ def _taken(names, mask):
 
 
 class MasterModel:
-    """``P_{I,J}`` as a Pyomo model of blocks (see the module docstring), changed batch by batch: ``n_samples``
-    and ``n_features`` are ``n`` and ``D`` (sample ids ``>= n`` are class centroids, named ``centroid<y>``),
-    ``objective_floor`` adds the row ``objective >= 0``, ``formulation`` says what LP rows and columns an item is
-    (:mod:`mrc_pyomo.formulations`)."""
+    """``P_{I,J}`` as a Pyomo model of blocks, changed batch by batch: ``n_samples`` and ``n_features`` are ``n``
+    and ``D`` (sample ids ``>= n`` are centroids, named ``centroid<y>``), ``objective_floor`` adds the row
+    ``objective >= 0``, ``formulation`` makes an item's LP rows and columns."""
 
     def __init__(self, n_samples, n_features, n_classes, objective_floor=False, formulation="paper"):
         self.n_samples, self.n_features, self.n_classes = n_samples, n_features, n_classes
@@ -143,8 +138,7 @@ class MasterModel:
         return block
 
     def _by_batch(self, mask):
-        """``(block, local mask)`` for each batch holding rows of I where ``mask`` (over the rows of I, in order)
-        is true."""
+        """``(block, local mask)`` for each batch holding rows of I where ``mask`` (over the rows of I) is true."""
         mask = np.asarray(mask, dtype=bool)
         first = 0
         for block in list(self.batches):   # a copy: remove_rows deletes emptied batches on the way
@@ -154,8 +148,7 @@ class MasterModel:
                 yield block, local
 
     def remove_rows(self, mask):
-        """Remove the items of I where ``mask`` is true (their constraints and columns too, if built); a batch
-        left empty is deleted from the model."""
+        """Remove the items of I where ``mask`` is true, with their built rows and columns; empty batches go."""
         for block, local in self._by_batch(mask):
             rows, columns = np.repeat(local, block.shape[0]), np.repeat(local, block.shape[1])
             if block.built_features is not None:
@@ -176,9 +169,8 @@ class MasterModel:
         self._rows = None
 
     def set_row_upper(self, mask, upper):
-        """Set the right-hand sides of the LP rows of the items of I where ``mask`` is true to ``upper`` (one
-        value, or one per LP row of those items); built constraints keep their body and change their bound
-        (``+inf``: deactivated, so that solvers and writers leave the relaxed row out)."""
+        """Set the right-hand sides of the LP rows of the items where ``mask`` is true to ``upper`` (one value, or
+        one per LP row); built rows keep their body (``+inf``: deactivated, so solvers and writers leave them out)."""
         mask = np.asarray(mask, dtype=bool)
         values = np.broadcast_to(np.asarray(upper, dtype=float), (int(self.lp_rows(mask).sum()),))
         taken = 0
@@ -223,11 +215,9 @@ class MasterModel:
     def materialise(self, block_fn, tau, lam):
         """Build the Pyomo components not built yet; return ``(new_variables, built_constraints)``.
 
-        ``block_fn(samples, subsets, features)`` gives ``F`` of those rows and features (CSR, columns in the
-        order of ``features``).  New features get their variables, and the objective (and its floor) is set
-        again; batches are built, or rebuilt when J grew since they were.  ``built_constraints`` are those
-        created or rewritten (a persistent solver must be given them again).
-        """
+        ``block_fn(samples, subsets, features)`` gives the LP block of those rows and features.  New features get
+        their variables and the objective (and floor) is set again; batches are built, or rebuilt when J grew.
+        ``built_constraints``, created or rewritten, must be handed to a persistent solver again."""
         with PauseGC():   # Python's cyclic collector, run every few hundred allocations, would triple the cost
             m = self.pyomo
             keys = self.feature_keys()
@@ -278,8 +268,8 @@ class MasterModel:
             return new_variables, built
 
     def load_solution(self, solution):
-        """Put a :class:`~mrc_pyomo.master.restricted.MasterSolution` into the built model: variable values and
-        the duals in Pyomo's sign (``-alpha`` on the rows, ``beta`` on the floor)."""
+        """Load a :class:`~mrc_pyomo.master.restricted.MasterSolution` into the built model: values, and duals in
+        Pyomo's sign (``-alpha`` on the rows, ``beta`` on the floor)."""
         m = self.pyomo
         mu = solution.mu.ravel()[self.features]
         for key, value in zip(self.feature_keys(), mu):

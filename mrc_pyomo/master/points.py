@@ -1,8 +1,7 @@
 """The rows of ``Psi`` a restricted master reads (:attr:`RestrictedMaster.points
-<mrc_pyomo.master.restricted.RestrictedMaster>`): those of the training samples, from the problem's data source
-(:mod:`mrc_pyomo.data`), and those of the class centroids, ids ``n, ..., n + K - 1`` (the first master's rows,
-:mod:`mrc_pyomo.problem.initialization`).  A fitted estimator keeps only the rows its master's items use, in memory
-(:meth:`Points.compacted`), not the data (nor a reference to a cluster's).
+<mrc_pyomo.master.restricted.RestrictedMaster>`): the training samples', from the data source (:mod:`mrc_pyomo.data`),
+and the class centroids', ids ``n, ..., n + K - 1`` (:mod:`mrc_pyomo.problem.initialization`).  A fitted estimator
+keeps only the rows its master's items use, in memory (:meth:`Points.compacted`).
 """
 
 import numpy as np
@@ -12,9 +11,8 @@ from ..data import InMemorySource
 
 
 class Points:
-    """``points(ids, columns=None)``: ``Psi[ids][:, columns]`` where ids ``>= n_samples`` (default: the data's) are
-    the rows of ``centroids`` (dense or CSR, following the data source ``data``); ``stored_ids``: after
-    :meth:`compacted`, the training ids whose rows ``data`` still holds (None: all)."""
+    """``points(ids, columns=None)``: ``Psi[ids][:, columns]``, ids ``>= n_samples`` (default: the data's) being
+    rows of ``centroids`` (dense or CSR as ``data`` is); ``stored_ids``: the training ids ``data`` holds (None: all)."""
 
     def __init__(self, data, centroids, stored_ids=None, n_samples=None):
         self.data, self.centroids, self.stored_ids = data, np.asarray(centroids), stored_ids

@@ -1,24 +1,16 @@
-"""Backends that solve the master's Pyomo model (:mod:`mrc_pyomo.master.model`) with Pyomo's solvers, given by
-name or as an instance (:mod:`mrc_pyomo.master.pyomo_solve`: the backend solves with its own solver made like it).
+"""Backends that solve the master's Pyomo model (:mod:`mrc_pyomo.master.model`) with Pyomo's solvers, by name or
+instance (:mod:`mrc_pyomo.master.pyomo_solve`).
 
-* :class:`PersistentBackend`, for any persistent interface (``appsi_highs``, ``gurobi_persistent``,
-  ``appsi_gurobi``, ``cplex_persistent``, ...): the model is handed over once (``set_instance``), then each change
-  is passed on as it happens (variables and constraints added and removed, the objective set again when J
-  grows); the solver's automatic change detection is switched off, so that a re-solve neither scans the model
-  nor rebuilds it, and the solver warm starts where it can.
-* :class:`PyomoBackend`, for Pyomo's other solvers (``glpk``, ``cbc``, ...): the whole model is handed to the
-  solver's ``solve`` at every solve (written to a file, for file-based solvers); the Pyomo components themselves
-  are built once per batch.
+* :class:`PersistentBackend`, for any persistent interface (``appsi_highs``, ``gurobi_persistent``, ...): the model
+  is handed over once, then each change as it happens, with the solver's own change detection off, so that a
+  re-solve neither scans nor rebuilds the model, and warm starts where it can.
+* :class:`PyomoBackend`, for Pyomo's other solvers (``glpk``, ``cbc``, ...): the whole model is handed over at
+  every solve; its components are built once per batch.
 
-``solver_options={"tee": True}`` is the library's, not passed to the solver as an option: the solver's own log is
-shown (``tee=True`` to Pyomo's ``solve``; APPSI's ``config.stream_solver``).  Both read the duals from Pyomo's
-``dual`` suffix, where a ``<=`` row of a minimisation has a dual ``<= 0``: ``alpha = -dual`` (eq. 8's
-``alpha >= 0``), and the floor ``objective >= 0`` has ``beta = dual >= 0``.
-
-Pyomo's solves run one at a time in the process (:data:`~mrc_pyomo.master.pyomo_solve.SOLVES`): fits in threads
-with Pyomo's solvers are safe, their solves taking turns.  Python's cyclic garbage collector is paused while a backend
-builds, hands over, solves and removes rows: a Pyomo row is one object per term, and collections set off among them
-would walk them again and again.
+Both read the duals from Pyomo's ``dual`` suffix: ``alpha = -dual`` on the ``<=`` rows (eq. 8's ``alpha >= 0``),
+``beta = dual >= 0`` on the floor.  Solves take turns (:data:`~mrc_pyomo.master.pyomo_solve.SOLVES`), so fits in
+threads are safe.  Python's cyclic garbage collector is paused while Pyomo rows, one object per term, are built,
+handed over and removed.
 """
 
 import time
@@ -40,9 +32,8 @@ HIGHS_NAMES = ("appsi_highs", "highs")
 
 
 class _PyomoSolverBackend(Backend):
-    """What both Pyomo backends share: the solver's checks (Pyomo's HiGHS interfaces pass options on without
-    looking at HiGHS's answer, so HiGHS checks them here), its name for messages, and ``tee`` (the library's
-    option: :attr:`tee`, never the solver's)."""
+    """What both Pyomo backends share: the solver's checks (HiGHS checks options for Pyomo's HiGHS interfaces),
+    its name for messages, and ``tee`` (the library's option: :attr:`tee`, never the solver's)."""
 
     def __init__(self, solver, objective_floor=False, options=None):
         super().__init__(solver, objective_floor, options)
@@ -68,8 +59,7 @@ class _PyomoSolverBackend(Backend):
 
 
 def read_solution(status, master_model, name, tau, lam):
-    """The :class:`~mrc_pyomo.master.solution.BackendSolution` of the values and duals loaded into the model, with the
-    solver's words ``status``."""
+    """The :class:`~mrc_pyomo.master.solution.BackendSolution` of the values and duals loaded into the model."""
     m = master_model.pyomo
     keys = master_model.feature_keys()
     # a column without entries (an all-zero feature) may be left out of the solver's answer: it is 0
@@ -93,13 +83,10 @@ def read_solution(status, master_model, name, tau, lam):
 
 
 class PyomoBackend(_PyomoSolverBackend):
-    """Pyomo's non-persistent solvers: the model built in Pyomo (once per batch), handed over at every solve,
-    which starts from scratch.
+    """Pyomo's non-persistent solvers: the model handed over at every solve, which starts from scratch.
 
-    ``seconds`` splits the last solve into ``build`` (Pyomo components), ``handover`` (the rest of
-    ``SolverFactory(name).solve``: writing the model and reading the answer back, for a file-based solver) and
-    ``solve`` (the solver's own run, as Pyomo timed it; all of ``SolverFactory(name).solve`` if it did not).
-    """
+    ``seconds``: ``build`` (Pyomo components), ``handover`` (the rest of Pyomo's ``solve``: writing the model and
+    reading the answer) and ``solve`` (the solver's own run as Pyomo timed it, else all of Pyomo's ``solve``)."""
 
     def solve(self, master, time_limit=None, budget=None):
         tic = time.perf_counter()
@@ -117,8 +104,7 @@ class PyomoBackend(_PyomoSolverBackend):
 
 
 def _manual_updates(opt):
-    """Switch off a persistent solver's automatic change detection (APPSI's ``update_config``, the newer
-    interfaces' ``config.auto_updates``): every change is passed on explicitly."""
+    """Switch off a persistent solver's automatic change detection: every change is passed on explicitly."""
     config = getattr(opt, "update_config", None)
     if config is None:
         config = getattr(getattr(opt, "config", None), "auto_updates", None)
@@ -130,12 +116,10 @@ def _manual_updates(opt):
 
 
 class PersistentBackend(_PyomoSolverBackend):
-    """A Pyomo persistent solver, handed the model once and then each change (see the module docstring).
+    """A Pyomo persistent solver, handed the model once and then each change.
 
-    ``instances`` counts the times the model was handed over whole (``set_instance``): 1 after any number of
-    solves, unless :meth:`refine` asked for a fresh start.  ``seconds`` splits the last solve into ``build``
-    (Pyomo components), ``handover`` (passing them to the solver) and ``solve``.
-    """
+    ``instances``: the times the model was handed over whole (1, unless :meth:`refine` asked for a fresh start);
+    ``seconds``: ``build``, ``handover`` and ``solve``."""
 
     capabilities = Capabilities(warm_start=True)
 
@@ -145,8 +129,7 @@ class PersistentBackend(_PyomoSolverBackend):
         self.instances = 0
         self._pending = []     # constraints to hand over again at the next solve (their bound changed)
         self._handed = ComponentSet()   # the constraints the solver holds
-        # how the solver takes changes and answers: "classic" (Pyomo's older persistent interface: add_constraint,
-        # one at a time), "appsi" or "model" (the newer pyomo.contrib.solver interfaces); see solve_and_load
+        # how the solver takes changes and answers: "classic" (one at a time), "appsi" or "model"; solve_and_load
         self._interface = None
 
     def _new_solver(self):
@@ -229,9 +212,8 @@ class PersistentBackend(_PyomoSolverBackend):
             return solution
 
     def _start(self, model):
-        """A new solver, handed the whole model (``set_instance``): on the first solve, before its rows and
-        features are built, so that they are handed over as changes, the columns in the order the built-in backend
-        has them (HiGHS then takes its path)."""
+        """A new solver, handed the whole model before its rows and features are built, so that they follow as
+        changes, in the built-in backend's column order (HiGHS then takes its path)."""
         self.opt = self._new_solver()
         self.opt.set_instance(model.pyomo)
         _manual_updates(self.opt)

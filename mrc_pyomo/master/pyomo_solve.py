@@ -1,19 +1,12 @@
-"""Pyomo's solvers as the library takes them: by name (``"glpk"``, ``"appsi_highs"``, ...) or as an instance
-(``pyo.SolverFactory("glpk")``, with the options the user set on it); their names, their checks, and the solver
-object a backend of :mod:`mrc_pyomo.master.pyomo_backends` runs (docs/solvers.rst, "A solver instance").
+"""Pyomo's solvers as the library takes them: by name (``"glpk"``, ...) or as an instance
+(``pyo.SolverFactory("glpk")``, with its options); their names, their checks, and the solver object a backend of
+:mod:`mrc_pyomo.master.pyomo_backends` runs (docs/solvers.rst, "A solver instance").
 
-A backend never solves with the user's instance itself: it makes its own solver like it (:func:`make_solver`),
-so that the instance is not given a model, not reconfigured and not shared between masters (a regularisation
-path's stages, a refined re-solve, the folds of a cross-validation).  Made like it means:
-
-* an APPSI solver (``SolverFactory("appsi_highs")``, ``"appsi_gurobi"``, ...): a new one of its class (of
-  :func:`with_extensions`), made with ``only_child_vars=True`` (every variable is a component of the master's
-  model: APPSI then does not look for new variables in each constraint handed over), its ``config`` and
-  ``options`` copies of the instance's;
-* any other: a deep copy of the instance (Pyomo's shell solvers, ``gurobi_direct``, ...), or, for those that
-  cannot be copied (Pyomo's older persistent interfaces ``gurobi_persistent`` and ``cplex_persistent`` hold a
-  module, ``pyomo.contrib.solver``'s interfaces a lock), ``SolverFactory(name)`` with copies of the instance's
-  ``options`` (and ``config``, where it has one).
+A backend never solves with the user's instance (not to give it a model, reconfigure it or share it between
+masters) but with its own made like it (:func:`make_solver`): an APPSI solver anew of its class
+(:func:`with_extensions`) with ``only_child_vars=True`` (APPSI then does not look for new variables in each
+constraint) and copies of its ``config`` and ``options``; any other a deep copy or, where it holds a module or a
+lock, ``SolverFactory(name)`` with copies of its ``options`` and ``config``.
 """
 
 import copy
@@ -34,9 +27,8 @@ from .solution import MasterSolveError, solve_error
 
 
 def is_solver_instance(solver):
-    """Whether ``solver`` is an object to take as a Pyomo solver (not a name): it has ``solve`` and ``available``
-    (Pyomo's ``UnknownSolver``, which answers every attribute with an error, counts as one, to be refused by
-    :func:`check_pyomo_solver`)."""
+    """Whether ``solver`` is an object to take as a Pyomo solver: it has ``solve`` and ``available`` (Pyomo's
+    ``UnknownSolver`` counts, to be refused by :func:`check_pyomo_solver`)."""
     if isinstance(solver, UnknownSolver):
         return True
     try:
@@ -47,8 +39,8 @@ def is_solver_instance(solver):
 
 
 def solver_name(solver):
-    """The name of ``solver``: the name itself, or the name Pyomo's ``SolverFactory`` makes an instance's class
-    under (``"appsi_highs"``, ``"glpk"``, ...), else its class's name."""
+    """The name of ``solver``: itself, an instance's ``name``, the name ``SolverFactory`` makes its class under, or
+    its class's name."""
     if isinstance(solver, str):
         return solver
     name = getattr(solver, "name", None)
@@ -87,9 +79,8 @@ def is_available(opt):
 
 
 def is_persistent(solver):
-    """Whether the Pyomo solver ``solver`` (a name or an instance) is a persistent interface: APPSI's and the newer
-    interfaces say so with ``is_persistent()``; the older ones (``gurobi_persistent``, ``cplex_persistent``, ...)
-    are subclasses of Pyomo's ``PersistentSolver``."""
+    """Whether the Pyomo solver ``solver`` (a name or an instance) is a persistent interface (``is_persistent()``,
+    or a subclass of Pyomo's older ``PersistentSolver``)."""
     opt = pyo.SolverFactory(solver) if isinstance(solver, str) else solver
     if isinstance(opt, PersistentSolver):
         return True
@@ -97,9 +88,8 @@ def is_persistent(solver):
 
 
 def make_solver(solver):
-    """The Pyomo solver object a backend runs: ``SolverFactory(solver)`` for a name, a solver made like the
-    instance for an instance (see the module docstring); an APPSI solver made with ``only_child_vars=True``, of
-    a class whose ``use_extensions`` holds (:func:`with_extensions`)."""
+    """The Pyomo solver object a backend runs: ``SolverFactory(solver)`` for a name, else one made like the
+    instance (the module docstring); an APPSI solver of its class :func:`with_extensions`."""
     opt = pyo.SolverFactory(solver) if isinstance(solver, str) else solver
     if isinstance(opt, appsi_base.PersistentBase):
         made = with_extensions(type(opt))(only_child_vars=True)
@@ -119,11 +109,10 @@ _EXTENDED = {}
 
 
 def with_extensions(cls):
-    """A subclass of the APPSI solver class ``cls`` that reads the constraints handed over with Pyomo's compiled
-    extension (``cmodel``, built by ``pyomo build-extensions``), where it is built: about 0.6 microseconds less per
-    term of a row.  APPSI's own ``use_extensions`` never takes effect through ``set_instance``, which calls
-    ``__init__`` (setting it to False) before it looks at it (Pyomo 6.10; docs/solvers.rst, "What each backend
-    costs"): here ``__init__`` keeps its value, which is set to whether the extension is built."""
+    """A subclass of the APPSI solver class ``cls`` that reads constraints with Pyomo's compiled extension
+    (``cmodel``, built by ``pyomo build-extensions``) where it is built.  APPSI's ``set_instance`` calls ``__init__``,
+    which resets ``use_extensions`` to False (Pyomo 6.10; docs/solvers.rst, "What each backend costs"): here
+    ``__init__`` keeps its value."""
     if cls not in _EXTENDED:
         def __init__(self, *args, **kwargs):
             keep = getattr(self, "use_extensions", bool(cmodel_available))
@@ -146,9 +135,7 @@ def _made_by_name(solver):
 
 
 #: one Pyomo solve at a time in the process: Pyomo captures a solver's output through the process's own streams
-#: (``capture_output``, the reader threads of ``TeeStream``) and its loggers, so that two solves in two threads
-#: (scikit-learn's threading backend, a web server's workers) crashed the process in a reader thread, hung, or
-#: printed a solver's log that ``verbose=0`` had kept quiet; the built-in HiGHS backend needs no lock
+#: and its loggers, so two solves in two threads crashed, hung or printed a quiet solver's log; HiGHS needs no lock
 SOLVES = threading.RLock()
 #: the loggers through which Pyomo reports a solver's failure (its return code, the solver's own log)
 SOLVER_LOGGERS = ("pyomo.opt", "pyomo.solvers")
@@ -156,10 +143,8 @@ SOLVER_LOGGERS = ("pyomo.opt", "pyomo.solvers")
 
 @contextmanager
 def solver_errors():
-    """A context in which the error records of Pyomo's solver loggers (:data:`SOLVER_LOGGERS`) are kept, not
-    printed: the list of their texts, for the error that the failed solve raises (the solver's own message, such
-    as glpsol's "Invalid option '--foo'", was only in these records, printed once per attempt).  A solve that does
-    not fail gives them back to the loggers."""
+    """A context that keeps, not prints, the error records of :data:`SOLVER_LOGGERS` and yields their texts, for
+    the failed solve's error (the solver's own message is only there); a solve that does not fail gives them back."""
     kept, texts = [], []
 
     def keep(record):
@@ -186,8 +171,7 @@ def solver_errors():
 
 
 def solver_message(texts):
-    """The solver's own words in Pyomo's error records ``texts`` (:func:`solver_errors`): the first lines of the
-    solver's log that Pyomo quoted, on one line; ``""`` if none."""
+    """The first lines of the solver's log quoted in ``texts`` (:func:`solver_errors`), on one line; ``""`` if none."""
     logged = [text.split("\n", 1)[1] for text in texts if text.startswith("Solver log:") and "\n" in text]
     lines = [line.strip() for text in logged for line in text.splitlines() if line.strip()]
     return " / ".join(lines[:3])
@@ -196,12 +180,10 @@ def solver_message(texts):
 def solve_and_load(opt, m, name, interface, tee=None):
     """Run the solver and load the solution and duals into ``m``; ``MasterSolveError`` unless it is optimal.
 
-    ``interface``: ``"classic"`` (Pyomo's older persistent interface), ``"appsi"`` (APPSI's own ``solve``, under
-    the legacy wrapper ``SolverFactory`` returns: the wrapper would copy the whole solution keyed by name, or
-    warn when it loads a suboptimal one) or ``"model"`` (any other solver, handed the model).  Return the
-    status and the seconds the solver itself ran where Pyomo measured them (a file-based solver's process: not
-    the writing of its input or the reading of its answer), else None.  ``tee``: show the solver's log (None:
-    as the solver is configured)."""
+    ``interface``: ``"classic"`` (Pyomo's older persistent interface), ``"appsi"`` (APPSI's own ``solve``, not the
+    legacy wrapper's, which copies the solution by name) or ``"model"`` (any other solver, handed the model).  Return
+    the status and the seconds the solver itself ran where Pyomo measured them, else None.  ``tee``: show the
+    solver's log (None: as configured)."""
     m.dual.clear()
     shown = {} if tee is None else {"tee": tee}
     with solver_errors() as said:

@@ -2,24 +2,12 @@
 (:class:`~mrc_pyomo.master.interface.Master`).
 
 A :class:`RestrictedMaster` is its Pyomo model of blocks (:class:`~mrc_pyomo.master.model.MasterModel`, the one
-record of the rows ``I`` and features ``J``) and a backend (:class:`~mrc_pyomo.master.backend.Backend`) that
-holds the solver's copy of that LP, told of every change as it is made.  Which backend a solver name gets is
-the registry's answer (:mod:`mrc_pyomo.master.solver_backends`):
-
-* ``solver="highs"`` (default): the built-in HiGHS backend (:class:`~mrc_pyomo.master.highs_backend.HighsBackend`),
-  loading each batch of rows or features in bulk from NumPy arrays and warm-starting each re-solve;
-* a Pyomo persistent solver (``SolverFactory(name).is_persistent()``, e.g. ``"appsi_highs"``,
-  ``"gurobi_persistent"``): the model handed over once, then changed incrementally
-  (:class:`~mrc_pyomo.master.pyomo_backends.PersistentBackend`);
-* any other Pyomo solver name (``"glpk"``, ``"cbc"``, ...): the model handed over at each solve
-  (:class:`~mrc_pyomo.master.pyomo_backends.PyomoBackend`).
-
-What an item of ``I`` is in the LP is the formulation's answer (:mod:`mrc_pyomo.formulations`): the master and
-its backends deal only in the :class:`~mrc_pyomo.formulations.LPBlock` it returns.  The loop asks the master
-what its backend can do (:attr:`RestrictedMaster.capabilities`), never which it is.
-On every backend :attr:`RestrictedMaster.model` is the Pyomo model of the master last changed, with the last
-solution's values and duals loaded: it can be inspected, written with :meth:`RestrictedMaster.write`, or
-solved by any Pyomo solver.
+record of ``I`` and ``J``) and a backend (:class:`~mrc_pyomo.master.backend.Backend`) holding the solver's copy of
+that LP, told of every change; the registry (:mod:`mrc_pyomo.master.solver_backends`) picks the backend by solver
+name.  What an item of ``I`` is in the LP is the formulation's answer (:mod:`mrc_pyomo.formulations`): the master
+and its backends deal only in the :class:`~mrc_pyomo.formulations.LPBlock` it returns.  On every backend
+:attr:`RestrictedMaster.model` is the Pyomo model of the current master, with the last solution loaded: it can be
+inspected, written (:meth:`RestrictedMaster.write`) or solved by any Pyomo solver.
 """
 
 import numpy as np
@@ -102,21 +90,20 @@ class RestrictedMaster:
     centroids = property(lambda self: self.points.centroids, doc="The class centroids' rows of :attr:`points`.")
 
     def block(self, samples, subsets, features):
-        """The LP rows and columns of the given items over the given features: the formulation's
-        :class:`~mrc_pyomo.formulations.LPBlock` (in the paper's formulation, ``block.mu`` is ``F`` restricted to
-        the rows ``(samples[r], subsets[r])``)."""
+        """The formulation's :class:`~mrc_pyomo.formulations.LPBlock` of the given items over the given features (in
+        the paper's formulation ``block.mu`` is ``F`` on the rows ``(samples[r], subsets[r])``)."""
         return self.formulation.block(self.points, samples, subsets, features, self.n_features)
 
     def certificate_rows(self, solution=None):
-        """``(samples, subsets, alpha)``: the duals of ``solution`` (default: the last) as weights on the paper's
-        rows ``(i, C)``, what the certificate (:mod:`mrc_pyomo.oracles.certificate`) and FEAT take
+        """``(samples, subsets, alpha)``: the duals of ``solution`` (default: the last) on the paper's rows ``(i, C)``,
+        for :mod:`mrc_pyomo.oracles.certificate` and FEAT
         (:meth:`~mrc_pyomo.formulations.Formulation.certificate_rows`)."""
         solution = self.solution if solution is None else solution
         return self.formulation.certificate_rows(self.samples, self.subsets, solution.row_duals)
 
     def covered(self):
-        """What the formulation's items of ``I`` enforce already (None for an empty ``I``), for the separation to
-        leave out (:meth:`~mrc_pyomo.formulations.Formulation.covers`)."""
+        """What the items of ``I`` enforce already, for the separation to leave out (None for an empty ``I``;
+        :meth:`~mrc_pyomo.formulations.Formulation.covers`)."""
         return self.formulation.covers(self.samples, self.subsets) if self.n_rows else None
 
     def item_values(self, mu):
@@ -127,10 +114,9 @@ class RestrictedMaster:
 
     # -- updates ----------------------------------------------------------------------------------------
     def update(self, remove, samples, subsets, features):
-        """One update of the loop: remove the items at ``remove``, add the items the formulation makes of the rows
-        ``(samples[r], subsets[r])`` (removing the items they replace:
-        :meth:`~mrc_pyomo.formulations.Formulation.merge`) and the ``features``; return the
-        :class:`~mrc_pyomo.master.solution.Changes` (``removed_mask`` over the items before)."""
+        """One update of the loop: remove the items at ``remove``, add the items made of the rows ``(samples[r],
+        subsets[r])`` (:meth:`~mrc_pyomo.formulations.Formulation.merge`) and the ``features``; return the
+        :class:`~mrc_pyomo.master.solution.Changes`."""
         kept = np.flatnonzero(~remove)
         replaced, (new_samples, new_subsets) = self.formulation.merge(self.samples[kept], self.subsets[kept],
                                                                       samples, subsets)
@@ -152,10 +138,8 @@ class RestrictedMaster:
         self.solution = None
 
     def add_rows(self, samples, subsets):
-        """Enforce the paper's rows ``(samples[r], subsets[r])``: add the items the formulation makes of them to
-        ``I`` as one batch, after removing the items they replace
-        (:meth:`~mrc_pyomo.formulations.Formulation.merge`; rows enforced already and repeats add nothing);
-        return how many items were added."""
+        """Enforce the paper's rows ``(samples[r], subsets[r])``: add the formulation's items of them as one batch,
+        removing those they replace (:meth:`~mrc_pyomo.formulations.Formulation.merge`); return how many were added."""
         samples = np.asarray(samples, dtype=np.int64)
         subsets = np.asarray(subsets, dtype=bool).reshape(len(samples), self.n_classes)
         replaced, items = self.formulation.merge(self.samples, self.subsets, samples, subsets)
@@ -163,13 +147,12 @@ class RestrictedMaster:
         return self.add_items(*items)
 
     def add_all_rows(self, samples, reduction=None):
-        """Add every row of the given samples (the full LP's, those a ``reduction`` keeps) as one batch
-        (:meth:`~mrc_pyomo.formulations.Formulation.full_items`); return how many items were added."""
+        """Add every row of ``samples`` that ``reduction`` keeps as one batch (the full LP's,
+        :meth:`~mrc_pyomo.formulations.Formulation.full_items`); return how many items were added."""
         return self.add_rows(*self.formulation.full_items(np.asarray(samples), self.n_classes, reduction))
 
     def add_items(self, samples, subsets):
-        """Add the items ``(samples[r], subsets[r])`` to ``I`` as one batch, as they are (:meth:`add_rows` merges
-        them first); return how many."""
+        """Add the items ``(samples[r], subsets[r])`` to ``I`` as one batch, unmerged; return how many."""
         if not len(samples):
             return 0
         block = self.pyomo_model.add_batch(samples, subsets)
@@ -188,10 +171,9 @@ class RestrictedMaster:
         return int(mask.sum())
 
     def set_row_upper(self, mask, upper):
-        """Change the right-hand sides of the LP rows of the items of ``I`` where ``mask`` is true to ``upper``
-        (one value or one per LP row of those items; in the paper's formulation ``b_(i,C) = 1/|C| - 1`` until
-        changed), for experiments (from a callback: relax a row with ``upper=np.inf`` instead of removing it); the
-        certificate keeps using the LP's own ``b``, so ``lower_`` stays a valid bound whatever the bounds."""
+        """Set the right-hand sides of the LP rows of the items where ``mask`` is true to ``upper`` (one value or one
+        per LP row; the paper's ``b_(i,C) = 1/|C| - 1`` until changed), for experiments (``upper=np.inf`` relaxes a
+        row); the certificate keeps the LP's own ``b``, so ``lower_`` stays a valid bound."""
         mask = np.asarray(mask, dtype=bool)
         if not mask.any():
             return
@@ -201,10 +183,9 @@ class RestrictedMaster:
         self.solution = None
 
     def with_costs(self, tau, lam):
-        """The same ``P_{I,J}`` (its rows with their right-hand sides ``b``, its features, its fixed rows) with
-        the costs of ``tau`` and ``lam``: a new master for another ``lambda0`` (:mod:`mrc_pyomo.methods.pathwise`).
-        Its first solve has no basis to start from: on the built-in HiGHS backend it is solved by the interior
-        point method, with crossover (docs/theory.rst, "Regularisation paths")."""
+        """The same ``P_{I,J}`` (rows, right-hand sides, features, fixed rows) with the costs of ``tau`` and ``lam``:
+        a new master for another ``lambda0`` (:mod:`mrc_pyomo.methods.pathwise`), marked :meth:`large_change`
+        (docs/theory.rst, "Regularisation paths")."""
         master = RestrictedMaster(self.data, tau, lam, centroids=self.centroids, objective_floor=self.objective_floor,
                                   solver=self.solver, solver_options=self.solver_options, backend=type(self.backend),
                                   formulation=self.formulation)
@@ -214,8 +195,8 @@ class RestrictedMaster:
         return master
 
     def large_change(self):
-        """The master changed by a large fraction (or is new): its next solve does not start from the previous
-        basis (on the built-in HiGHS backend: the interior point method with crossover)."""
+        """The master is new or changed by a large fraction: its next solve does not start from the last basis (on
+        HiGHS: the interior point method with crossover)."""
         self.backend.large_change()
 
     # -- solving ----------------------------------------------------------------------------------------
@@ -225,11 +206,8 @@ class RestrictedMaster:
         self.solver_options[name] = value
 
     def refine(self):
-        """Make the next solve start from scratch (on HiGHS, at tolerances 1e-10).
-
-        A warm-started simplex can stop on a basis it calls optimal that an exact check of the solution (the
-        loop's certificate) refutes; a cold solve usually does not.
-        """
+        """Make the next solve start from scratch (on HiGHS, at tolerances 1e-10): a warm simplex can stop on a
+        basis it calls optimal that the loop's certificate refutes; a cold solve usually does not."""
         self.backend.refine()
         self.solution = None
 
@@ -240,11 +218,8 @@ class RestrictedMaster:
     def solve(self, time_limit=None, budget=None):
         """Solve ``P_{I,J}``; return and store the :class:`MasterSolution`.  Raises :class:`MasterSolveError`.
 
-        On a backend whose capabilities include ``limits_inside_solve`` (the built-in HiGHS backend),
-        ``time_limit`` (seconds) bounds this solve (no limit is left on the master) and ``budget`` the
-        warm-started simplex before the interior point method takes over
-        (:meth:`~mrc_pyomo.master.highs_backend.HighsMaster.solve`); other backends ignore both.
-        """
+        Where ``capabilities.limits_inside_solve``, ``time_limit`` (seconds) bounds this solve and ``budget`` the warm
+        simplex (:meth:`~mrc_pyomo.master.highs_backend.HighsMaster.solve`); other backends ignore both."""
         try:
             solved = self.backend.solve(self, time_limit, budget)
         finally:
@@ -263,24 +238,21 @@ class RestrictedMaster:
     # -- the Pyomo model --------------------------------------------------------------------------------
     @property
     def model(self):
-        """The Pyomo model of the current master (built now where it is not), with the last solution's values
-        and duals loaded."""
+        """The Pyomo model of the current master (built now if need be), with the last solution loaded."""
         self.materialise()
         if self.solution is not None and self.capabilities.bulk_loading:
             self.pyomo_model.load_solution(self.solution)
         return self.pyomo_model.pyomo
 
     def write(self, path, format=None, io_options=None):
-        """Write the current master to ``path`` as Pyomo's ``write(filename, format, io_options)`` does, with readable
-        names unless ``io_options`` says otherwise (:func:`~mrc_pyomo.master.export.write_pyomo_model`); return
-        ``path``."""
+        """Write the current master's Pyomo model to ``path`` (:func:`~mrc_pyomo.master.export.write_pyomo_model`);
+        return ``path``."""
         return write_pyomo_model(self.model, path, format, io_options)
 
     # -- after fitting ----------------------------------------------------------------------------------
     def compact(self):
-        """Keep only the rows of the data that ``I`` uses, in memory, so that a fitted estimator does not hold
-        the data (nor a reference to a cluster's).  Sample ids, and so the names in the model, are unchanged.
-        """
+        """Keep only the rows of the data that ``I`` uses, in memory, not the data (nor a reference to a cluster's);
+        sample ids, and so the model's names, are unchanged."""
         self.points = self.points.compacted(self.samples)
         return self
 

@@ -1,6 +1,5 @@
-"""What a backend returns (:class:`BackendSolution`, in the backend's own terms) and what the master makes of it
-(:class:`MasterSolution`): the solution of ``P_{I,J}`` (eq. 7) with the duals of ``D_{I,J}`` (eq. 8); or an error
-(:class:`MasterSolveError`; :class:`MasterTimeLimit` when the solver's time limit stopped it)."""
+"""What a backend returns (:class:`BackendSolution`) and what the master makes of it (:class:`MasterSolution`): the
+solution of ``P_{I,J}`` (eq. 7) with the duals of ``D_{I,J}`` (eq. 8); or an error (:class:`MasterSolveError`)."""
 
 from dataclasses import dataclass, field
 
@@ -16,8 +15,8 @@ class MasterTimeLimit(MasterSolveError):
 
 
 def solve_error(message, time_limit_reached):
-    """The error of a solve that did not end optimal: :class:`MasterTimeLimit` when the solver's status says its
-    time limit stopped it, else :class:`MasterSolveError`."""
+    """The error of a solve that did not end optimal: :class:`MasterTimeLimit` if its time limit stopped it, else
+    :class:`MasterSolveError`."""
     return (MasterTimeLimit if time_limit_reached else MasterSolveError)(message)
 
 
@@ -25,11 +24,10 @@ def solve_error(message, time_limit_reached):
 class BackendSolution:
     """What :meth:`~mrc_pyomo.master.backend.Backend.solve` returns, in one sign convention.
 
-    ``status``: the solver's words; ``objective``: ``R^k``; ``mu``: the values of ``mu1 - mu2`` in the order of
-    ``master.features``; ``nu``; ``columns``: the values of the items' own columns in order (none in the paper's
-    formulation); ``row_duals``: the duals (``>= 0``, eq. 8) of the LP rows of ``I`` in order; ``beta``: the dual
-    (``>= 0``) of the row ``objective >= 0``, 0 without it.
-    """
+    ``status``: the solver's words; ``objective``: ``R^k``; ``mu``: ``mu1 - mu2`` in the order of ``master.features``;
+    ``nu``; ``columns``: the items' own columns in order (none in the paper's formulation); ``row_duals``: the duals
+    (``>= 0``, eq. 8) of the LP rows of ``I`` in order; ``beta``: the dual (``>= 0``) of the row ``objective >= 0``,
+    0 without it."""
 
     status: str
     objective: float
@@ -45,12 +43,9 @@ class MasterSolution:
     """Primal and dual solution of ``P_{I,J}``.
 
     ``mu`` has shape ``(K, D)`` (zero outside ``J``), ``alpha[r]`` is the dual mass of the r-th item of ``I``
-    (``alpha >= 0``, ``sum(alpha) = 1 - beta``; in the paper's formulation the dual value of the row ``(i, C)``),
-    ``beta`` that of the ``objective >= 0`` row (0 without it) and ``objective`` is ``R^k``.  ``row_duals`` are
-    the duals (``>= 0``) of the LP rows of ``I`` in order and ``columns`` the values of the items' own columns
-    (none in the paper's formulation): :mod:`mrc_pyomo.formulations`.  ``seconds``: where the solve's time went
-    (``build``: Pyomo components, ``handover``: passing them to the solver, ``solve``: the solver itself).
-    """
+    (``alpha >= 0``, ``sum(alpha) = 1 - beta``; the dual of the row ``(i, C)`` in the paper's formulation), ``beta``
+    that of the row ``objective >= 0`` (0 without it), ``objective`` is ``R^k``; ``row_duals`` and ``columns`` as in
+    :class:`BackendSolution`.  ``seconds``: ``build`` (Pyomo components), ``handover`` (to the solver), ``solve``."""
 
     mu: np.ndarray
     nu: float
@@ -64,9 +59,8 @@ class MasterSolution:
 
 @dataclass(frozen=True)
 class Changes:
-    """What made a master from the one before: the items added (``added_samples[r]``, ``added_subsets[r]``), the
-    items removed (``removed_samples``, ``removed_subsets``; ``removed_mask`` over the items the master had) and
-    the features added (flat ids)."""
+    """What made a master from the one before: the items added and removed (``removed_mask`` over the items it had)
+    and the features added (flat ids)."""
 
     added_samples: np.ndarray
     added_subsets: np.ndarray

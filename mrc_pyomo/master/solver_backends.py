@@ -1,12 +1,9 @@
 """The one registry from solver names to backends (docs/solvers.rst, "Choosing a solver").
 
-``"highs"`` is the built-in backend (:class:`~mrc_pyomo.master.highs_backend.HighsBackend`); any name not registered
-here means what it means to ``pyomo.environ.SolverFactory``: a persistent interface gets
-:class:`~mrc_pyomo.master.pyomo_backends.PersistentBackend`, any other solver
-:class:`~mrc_pyomo.master.pyomo_backends.PyomoBackend`.  A Pyomo solver instance (``pyo.SolverFactory("glpk")``,
-with its options) is Pyomo's whatever its name, and gets the same backends
-(:mod:`mrc_pyomo.master.pyomo_solve`).  A new backend registers itself with :func:`register_backend` (a name
-that Pyomo also knows is then the backend's), with the solver option that shows its log, which
+``"highs"`` is the built-in backend (:class:`~mrc_pyomo.master.highs_backend.HighsBackend`); any other name, and any
+Pyomo solver instance, is Pyomo's (:class:`~mrc_pyomo.master.pyomo_backends.PersistentBackend` for a persistent
+interface, else :class:`~mrc_pyomo.master.pyomo_backends.PyomoBackend`).  A new backend registers with
+:func:`register_backend` (a name Pyomo knows too is then the backend's) and the option that shows its log, which
 ``solver_options={"tee": True}`` stands for.
 """
 
@@ -28,9 +25,8 @@ _LOG_OPTIONS = {}
 
 
 def register_backend(name, backend, log_option=None):
-    """Make ``solver=name`` use ``backend`` (a subclass of :class:`~mrc_pyomo.master.backend.Backend`);
-    ``log_option``: the name of the boolean solver option that shows the solver's log, which
-    ``solver_options={"tee": value}`` becomes (None: ``tee`` is refused with a clear error)."""
+    """Make ``solver=name`` use ``backend`` (a subclass of :class:`~mrc_pyomo.master.backend.Backend`); ``log_option``:
+    the boolean solver option that ``solver_options={"tee": value}`` becomes (None: ``tee`` is refused)."""
     if not isinstance(name, str) or not name:
         raise ValueError(f"a backend is registered under a non-empty name, got {name!r}")
     _BACKENDS[name] = backend
@@ -43,16 +39,14 @@ def registered_backends():
 
 
 def backend_class(solver):
-    """The backend of ``solver``: the registered one, else Pyomo's persistent or non-persistent backend (always
-    Pyomo's for a solver instance)."""
+    """The backend of ``solver``: the registered one, else Pyomo's persistent or non-persistent backend."""
     if isinstance(solver, str) and solver in _BACKENDS:
         return _BACKENDS[solver]
     return PersistentBackend if is_persistent(solver) else PyomoBackend
 
 
 def check_solver(solver):
-    """Raise a clear error if ``solver`` is not a registered backend's name, a usable Pyomo LP solver name or a
-    usable Pyomo solver instance."""
+    """Raise a clear error unless ``solver`` is a registered name, or a usable Pyomo solver name or instance."""
     if is_solver_instance(solver):
         PyomoBackend.check_available(solver)
         return
@@ -66,17 +60,15 @@ def check_solver(solver):
 
 
 def suggestion(solver):
-    """`` (did you mean 'highs'?)`` for a name close to a known solver's (the registered backends' and Pyomo's
-    solver names, letter case ignored), else ``""``."""
+    """`` (did you mean 'highs'?)`` for a name close to a registered or Pyomo solver name (any case), else ``""``."""
     names = {name.lower(): name for name in [*_BACKENDS, *pyo.SolverFactory] if not name.startswith("_")}
     close = difflib.get_close_matches(solver.lower(), list(names), n=1, cutoff=0.75)
     return f" (did you mean {names[close[0]]!r}?)" if close else ""
 
 
 def backend_options(solver, options):
-    """The options ``solver``'s backend is given for the user's ``options`` (a new dict): for a registered
-    backend, ``tee`` becomes its log option (``output_flag`` for the built-in HiGHS) unless that option is given
-    too; Pyomo's backends take ``tee`` themselves."""
+    """The options (a new dict) ``solver``'s backend gets for the user's ``options``: a registered backend's ``tee``
+    becomes its log option unless that is given too; Pyomo's backends take ``tee`` themselves."""
     options = dict(options or {})
     if TEE not in options:
         return options
@@ -98,9 +90,8 @@ def backend_option(solver, name, value):
 
 
 def picklable_solver(solver):
-    """``solver`` as a master pickles it: a name, or an instance Pyomo can pickle (its shell solvers), as it is;
-    any other instance (APPSI's, the persistent interfaces) by its name (:func:`~mrc_pyomo.master.pyomo_solve.
-    solver_name`): the master loaded from the pickle solves with ``SolverFactory(name)``, without its options."""
+    """``solver`` as a master pickles it: a name, or an instance Pyomo can pickle, as it is; any other instance by
+    its name, so the loaded master solves with ``SolverFactory(name)``, without its options."""
     if isinstance(solver, str):
         return solver
     try:
@@ -111,8 +102,7 @@ def picklable_solver(solver):
 
 
 def make_backend(solver, objective_floor=False, options=None, backend=None):
-    """A new backend for ``solver`` (``backend``: a backend class to use instead of the registry's), its
-    options checked where the solver can check them."""
+    """A new backend for ``solver`` (``backend``: a class instead of the registry's), its options checked."""
     backend = backend_class(solver) if backend is None else backend
     options = backend_options(solver, options)
     backend.check_options(solver, options)

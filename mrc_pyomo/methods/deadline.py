@@ -1,10 +1,9 @@
-"""The clock of a fit: one :class:`Deadline`, made once when the fit starts from its ``time_limit`` and passed down
-to every level that spends time (the stages of a path, a first-order phase, the generation loop, a master's
-solve), each of which asks it for the time left instead of keeping a clock of its own.
+"""The clock of a fit: one :class:`Deadline`, made from its ``time_limit`` when the fit starts and passed down to
+every level that spends time, each of which asks it for the time left instead of keeping a clock of its own.
 
-The time a fit counts is its own: the time its caller spends at a step (a callback, or a notebook between two
-``next()`` of :meth:`MRCClassifier.steps <mrc_pyomo.MRCClassifier.steps>`) is left out (:meth:`Deadline.paused`).
-Every reading goes through :func:`now`, so that a test can make the clock jump instead of waiting for it.
+The time its caller spends at a step (a callback, or a notebook between two ``next()`` of
+:meth:`MRCClassifier.steps <mrc_pyomo.MRCClassifier.steps>`) is left out (:meth:`Deadline.paused`).  Every
+reading goes through :func:`now`, so that a test can make the clock jump.
 """
 
 import time
@@ -18,10 +17,7 @@ def now():
 
 class Deadline:
     """The time of a fit: ``seconds`` at most (None: no limit), counted from its making (or ``start``, a reading
-    of :func:`now`), less the time spent :meth:`paused`.
-
-    ``elapsed()`` is the fit's time so far (the history's ``seconds_elapsed``), ``remaining()`` the time left
-    (None without a limit, never negative) and ``expired()`` whether the time is up."""
+    of :func:`now`), less the time spent :meth:`paused`."""
 
     def __init__(self, seconds=None, start=None):
         self.seconds = seconds
@@ -60,9 +56,8 @@ def deadline_of(deadline):
 
 
 def caller_time_left_out(steps, deadline):
-    """The generator ``steps`` (a method's, :mod:`mrc_pyomo.methods.result`) with the time its caller spends at
-    each step (between a state yielded and the answer sent back) left out of ``deadline``: a callback's, or a
-    notebook's between two ``next()``.  Closing it closes ``steps``."""
+    """The generator ``steps`` (a method's) with the time its caller spends between a state yielded and the
+    answer sent back left out of ``deadline``.  Closing it closes ``steps``."""
     try:
         state = next(steps)
         while True:

@@ -1,22 +1,15 @@
-"""The first-order methods, MRC-FOM (:mod:`~mrc_pyomo.methods.fista`) and MRC-PDHG (:mod:`~mrc_pyomo.methods.pdhg`):
-what they share, so that each module holds only what differs, its iterations.
+"""What the first-order methods, MRC-FOM (:mod:`~mrc_pyomo.methods.fista`) and MRC-PDHG
+(:mod:`~mrc_pyomo.methods.pdhg`), share, so that each module holds only its iterations.
 
 A first-order method is two functions and a config.  ``iterations(problem, config, *, start=None, deadline=None,
-log=None, iterations_before=0)``: a generator of its iterations' records (``phase`` :data:`FIRST_ORDER`; each
-iteration a forward and a backward pass over the data, :mod:`mrc_pyomo.oracles.passes`), from ``start`` (None, or
-the :class:`~mrc_pyomo.methods.result.Outcome` of a phase before it), that returns ``(found, history, status)``:
-an :class:`~mrc_pyomo.methods.result.Outcome` (its best rule with its exact ``R``, its certified lower bound, its
-last dual point), its records, and the :class:`~mrc_pyomo.methods.result.Status` of a stop by a limit, a stop sent
-or a closed gap (None for a stall or a hand-over).  ``active_rows(problem, found, config)``: the row blocks
-``(samples, subsets)`` of the LP that its outcome names active, from which the loop that certifies starts.  Its
-config is a frozen dataclass with at least ``eps_1``, ``max_iter``, ``certify`` and ``certificate`` (the
-settings of that loop, a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` in the regime ``"n"``).
-
-The rest is here, and the same for both (:func:`register_first_order`): the configuration from the estimator's
-parameters (:func:`configure`), the fit (:func:`steps`: the iterations, then, with ``certify``, MRC-CCG from the
-master of the active rows, which is the default fit's runner with this one phase,
-:func:`~mrc_pyomo.methods.pathwise.fit_steps`) and the lines of the iteration log (:func:`log_line`).  The default
-fit runs the same iterations as its first-order phases (:mod:`mrc_pyomo.methods.route`).
+log=None, iterations_before=0)``: a generator of its records (``phase`` :data:`FIRST_ORDER`; each iteration a
+forward and a backward pass, :mod:`mrc_pyomo.oracles.passes`), from ``start`` (None, or a phase's
+:class:`~mrc_pyomo.methods.result.Outcome`), that returns ``(found, history, status)``: its
+:class:`~mrc_pyomo.methods.result.Outcome`, its records, and the :class:`~mrc_pyomo.methods.result.Status` of a
+stop by a limit, a stop sent or a closed gap (None for a stall or a hand-over).  ``active_rows(problem, found,
+config)``: the row blocks ``(samples, subsets)`` the outcome names active, where the certificate's loop starts.
+Its config is a frozen dataclass with at least ``eps_1``, ``max_iter``, ``certify`` and ``certificate`` (that
+loop's :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`).  The rest is here (:func:`register_first_order`).
 """
 
 from dataclasses import replace
@@ -36,22 +29,19 @@ LOG_EVERY = 10
 
 
 def configure(config_class, settings, problem):
-    """The config (a ``config_class``) of a first-order method from the estimator's
-    :class:`~mrc_pyomo.estimator.parameters.Settings`: its ``eps_1``, its ``max_iter`` (None: the class's default) and
-    its certificate's loop, MRC-CCG's settings in the regime ``"n"``, whatever regime was asked for, keeping
-    every row of its first master."""
+    """The ``config_class`` of a first-order method from the estimator's
+    :class:`~mrc_pyomo.estimator.parameters.Settings` (``max_iter`` None: the class's default); its certificate's
+    loop has MRC-CCG's settings in the regime ``"n"``, whatever regime was asked, keeping every row."""
     certificate = replace(ccg_configure(replace(settings, regime="n"), problem), row_age=None)
     max_iter = config_class.max_iter if settings.max_iter is None else settings.max_iter
     return config_class(eps_1=settings.eps_1, max_iter=max_iter, certificate=certificate)
 
 
 def steps(name, problem, config, *, start=None, deadline=None, log=None):
-    """The fit of ``problem`` by the registered first-order method ``name`` with ``config``, a generator of its
-    iterations (:mod:`mrc_pyomo.methods.result`): its iterations; done if its own bound closed the gap (no master)
-    or with ``config.certify`` False (then its lower end is its own bound, 0 for FISTA's); else MRC-CCG from the
-    master of its active rows, its best rule a candidate, within ``deadline`` and ``config.max_iter`` masters
-    (:func:`~mrc_pyomo.methods.pathwise.fit_steps`).  Returns a :class:`~mrc_pyomo.methods.result.FitResult`
-    whose lower end is the better of the iterations' bound and the loop's.  ``start`` is not used."""
+    """The fit of ``problem`` by the registered first-order method ``name``, a generator of its iterations: done
+    after them if its own bound closed the gap or ``config.certify`` is False (its lower end its own bound, 0 for
+    FISTA's); else MRC-CCG from the master of its active rows (:func:`~mrc_pyomo.methods.pathwise.fit_steps`).
+    Returns a :class:`~mrc_pyomo.methods.result.FitResult`.  ``start`` is not used."""
     method = get_method(name)
     if not config.certify:
         found, history, status = yield from method.iterations(problem, config, deadline=deadline, log=log)
@@ -73,10 +63,9 @@ def log_line(label, record):
 
 
 def register_first_order(name, title, summary, config_class, iterations, active_rows, columns, label):
-    """Register the first-order method ``name`` (module docstring): its ``iterations`` and ``active_rows`` with
-    its ``config_class``, made a :class:`~mrc_pyomo.methods.registry.Method` by the shared :func:`configure`,
-    :func:`steps` and :func:`log_line` (its lines marked ``label``); ``columns``: those of its fit's history.
-    Returns the entry."""
+    """Register the first-order method ``name`` (module docstring), a :class:`~mrc_pyomo.methods.registry.Method`
+    made of the shared :func:`configure`, :func:`steps` and :func:`log_line` (its lines marked ``label``);
+    ``columns``: those of its fit's history.  Returns the entry."""
     def method_steps(problem, config=None, *, start=None, deadline=None, log=None):
         config = config_class() if config is None else config
         return steps(name, problem, config, start=start, deadline=deadline, log=log)

@@ -9,22 +9,16 @@ largest subset value of sample ``i`` (eq. 9).  Its maximum over the samples is r
 with ``max_i psi_i <= beta log sum_i exp(psi_i / beta) <= max_i psi_i + beta log n``.  The gradient of the
 smooth part is ``Psi^T W - tau`` with ``W[i, y] = w_i [y in S_i] / |S_i|``, ``w = softmax(psi / beta)`` and
 ``S_i`` the best subset of sample ``i`` (:func:`~mrc_pyomo.oracles.primal.most_violated_subsets`, the
-sorted-prefix oracle).  FISTA (Beck and Teboulle, 2009) minimises ``F_beta``: the ``lambda.|mu|`` part by
-soft-thresholding, the step ``1 / L`` by backtracking (``L`` doubled until the quadratic model holds, and
-lowered a little at each iteration), the momentum restarted when ``F_beta`` rises (O'Donoghue and Candes,
-2015).  ``beta`` starts at ``beta_start`` and is halved every ``beta_every`` iterations down to ``beta_floor``
-(a continuation in the smoothing, as glmnet's is in ``lambda``; :class:`FOMConfig`).
+sorted-prefix oracle).  FISTA (Beck and Teboulle, 2009) minimises ``F_beta``: ``lambda.|mu|`` by
+soft-thresholding, the step ``1 / L`` by backtracking (``L`` doubled until the quadratic model holds, lowered a
+little at each iteration), the momentum restarted when ``F_beta`` rises (O'Donoghue and Candes, 2015), ``beta``
+halved every ``beta_every`` iterations (a continuation in the smoothing, as glmnet's in ``lambda``; :class:`FOMConfig`).
 
-Each iteration is one backward pass ``Psi^T W`` at the extrapolated point and one forward pass ``Psi mu^T`` at
-the new point (more when backtracking, :mod:`mrc_pyomo.oracles.passes`), so a Dask array is fitted by the same
-code.  The scores at the extrapolated point are
-the same combination of the two last points' scores (the scores are linear in ``mu``): no pass.  The exact
-``R`` of every new point comes from the scores of its forward pass; the best point is the rule returned.
-
-Its own weights ``w`` give no usable lower bound (the Lagrangian bound of :mod:`mrc_pyomo.oracles.certificate`
-needs ``|g_j - tau_j| <= lambda_j`` nearly everywhere, which the smoothed weights are far from).  So the method
-goes on with MRC-CCG from the rows active at its best point (:func:`active_rows`): what every first-order method
-does after its iterations (:mod:`mrc_pyomo.methods.first_order`, which registers it).
+Each iteration is one backward pass ``Psi^T W`` at the extrapolated point (whose scores combine the last two
+points': no pass) and one forward pass ``Psi mu^T``, which gives the new point's exact ``R`` (more when
+backtracking, :mod:`mrc_pyomo.oracles.passes`); the best point is the rule returned.  Its weights give no usable
+lower bound (:mod:`mrc_pyomo.oracles.certificate` needs ``|g_j - tau_j| <= lambda_j`` nearly everywhere), so
+MRC-CCG goes on from its active rows (:func:`active_rows`; :mod:`mrc_pyomo.methods.first_order`).
 """
 
 from dataclasses import dataclass, field
@@ -50,13 +44,12 @@ FIT_COLUMNS = HISTORY_COLUMNS + ["beta", "L"]
 class FOMConfig:
     """Every setting of MRC-FOM.
 
-    ``eps_1``: the certified gap of the certificate's loop; ``max_iter``: first-order iterations at most (and
-    masters of the certificate's loop).  The smoothing temperature starts at ``beta_start`` and is halved every
-    ``beta_every`` iterations down to ``beta_floor`` (measured: docs/benchmarks.md, "The library's choices",
-    "FISTA's smoothing").  The iterations end once their best R improved by less than ``tolerance`` (relative)
-    over the last ``beta_every`` iterations.  ``certify=False`` ends the fit there (lower end 0).  The
-    certificate's first master holds the rows of the best point with ``psi_i`` within ``near`` of the largest;
-    its loop runs with ``certificate``'s settings (regime ``"n"``)."""
+    ``eps_1``: the certified gap of the certificate's loop; ``max_iter``: iterations at most (and masters of that
+    loop).  ``beta`` starts at ``beta_start``, halved every ``beta_every`` iterations down to ``beta_floor``
+    (docs/benchmarks.md, "The library's choices", "FISTA's smoothing").  The iterations stop once their best R
+    improved by less than ``tolerance`` (relative) over the last ``beta_every``.  ``certify=False`` ends the fit
+    there (lower end 0).  The certificate's first master holds the rows of the best point with ``psi_i`` within
+    ``near`` of the largest; its loop runs with ``certificate``'s settings."""
 
     eps_1: float = 1e-3
     max_iter: int = 1000
@@ -72,9 +65,8 @@ class FOMConfig:
 
 
 def smoothed(V, mu, tau, beta, blocked=None):
-    """``(f_beta(mu), W, varphi(mu))`` from the scores ``V`` of ``mu``: the smooth part of the objective (module
-    docstring), the class weights of its gradient ``Psi^T W - tau`` and the exact ``varphi(mu) = max_i psi_i``, in
-    the namespace of ``V``."""
+    """``(f_beta(mu), W, varphi(mu))`` from the scores ``V`` of ``mu`` (module docstring): the smooth part, the
+    weights of its gradient ``Psi^T W - tau`` and the exact ``max_i psi_i``, in the namespace of ``V``."""
     xp = array_namespace(V)
     psi, subsets = most_violated_subsets(V, blocked)
     top = float(xp.max(psi))
@@ -86,25 +78,18 @@ def smoothed(V, mu, tau, beta, blocked=None):
 
 
 def active_rows(problem, found, config):
-    """The rows of the LP active at FISTA's best rule ``found.mu``: the most violated row of each sample whose
-    ``psi_i`` is within ``config.near`` of the largest (:func:`~mrc_pyomo.oracles.primal.near_active_rows`), as
-    one block ``(samples, subsets)``."""
+    """One block ``(samples, subsets)``: the most violated row at ``found.mu`` of each sample whose ``psi_i`` is
+    within ``config.near`` of the largest (:func:`~mrc_pyomo.oracles.primal.near_active_rows`)."""
     return [near_active_rows(problem.data, found.mu, config.near, problem.blocked)]
 
 
 def iterations(problem, config=None, *, start=None, deadline=None, log=None, iterations_before=0):
-    """FISTA on ``F_beta`` (module docstring) from ``mu = 0`` (or the rule of ``start``, another phase's
-    :class:`~mrc_pyomo.methods.result.Outcome`) until ``config.max_iter`` iterations (``config``: a
-    :class:`FOMConfig`), the ``deadline``, a stop sent to the generator (which yields each iteration's record) or
-    a stall: the best ``R`` improved by less than ``config.tolerance`` (relative) over the last
-    ``config.beta_every`` iterations.  Its records (``phase`` ``"first-order"``, ``beta``, ``L``, the iterate's
-    exact ``R_mu``, the best ``upper``, ``lower`` 0) number on from ``iterations_before``.
-
-    Returns ``(found, history, status)``: the best rule as an :class:`~mrc_pyomo.methods.result.Outcome` (its ``R``
-    from one exact pass; its ``W`` the weights of the gradient of ``F_beta`` there at the last ``beta``, a point
-    of the simplex where MRC-PDHG's iterations can start; no lower bound), the records and the
-    :class:`~mrc_pyomo.methods.result.Status` of a stop by a limit or a stop sent (None for a stall).
-    """
+    """FISTA on ``F_beta`` (module docstring) from ``mu = 0`` or ``start``'s rule, a first-order method's
+    iterations (:mod:`mrc_pyomo.methods.first_order`) until ``config.max_iter``, the ``deadline``, a stop sent or
+    a stall (:class:`FOMConfig`).  Its records (``beta``, ``L``, ``R_mu``, the best ``upper``, ``lower`` 0)
+    number on from ``iterations_before``.  Returns ``(found, history, status)``, ``found``'s ``W`` the weights of
+    ``F_beta``'s gradient at the best rule, a point of the simplex where MRC-PDHG's iterations can start (no lower
+    bound); ``status`` None for a stall."""
     config = FOMConfig() if config is None else config
     data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
     fixed = np.zeros(tau.shape, dtype=bool) if problem.reduction is None else problem.reduction.fixed

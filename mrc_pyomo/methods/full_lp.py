@@ -1,46 +1,31 @@
 """``method="lp"``: the full MRC LP (paper, eq. 4) over all ``n (2^K - 1)`` rows and ``K D`` features.
 
-It is the reference the generation loop is checked against, and the direct method for problems of moderate
-size.  Its answer is certified like every other fit (:mod:`mrc_pyomo.oracles.certificate`): ``upper = R(mu)`` of the
-best of the LP's ``mu`` and ``0`` (and of the segment between them), ``lower`` the Lagrangian bound of its
-duals.
+The reference the generation loop is checked against, and the direct method at moderate size, certified like
+every fit: ``upper = R(mu)`` of the best rule on the segment from ``0`` to the LP's ``mu``, ``lower`` its duals'
+Lagrangian bound (:mod:`mrc_pyomo.oracles.certificate`).
 
-**Which LP HiGHS is given.**  The primal LP (eq. P) has ``R = n (2^K - 1)`` rows and ``2m + 1`` columns
-(``m = K D``, ``mu1``, ``mu2``, ``nu``) and ``2 nnz(F) + R`` nonzeros; its dual (eq. D)::
+**Which LP HiGHS is given.**  The primal LP (eq. P) has ``R = n (2^K - 1)`` rows, ``2m + 1`` columns
+(``m = K D``) and ``2 nnz(F) + R`` nonzeros; its dual (eq. D)::
 
     max -b.alpha   s.t.   tau - lambda <= F^T alpha <= tau + lambda,   sum(alpha) = 1,   alpha >= 0
 
-has ``m + 1`` rows, ``R`` columns and ``nnz(F) + R`` nonzeros: half the entries (no ``mu1`` / ``mu2`` split),
-and a basis of size ``m + 1`` instead of ``R``.  With the default HiGHS backend the full LP is a
-:class:`~mrc_pyomo.master.RestrictedMaster` with every row and feature whose backend is the dual form
-(:class:`~mrc_pyomo.master.dual_lp.DualLPBackend`: columns loaded in blocks of samples, never through Pyomo),
-solved once through the master's own interface; ``clf.master_`` is that master, its Pyomo model the primal
-LP, which can be inspected and exported as any master.
+has ``m + 1`` rows, ``R`` columns, ``nnz(F) + R`` nonzeros and a basis of size ``m + 1``.  With HiGHS the full
+LP is a :class:`~mrc_pyomo.master.RestrictedMaster` of every row and feature on the dual form's backend
+(:class:`~mrc_pyomo.master.dual_lp.DualLPBackend`, never through Pyomo): ``clf.master_``, its Pyomo model the primal LP.
 
 **Which algorithm** (:func:`choose_method`): interior point (IPX) with crossover on the dual LP when both ``K D >=
-IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, else dual simplex. ``K nnz(Psi)`` counts the entries of
-``Phi(x_i, y)`` over every sample and class: the intrinsic size of the LP, without the ``2^(K-1)`` factor of the
-label subsets, which multiplies the cost of a simplex iteration and of an interior-point iteration alike.  The
-dual LP is the faster form; the ratio simplex / IPM grows with ``K nnz(Psi)``, hence :data:`IPM_MIN_SIZE`; with
-few features the dual LP has only ``K D + 1`` rows, a basis the simplex factorises at no cost whatever ``n``,
-hence :data:`IPM_MIN_FEATURES`.  Crossover costs little and returns a vertex, certified to round-off; without it
-the certified gap is enough for the default ``eps_1`` but not for ``eps_1 = 0`` (measured: docs/benchmarks.md,
-"The library's choices", "The full LP's form").
+IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, else dual simplex.  ``K nnz(Psi)``, the entries of
+``Phi(x_i, y)`` over every sample and class, is the LP's intrinsic size (the ``2^(K-1)`` factor of the subsets
+weighs on both algorithms alike), and the simplex's disadvantage grows with it; with few features the dual LP's
+basis of ``K D + 1`` rows costs the simplex nothing whatever ``n``.  Crossover returns a vertex, certified to
+round-off, which ``eps_1 = 0`` needs.  When the primal LP has fewer rows (``n_rows < K D``: sparse text, whose
+reduced LP, :mod:`mrc_pyomo.problem.reduction`, keeps about one row a sample), the dual's basis is the larger:
+the primal LP is solved by the interior point method without crossover (``"primal_ipm"``).  The measurements:
+docs/benchmarks.md, "The library's choices", "The full LP's form".
 
-**The primal LP, when it has fewer rows** (``n_rows < K D``: sparse text, where the reduced LP of
-:mod:`mrc_pyomo.problem.reduction` keeps about one row per sample): the dual LP would then have the larger basis, and
-its dual simplex is slow on sparse text.  The master's own HiGHS instance solves the primal LP by the interior
-point method without crossover (``"primal_ipm"``), faster than with crossover and more accurate (the
-crossover's vertex was the less accurate; docs/benchmarks.md, "The library's choices", "The full LP's form").
-
-**If the certificate does not close** (a simplex run stopped within HiGHS's feasibility tolerances ``1e-7``
-can leave a certified gap of about ``1e-9``), the same instance is re-solved once with the simplex (the dual
-LP warm started from its basis, the primal LP from scratch), with tolerances ``1e-10``
-(:data:`~mrc_pyomo.master.REFINED_TOLERANCE`); if that does not close it either, the status is ``"stalled"``
-(the solver's precision cannot narrow the gap further).
-
-Any other ``solver`` (a Pyomo solver name, e.g. ``"glpk"``) solves the primal LP through the
-:class:`~mrc_pyomo.master.RestrictedMaster` and its Pyomo model, as the generation loop does.
+**If the certificate does not close** (a solve within HiGHS's feasibility tolerances ``1e-7`` can leave a gap),
+the instance is re-solved once by the simplex at :data:`~mrc_pyomo.master.REFINED_TOLERANCE`; then an open gap is
+``"stalled"``.  Any other ``solver`` (a Pyomo name, e.g. ``"glpk"``) solves the primal LP through Pyomo.
 """
 
 import time
@@ -61,8 +46,7 @@ from .result import FitResult, Status
 
 MAX_ROWS = 2_000_000
 MAX_NONZEROS = 100_000_000
-# the interior point method beats the simplex on the dual LP when K D and K nnz(Psi) reach both of these
-# (module docstring)
+# the interior point method beats the simplex on the dual LP when K D and K nnz(Psi) reach both (module docstring)
 IPM_MIN_FEATURES = 350
 IPM_MIN_SIZE = 400_000
 FORMS = ("simplex", "ipm", "primal_ipm")
@@ -75,14 +59,9 @@ FORM_OPTIONS = {
 
 
 def choose_method(n_classes, n_features, psi_nonzeros, n_rows=None):
-    """The LP HiGHS is given and its algorithm, from ``K``, ``D = n_features``, ``nnz(Psi)`` and the number of
-    rows ``n_rows`` of the primal LP (``None``: more than ``K D``).
-
-    ``"primal_ipm"`` (the primal LP, interior point without crossover) when the primal LP has fewer rows than
-    the dual (``n_rows < K D``: sparse text); else, on the dual LP, ``"ipm"`` (interior point with crossover)
-    when ``K D >= IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, and ``"simplex"`` (dual simplex)
-    otherwise.  See the module docstring for the measurements behind the rule.
-    """
+    """The LP HiGHS is given and its algorithm (module docstring), from ``K``, ``D = n_features``, ``nnz(Psi)``
+    and the primal LP's rows ``n_rows`` (``None``: more than ``K D``): ``"primal_ipm"`` when ``n_rows < K D``,
+    else ``"ipm"`` when ``K D >= IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, else ``"simplex"``."""
     m, size = n_classes * n_features, n_classes * psi_nonzeros
     if n_rows is not None and n_rows < m:
         return "primal_ipm"
@@ -90,9 +69,8 @@ def choose_method(n_classes, n_features, psi_nonzeros, n_rows=None):
 
 
 def check_size(problem, formulation="paper"):
-    """Raise ``ValueError`` when the full LP of ``problem`` in ``formulation``
-    (:meth:`~mrc_pyomo.problem.MRCProblem.full_lp_size`) is beyond :data:`MAX_ROWS` rows or :data:`MAX_NONZEROS`
-    nonzeros."""
+    """Raise ``ValueError`` when the full LP of ``problem`` in ``formulation`` (its
+    :meth:`~mrc_pyomo.problem.MRCProblem.full_lp_size`) exceeds :data:`MAX_ROWS` rows or :data:`MAX_NONZEROS`."""
     rows, nonzeros = problem.full_lp_size(formulation)
     if rows > MAX_ROWS or nonzeros > MAX_NONZEROS:
         raise ValueError(
@@ -101,9 +79,8 @@ def check_size(problem, formulation="paper"):
 
 
 def full_master(problem, solver, solver_options, block_size, backend=None, formulation="paper"):
-    """The :class:`RestrictedMaster` of the full primal LP of ``problem``: every feature, every row, in sample
-    blocks (with a reduction: those of the reduced LP), on ``backend`` (None: ``solver``'s), in the given
-    formulation (:mod:`mrc_pyomo.formulations`)."""
+    """The :class:`RestrictedMaster` of the full primal LP of ``problem`` (the reduced LP's with a reduction),
+    rows added in sample blocks, on ``backend`` (None: ``solver``'s), in ``formulation``."""
     reduction = problem.reduction
     master = RestrictedMaster(problem.data, problem.tau, problem.lam, solver=solver, solver_options=solver_options,
                               backend=backend, formulation=formulation)
@@ -117,10 +94,9 @@ def full_master(problem, solver, solver_options, block_size, backend=None, formu
 
 @dataclass(frozen=True)
 class LPConfig:
-    """The settings of the full LP: ``eps_1``, the certified gap below which its answer is ``"converged"`` (else
-    ``"stalled"``, after one refined re-solve); ``solver`` and ``solver_options``; the ``formulation``; ``form``,
-    the LP HiGHS is given and its algorithm (one of :data:`FORMS`; None: :func:`choose_method`'s); the rows are
-    loaded ``block_size`` samples at a time.  The full LP takes the whole problem at once (``regime == "full"``)."""
+    """The settings of the full LP: ``eps_1``, the certified gap below which it is ``"converged"``; ``solver``,
+    ``solver_options`` and ``formulation``; ``form``, one of :data:`FORMS` (None: :func:`choose_method`'s); rows
+    loaded ``block_size`` samples at a time.  It takes the whole problem at once (``regime == "full"``)."""
 
     eps_1: float = 1e-3
     solver: object = BUILTIN_SOLVER
@@ -141,17 +117,11 @@ def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000,
                   formulation="paper"):
     """Solve the full LP of ``problem``; return ``(master, solution, seconds_update, seconds_solve)``.
 
-    With the HiGHS backend (``solver="highs"``) the LP is solved in ``form`` (``"simplex"`` or ``"ipm"`` on
-    the dual form, ``"primal_ipm"`` on the primal; ``None``: :func:`choose_method`), ``solver_options`` applied
-    after the form's own options; ``master.full_lp_method`` says which form ran (``"pyomo"`` for any other
-    solver, which solves the primal LP through the master's Pyomo model).  ``deadline`` (a
-    :class:`~mrc_pyomo.methods.deadline.Deadline`) bounds the solve.  Raises ``ValueError`` when the LP is beyond
-    :data:`MAX_ROWS` rows or :data:`MAX_NONZEROS` nonzeros, :class:`~mrc_pyomo.master.MasterSolveError` when the
-    solver does not return an optimal solution (:class:`~mrc_pyomo.master.MasterTimeLimit` at the time limit).
-    A ``formulation`` other than the paper's own (:mod:`mrc_pyomo.formulations`; a subclass of it that changes its
-    rows too: the dual form is written for the paper's coefficients) is solved in its primal form, by ``form``'s
-    HiGHS options (``None``: ``"ipm"``, with crossover).
-    """
+    On HiGHS the LP is solved in ``form`` (None: :func:`choose_method`'s), ``solver_options`` over the form's
+    own; ``master.full_lp_method`` says which ran (``"pyomo"``: another solver).  A ``formulation`` other than the
+    paper's is solved in its primal form (``form`` None: ``"ipm"``).  ``deadline`` bounds the solve.  Raises
+    ``ValueError`` beyond :func:`check_size`'s limits, :class:`~mrc_pyomo.master.MasterSolveError` without an
+    optimal solution (:class:`~mrc_pyomo.master.MasterTimeLimit` at the time limit)."""
     check_size(problem, formulation)
     if form is not None and form not in FORMS:
         raise ValueError(f"form must be one of {FORMS} or None, got {form!r}")
@@ -188,9 +158,8 @@ def certify(problem, master, solution):
 
 
 def refine(master, solver_options, deadline):
-    """Re-solve once within ``deadline``: on HiGHS at tolerances ``1e-10`` (unless the user's ``solver_options``
-    set them; the forms' own options do not count) by the simplex, the dual LP from its basis, the primal LP from
-    scratch; a solution or ``None``."""
+    """Re-solve once within ``deadline``, on HiGHS by the simplex at tolerances ``1e-10`` (unless the user's
+    ``solver_options`` set them); a solution or ``None``."""
     if master.full_lp_method != "pyomo":
         for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
             if name not in (solver_options or {}):
@@ -203,19 +172,12 @@ def refine(master, solver_options, deadline):
         return None
 
 
-
-
 def steps(problem, config=None, *, start=None, deadline=None, log=None):
-    """The full LP of ``problem`` solved and certified, as a method's steps (a generator that yields nothing: one
-    solve), returning a :class:`~mrc_pyomo.methods.result.FitResult` (no history).  ``config``: an
-    :class:`LPConfig` (None: the defaults); ``start`` and ``log`` are not used.
-
-    The status is ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, else
-    ``"stalled"``: the solver's "optimal" is not taken on trust.  An open gap first gets one refined
-    re-solve (module docstring).  With a reduction the reduced LP is solved (as MRC-CCG does).  ``deadline``
-    (HiGHS backends) bounds the solves; if the solver stops at it the result is ``mu = 0`` with the interval
-    ``[0, R(0)]`` and the status ``"time_limit"`` (the solver's unfinished iterate is not certified).
-    """
+    """The full LP of ``problem`` solved and certified, as a method's steps (a generator that yields nothing),
+    returning a :class:`~mrc_pyomo.methods.result.FitResult` (no history); ``start`` and ``log`` are not used.
+    ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, after one refined re-solve of an
+    open gap (module docstring), else ``"stalled"``.  A solve stopped by ``deadline`` gives ``mu = 0``, the
+    interval ``[0, R(0)]`` and ``"time_limit"`` (the solver's unfinished iterate is not certified)."""
     yield from ()
     config, deadline = LPConfig() if config is None else config, deadline_of(deadline)
     try:

@@ -1,16 +1,12 @@
 """What every method returns (:class:`FitResult`), why it stopped (:class:`Status`), where it may start
-(:class:`Start`), what a first-order phase leaves (:class:`Outcome`), and how its iterations are watched
-(:func:`reported`, :func:`finish`).
+(:class:`Start`), what a first-order phase leaves (:class:`Outcome`), and how its iterations are watched.
 
-Each method of :mod:`mrc_pyomo.methods` (:mod:`~mrc_pyomo.methods.registry`) is a generator of a prepared
-:class:`~mrc_pyomo.problem.MRCProblem`, ``steps(problem, config, *, start=None, deadline=None, log=None)``: it
-yields what each iteration leaves to watch (MRC-CCG's :class:`~mrc_pyomo.methods.ccg.record.IterationState`, a
-first-order iteration's record), is sent back whether to stop there (``True``: stop; ``None`` or ``False``: go
-on), and returns one :class:`FitResult` whose ``mu`` is a rule of that problem (its rescaled columns, reduced
-features at 0) with the certified interval ``[lower, upper]``, ``upper = R(mu)``; :func:`finish` runs its
-``steps`` to the end, a callback watching each iteration.  So a fit is watched one
-iteration at a time in the caller's own thread (:meth:`mrc_pyomo.MRCClassifier.steps`), and a method that runs
-another (a path's stages, a first-order phase before the loop) passes its iterations on with ``yield from``.
+Each method (:mod:`~mrc_pyomo.methods.registry`) is a generator, ``steps(problem, config, *, start=None,
+deadline=None, log=None)``: it yields what each iteration leaves to watch (MRC-CCG's
+:class:`~mrc_pyomo.methods.ccg.record.IterationState`, a first-order iteration's record), is sent back whether to
+stop there (``True``: stop), and returns one :class:`FitResult` whose ``mu`` is a rule of that problem (its
+rescaled columns, reduced features at 0).  So a fit is watched one iteration at a time in the caller's thread
+(:meth:`mrc_pyomo.MRCClassifier.steps`), and a method that runs another passes them on with ``yield from``.
 """
 
 from dataclasses import dataclass, field
@@ -41,16 +37,12 @@ class Status(str, Enum):
 
 @dataclass(frozen=True)
 class Start:
-    """Where a method may start, instead of from scratch.
-
-    ``master``: a restricted master to start MRC-CCG from (the rows a first-order phase names active, a previous
-    fit's rows: :func:`~mrc_pyomo.methods.ccg.start.initial_master`); ``previous``: the :class:`FitResult` of the
-    previous stage of a path (a larger ``lambda0``), which a method that warm-starts starts from (MRC-CCG: its
-    final master with this problem's costs); ``candidates``: rules the result may be, evaluated on this problem
-    before the first master; ``solve_times``: the seconds of earlier master solves (a previous stage's), which
-    count for the stall budget of :func:`~mrc_pyomo.methods.ccg.config.simplex_budget`; ``iterations_before``: the
-    iterations of the fit before this method's (earlier phases and stages): its records number on from there.
-    """
+    """Where a method may start instead of from scratch: ``master``, a restricted master for MRC-CCG
+    (:func:`~mrc_pyomo.methods.ccg.start.initial_master`); ``previous``, the :class:`FitResult` of a path's
+    previous stage, for a method that warm-starts; ``candidates``, rules the result may be, evaluated before the
+    first master; ``solve_times``, earlier master solves' seconds, for
+    :func:`~mrc_pyomo.methods.ccg.config.simplex_budget`; ``iterations_before``, the fit's iterations before
+    this method's, from which its records number on."""
 
     master: object = None
     previous: object = None
@@ -62,8 +54,8 @@ class Start:
 @dataclass(frozen=True)
 class Outcome(Incumbent):
     """What a first-order phase leaves: its best rule (an :class:`~mrc_pyomo.oracles.incumbent.Incumbent`, on the
-    host), the best certified ``lower`` bound of its duals (0 where it has none) and its last dual point ``W``
-    (per sample and class, in the data's namespace; None where it has none), where the next phase may start."""
+    host), its certified ``lower`` bound (0: none) and its last dual point ``W`` (``(n, K)``, in the data's
+    namespace; None: none), where the next phase may start."""
 
     lower: float = 0.0
     W: object = None
@@ -71,14 +63,11 @@ class Outcome(Incumbent):
 
 @dataclass
 class FitResult:
-    """The result of a method on a prepared problem.
-
-    ``master``: the last restricted master (a :class:`~mrc_pyomo.master.RestrictedMaster`; None for MRC-SUB,
-    which solves no LP, or for a full LP stopped by its time limit); ``mu``: the best certified rule;
-    ``objective``: the last master's value ``R^k`` (MRC-SUB: ``upper``; NaN when there is none); ``[lower,
-    upper]``: the certified interval, ``upper = R(mu)``; ``status``: a :class:`Status`; ``history``: one record
-    per iteration, with the keys ``columns`` (the method's own).
-    """
+    """The result of a method on a prepared problem: ``master``, the last
+    :class:`~mrc_pyomo.master.RestrictedMaster` (None where no LP was solved); ``mu``, the best certified rule;
+    ``objective``, the last master's value ``R^k`` (MRC-SUB: ``upper``; else NaN without one); ``[lower, upper]``,
+    the certified interval, ``upper = R(mu)``; ``status``, a :class:`Status`; ``history``, one record per
+    iteration, with the keys ``columns``."""
 
     master: object
     mu: np.ndarray
@@ -96,9 +85,8 @@ class FitResult:
 
 
 def reported(record, log, deadline):
-    """The end of an iteration of a method that yields its records (a generator step): ``record`` shown to ``log``
-    (if any) and yielded; returns :attr:`Status.CALLBACK` if a stop was sent back, :attr:`Status.TIME_LIMIT` if the
-    ``deadline`` has expired, else None (go on)."""
+    """The end of an iteration (a generator step): ``record`` shown to ``log`` (if any) and yielded; returns
+    :attr:`Status.CALLBACK` if a stop was sent back, :attr:`Status.TIME_LIMIT` past ``deadline``, else None."""
     if log is not None:
         log(record)
     if (yield record):
@@ -107,8 +95,8 @@ def reported(record, log, deadline):
 
 
 def finish(steps, callback=None):
-    """The :class:`FitResult` of a method's ``steps`` (a generator, module docstring) run to its end, each
-    iteration shown to ``callback`` (if given), whose true return value stops the method there."""
+    """The :class:`FitResult` of a method's ``steps`` run to the end, each iteration shown to ``callback`` (if
+    given), whose true return value stops the method there."""
     try:
         state = next(steps)
         while True:

@@ -1,28 +1,23 @@
-"""The route of a fit by MRC-CCG: which first-order phases run before its loop (``first_order``), written in one
-place.
+"""The route of a fit by MRC-CCG: which first-order phases run before its loop (``first_order``).
 
-A first-order phase (:mod:`mrc_pyomo.methods.first_order`'s FISTA, :mod:`mrc_pyomo.methods.pdhg`'s primal-dual
-iterations) costs passes over the data and saves masters; it pays where masters are dear and many: many classes
-(each sample has ``2^K - 1`` rows, and the loop finds the active ones a few hundred at a time) and dense, wide
-masters (random Fourier features, images: every row has ``|C| D`` nonzeros).  Where masters are cheap (few
-classes, few features, or sparse text, whose columns come in the regime ``"nm"``) the loop alone certifies in
-seconds and a phase only adds its passes.  So ``first_order="auto"`` (:func:`route`):
+A first-order phase (FISTA, :mod:`mrc_pyomo.methods.fista`; MRC-PDHG's iterations, :mod:`mrc_pyomo.methods.pdhg`)
+costs passes over the data and saves masters; it pays where masters are dear and many: many classes (``2^K - 1``
+rows a sample) and dense, wide masters (random Fourier features, images: ``|C| D`` nonzeros a row).  Where
+masters are cheap (few classes, few features, sparse text) the loop alone certifies quickly and a phase only
+adds its passes.  So ``first_order="auto"`` (:func:`route`):
 
-* the regime ``"nm"`` or ``"full"`` (sparse features), two classes, or a problem whose masters are cheap against
-  its passes (fewer than :data:`MANY_CLASSES` classes with ``K D <`` :data:`WIDE`, ``n K D <`` :data:`ENTRIES`
-  or, but on images, more than :data:`SAMPLES_PER_COLUMN` samples a column; many classes with ``n K <``
-  :data:`MANY_ROWS`): no phase, the loop from the paper's first master;
-* ``K D >=`` :data:`IMAGES` on a linear map of fewer than :data:`MANY_CLASSES` classes (images): FISTA's
-  first seconds, whose rule is the better one early, then MRC-PDHG's iterations from FISTA's point, whose rule
-  keeps improving where FISTA's stalls, until they stall too (:data:`IMAGES_PDHG`), then the loop from the
-  master of PDHG's support (on data of another array library, a GPU's, MRC-PDHG's alone: FISTA's iterations run
-  on NumPy's arrays);
+* the regime ``"nm"`` or ``"full"``, two classes, or masters cheap against the passes (fewer than
+  :data:`MANY_CLASSES` classes with ``K D <`` :data:`WIDE`, ``n K D <`` :data:`ENTRIES` or, but on images, more
+  than :data:`SAMPLES_PER_COLUMN` samples a column; many classes with ``n K <`` :data:`MANY_ROWS`): no phase;
+* ``K D >=`` :data:`IMAGES` on a linear map of fewer than :data:`MANY_CLASSES` classes (images): FISTA, whose
+  rule is the better one early, then MRC-PDHG's iterations from its point until they stall (:data:`IMAGES_PDHG`),
+  then the loop from the master of PDHG's support (on another array library's data, MRC-PDHG's alone: FISTA
+  runs on NumPy's arrays);
 * otherwise (many classes, random Fourier features): MRC-PDHG's iterations, then the loop from the master of
-  its support (FISTA is never chosen where it stalls: on many classes its rule barely moves).
+  its support (on many classes FISTA's rule barely moves).
 
-The measurements behind each boundary are the table "The route of the default fit" of docs/benchmarks.md
-(``python -m benchmarks.harness.run_case CASE ccg --first-order {auto,off}`` and ``CASE pdhg``, side by side).
-``True`` runs the phases of the route, or MRC-PDHG's where the route has none; ``False`` none.
+The measurements behind each boundary: docs/benchmarks.md, "The route of the default fit".  ``True`` runs the
+phases of the route, or MRC-PDHG's where the route has none; ``False`` none.
 """
 
 import math
@@ -34,8 +29,7 @@ WIDE = 2000
 #: ... over at least this many entries of the scores ``Psi mu^T`` (``n K D``; fewer: the loop is quick) ...
 ENTRIES = 5e6
 #: ... and at most this many samples per column of ``Psi`` (``n / D``): with more, the loop's masters stay small
-#: against the data while a phase's passes grow with it (satellite + RFF, 12 samples a column: the phase's route
-#: 3.5 times faster; dry bean + RFF, 26: the loop 1.3 times faster)
+#: against the data while a phase's passes grow with it (docs/benchmarks.md, "The route of the default fit")
 SAMPLES_PER_COLUMN = 20
 #: many classes take a phase over at least this many pairs ``(i, y)`` (``n K``)
 MANY_ROWS = 20_000
@@ -44,27 +38,24 @@ MANY_ROWS = 20_000
 IMAGES = 4000
 
 #: FISTA's phase before MRC-PDHG's ends once its best R improved by less than this (relative) over a smoothing
-#: stage: its first seconds give the better rule early, PDHG's iterations the better rule after them
+#: stage: FISTA gives the better rule early, PDHG's iterations the better rule after it
 FISTA_HANDOVER = 0.05
 
-#: on images MRC-PDHG's iterations hand over to the masters only once they stall (not when their support settles
-#: or their work reaches a master's): a master over images costs minutes and the rule stays what the iterations
-#: left until the masters certify, while the iterations go on improving it
+#: on images MRC-PDHG's iterations hand over to the masters only once they stall: a master over images is dear
+#: and leaves the rule as it is until the masters certify, while the iterations go on improving it
 IMAGES_PDHG = {"handover": math.inf, "settled": math.inf}
 
-#: the routes: the registered methods whose phases run, in order, each with the settings of its config that the
-#: route changes
+#: the routes: the registered methods whose phases run, in order, each with the settings the route changes
 LOOP = ()
 PDHG = (("pdhg", {}),)
 FISTA_THEN_PDHG = (("fom", {"tolerance": FISTA_HANDOVER}), ("pdhg", IMAGES_PDHG))
 
 
 def route(problem, regime, first_order="auto", linear=True, host=True):
-    """The first-order phases that run, in order, before MRC-CCG's loop on ``problem`` in ``regime`` (module
-    docstring), as pairs of a registered method's name and the settings of its config that the route changes:
-    :data:`LOOP`, :data:`PDHG` or :data:`FISTA_THEN_PDHG`.
-    ``first_order``: ``"auto"``, ``True`` or ``False``; ``linear``: the feature map is linear (not random Fourier
-    features or another map); ``host``: the data are NumPy's, SciPy's or Dask's (not another array library's)."""
+    """The first-order phases before MRC-CCG's loop on ``problem`` in ``regime`` (module docstring), as pairs of a
+    registered method's name and the config settings the route changes: :data:`LOOP`, :data:`PDHG` or
+    :data:`FISTA_THEN_PDHG`.  ``first_order``: ``"auto"``, ``True`` or ``False``; ``linear``: the feature map is
+    linear; ``host``: the data are NumPy's, SciPy's or Dask's."""
     if first_order is False:
         return LOOP
     n, K, D = problem.n_samples, problem.n_classes, problem.n_features

@@ -7,13 +7,10 @@ extrapolation for non-smooth problems (Tao et al., 2019), as MRCpy's ``nesterov_
     g_k     = lambda * sign(y_k) - tau + (1/|C*|) sum_{y in C*} e_y (kron) Psi(x_{i*})
     w_{k+1} = y_k - (k + 1)^{-3/2} g_k,      theta_{k+1} = 2 / (k + 1)
 
-where ``(i*, C*)`` attains ``varphi(y_k)`` (the primal oracle's most violated row).  Each iteration is one
-full oracle pass, ``O(n nnz(Psi) K)``; the best point found is returned.  No LP is solved.
-
-The rows ``(i*, C*)`` met are also dual information: their uniform average is a weight vector ``alpha`` in
-the simplex, and the Lagrangian bound of :mod:`mrc_pyomo.oracles.certificate` turns it into a certified lower bound
-on ``R*``, updated in ``O(K D)`` per iteration.  The average restarts at every power of two (the early rows
-are those of poor points); the best bound so far is kept.
+where ``(i*, C*)`` attains ``varphi(y_k)`` (the most violated row).  Each iteration is one full oracle pass,
+``O(n nnz(Psi) K)``; the best point is returned, and no LP is solved.  The uniform average of the rows met,
+restarted at every power of two (the early rows are poor points'), is a weight vector in the simplex whose
+Lagrangian bound (:mod:`mrc_pyomo.oracles.certificate`) certifies a lower bound on ``R*``; the best is kept.
 """
 
 from dataclasses import dataclass
@@ -38,8 +35,7 @@ LOG_EVERY = 100
 @dataclass(frozen=True)
 class SubgradientConfig:
     """The settings of MRC-SUB: ``eps_1``, the certified gap at which it stops, and ``max_iter`` steps at most
-    (10,000: MRCpy's default, the paper's baseline; its 1,000 steps left the trivial rule on digits).  It works
-    on the whole problem at once (``regime == "full"``)."""
+    (MRCpy's default, the paper's baseline).  It works on the whole problem at once (``regime == "full"``)."""
 
     eps_1: float = 1e-3
     max_iter: int = 10_000
@@ -66,19 +62,12 @@ def _risk_and_subgradient_row(Psi, mu, tau, lam):
     return risk(mu, psi[i], tau, lam), i, subsets[i]
 
 
-
-
 def steps(problem, config=None, *, start=None, deadline=None, log=None):
-    """MRC-SUB on ``problem`` (its data in memory: thousands of passes) for ``config.max_iter`` iterations, until
-    ``deadline`` expires, until the certified gap is at most ``max(config.eps_1, GAP_FLOOR)`` (``config``: a
-    :class:`SubgradientConfig`), or until a stop is sent: a generator that yields each iteration's record
-    (:mod:`mrc_pyomo.methods.result`).  Of ``start`` only the iterations before it are used (its records number
-    on from there).
-
-    Returns a :class:`~mrc_pyomo.methods.result.FitResult` (no master; ``objective = upper = R(mu)``) whose status
-    is ``"converged"`` (gap reached), ``"max_iter"``, ``"time_limit"`` or ``"callback"``, and whose ``history`` has
-    one record per iteration (keys :data:`HISTORY_COLUMNS`): the exact ``R`` at the extrapolated point and the
-    certified interval so far; ``log``, if given, is called with each record as it is made.
+    """MRC-SUB on ``problem`` (its data in memory: thousands of passes), a generator of its iterations' records,
+    until ``config.max_iter``, the ``deadline``, a certified gap at most ``max(config.eps_1, GAP_FLOOR)`` or a
+    stop sent; of ``start`` only ``iterations_before`` is used.  Returns a
+    :class:`~mrc_pyomo.methods.result.FitResult` (no master; ``objective = upper = R(mu)``) whose records (keys
+    :data:`HISTORY_COLUMNS`) hold the exact ``R`` at the extrapolated point and the certified interval so far.
     """
     config, deadline = SubgradientConfig() if config is None else config, deadline_of(deadline)
     if not isinstance(problem.data, InMemorySource):

@@ -1,25 +1,12 @@
-"""The certified interval ``[lower, upper]`` around the minimax risk ``R*`` (docs/theory.rst, "Certificates").
+"""The certified interval ``[lower, upper]`` around ``R*`` (docs/theory.rst, "The certified interval").
 
-Neither end is taken from the LP solver: both are evaluated in NumPy from the oracles' arrays, so that a
-solver's tolerances cannot turn into a silently wrong answer.
+Neither end comes from the solver: both are computed in NumPy from the oracles' arrays, so a solver's tolerances cannot
+make them wrong.  **Upper end:** ``R(mu) >= R*`` for every ``mu``; :func:`mrc_pyomo.oracles.primal.worst_case_risk`
+evaluates ``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (eq. 3) exactly.
 
-**Upper end.**  ``R(mu) >= R*`` for every ``mu``; :func:`mrc_pyomo.oracles.primal.worst_case_risk` evaluates
-``R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|`` (eq. 3) exactly, one pass over the samples.
-
-**Safe in floating point.**  Each end reported is rigorous for the numbers it is computed from: the upper end
-of a fit (:meth:`~mrc_pyomo.problem.MRCProblem.rule`) is ``R(mu)`` raised by a bound on the rounding of its
-sums (:func:`~mrc_pyomo.oracles.primal.risk_upper_bound`), the lower end (*) lowered by a bound on the
-rounding of ``g`` and ``-b.alpha`` (:func:`rounding_errors`), each rounded outward (:mod:`~mrc_pyomo.oracles.
-rounding`, after Neumaier and Shcherbina, 2004).  The upper end is computed in the user's units, the lower end
-in the rescaled columns where the LP was solved: the two LPs are the same up to the rounding of the change of
-units (the scale, and the centring of a fit at ``lambda0 = 0``), which the margins cover on data with offsets of
-1e6 and column scales of 1e-6 (``tests/oracles/test_certificate.py``).  With ``lambda_j = 0`` the bound accepts
-``g_j = tau_j`` to :data:`~mrc_pyomo.oracles.dual.ROUND_OFF` (below): at ``lambda0 = 0`` the lower end holds to
-that round-off, not exactly.
-
-**Lower end (Lagrangian duality).**  Let ``alpha >= 0`` be weights on rows ``r = (i, C)`` of the LP (eq. 4)
-with ``sum(alpha) = 1``, ``g = F^T alpha`` and ``b_r = 1/|C| - 1``.  Every row satisfies
-``F_r mu - b_r <= varphi(mu) + 1``, hence ``varphi(mu) + 1 >= g.mu - b.alpha`` and, for every ``mu``::
+**Lower end (Lagrangian duality).**  Let ``alpha >= 0`` be weights on rows ``r = (i, C)`` of the LP (eq. 4) with
+``sum(alpha) = 1``, ``g = F^T alpha`` and ``b_r = 1/|C| - 1``.  Every row satisfies ``F_r mu - b_r <= varphi(mu) + 1``,
+hence ``varphi(mu) + 1 >= g.mu - b.alpha`` and, for every ``mu``::
 
     R(mu) >= -b.alpha + sum_j [(g_j - tau_j) mu_j + lambda_j |mu_j|]
           >= -b.alpha + sum_j (lambda_j - |g_j - tau_j|) |mu_j|.
@@ -30,33 +17,29 @@ On the set ``{mu : lambda.|mu| <= rho}`` the last sum is at least ``-rho max(0, 
     R* >= -b.alpha - rho max(0, max_j r_j - 1)                                            (*)
 
 for any ``rho >= lambda.|mu*|``.  Taking ``C = {y_i}`` for every sample and averaging gives
-``varphi(mu) >= tau.mu - 1``, i.e. ``R(mu) >= lambda.|mu|`` for every ``mu``: so ``R* >= 0`` and
-``rho = R(mu)`` of any ``mu`` is valid (``lambda.|mu*| <= R* <= R(mu)``).  When ``alpha`` is an optimal dual
-of the full LP (eq. 6), ``r_j <= 1`` and (*) equals ``R*``: the bound is tight at the optimum.  The rows may be
-training rows or the centroid rows of the initialisation (averages of training rows, never above
-``varphi``).  The master's duals are clipped at 0 and normalised; the extra row of the master
-(the row ``objective >= 0`` of the many-class initialisation) only serves the LP and is left out.
+``varphi(mu) >= tau.mu - 1``, i.e. ``R(mu) >= lambda.|mu|`` for every ``mu``: so ``R* >= 0`` and ``rho = R(mu)`` of any
+``mu`` is valid (``lambda.|mu*| <= R* <= R(mu)``).  When ``alpha`` is an optimal dual of the full LP (eq. 6),
+``r_j <= 1`` and (*) equals ``R*``: the bound is tight at the optimum.  ``alpha`` is the master's duals on training or
+centroid rows (averages of training rows, never above ``varphi``), clipped at 0 and normalised; the row
+``objective >= 0`` of the many-class initialisation only serves the LP and is left out.
 
-**Features with** ``lambda_j = 0`` carry no penalty, so (*) needs ``g_j = tau_j`` exactly (``r_j`` is then
-taken as 0; otherwise the bound is ``-inf`` and only ``R* >= 0`` remains).  With ``lambda0 > 0`` such a
-feature ``(y, j)`` is one whose column ``[y_i = y] Psi_ij`` is identically zero (an all-zero column, a word
-never seen in class ``y``), so ``tau_j = 0``.  With ``lambda0 = 0`` every feature is of this kind.
+**Features with** ``lambda_j = 0`` carry no penalty, so (*) needs ``g_j = tau_j`` (``r_j`` is then 0; otherwise the
+bound is ``-inf`` and only ``R* >= 0`` remains).  With ``lambda0 > 0`` such a feature ``(y, j)`` has an all-zero column
+``[y_i = y] Psi_ij``, so ``tau_j = 0``; with ``lambda0 = 0`` every feature is of this kind.  An LP solver meets the dual
+constraints only to its tolerances, which for ``lambda_j > 0`` costs ``rho`` times the residual over ``lambda_j`` in (*)
+and for ``lambda_j = 0`` makes (*) ``-inf``.  So ``alpha`` is first moved on its support (:func:`repair_alpha`, when
+:func:`lower_bound` says) by the least-squares step onto ``g_j = tau_j + clip(g_j - tau_j, -lambda_j, lambda_j)`` for
+the features with ``lambda_j = 0`` and those with ``r_j > 1``, keeping ``sum(alpha) = 1``; any ``alpha >= 0`` gives a
+valid bound, and the better of the two is kept.  If that fails for an unmatched ``lambda_j = 0`` feature, the rows with
+positive weight and a nonzero entry in such a feature (``tau_j = 0``) are dropped from ``alpha``, which makes
+``g_j = 0`` exactly (a far weaker bound).  ``g_j = tau_j`` for ``lambda_j = 0`` is accepted within
+:data:`mrc_pyomo.oracles.dual.ROUND_OFF` relative: at ``lambda0 = 0`` the lower end holds to that round-off only.
 
-**Repairing the solver's duals.**  An LP solver meets the dual constraints only to its tolerances: HiGHS's
-duals leave ``g_j - tau_j`` off by 1e-11 to 1e-10 even where ``mu1_j`` is basic (reduced cost reported 0).
-For ``lambda_j > 0`` that costs ``rho`` times about ``1e-10 / lambda_j`` in (*); for ``lambda_j = 0`` it makes
-(*) ``-inf``.  So ``alpha`` is first moved on its support (:func:`repair_alpha`) by the least-squares step that
-puts ``g_j`` back on its dual constraint, ``g_j = tau_j + clip(g_j - tau_j, -lambda_j, lambda_j)``, for the
-features with ``lambda_j = 0`` and those with ``r_j > 1``, and keeps ``sum(alpha) = 1`` (a few rounds: rows the
-step makes negative leave the support, features it pushes over ``r_j = 1`` are added).  Any ``alpha >= 0`` gives a valid
-bound: the moved one is used if no weight became negative, and the better of the two bounds is kept.  The
-repair runs when a ``lambda_j = 0`` feature is unmatched, and otherwise only when it can decide the loop's
-stop (``-b.alpha`` reaches the bound needed, (*) does not).  If it fails for an unmatched ``lambda_j = 0``
-feature, a cruder step is taken: the rows with positive weight that have a
-nonzero entry in such a feature (``tau_j = 0``) are dropped from ``alpha``, which makes ``g_j = 0`` exactly
-(a far weaker bound: every such row's weight is lost).  ``g_j = tau_j`` for ``lambda_j = 0`` can only hold to
-round-off: it is accepted within :data:`mrc_pyomo.oracles.dual.ROUND_OFF` relative, so such a certificate
-holds to round-off, not exactly.
+**Safe in floating point.**  Each end is rigorous for the numbers it is computed from: ``R(mu)`` is raised and (*)
+lowered by bounds on the rounding of their sums (:func:`~mrc_pyomo.oracles.primal.risk_upper_bound`,
+:func:`rounding_errors`), each rounded outward (:mod:`~mrc_pyomo.oracles.rounding`, after Neumaier and Shcherbina,
+2004).  The upper end is computed in the user's units (:meth:`~mrc_pyomo.problem.MRCProblem.rule`), the lower end in the
+LP's rescaled columns: the margins cover the rounding of that change of units (``tests/oracles/test_certificate.py``).
 """
 
 import numpy as np
@@ -71,8 +54,7 @@ from .rows import constraint_block, right_hand_sides
 GAP_FLOOR = 1e-9
 #: the relative margin on ``rho`` in a bound safe in floating point (:func:`lagrangian_bound`)
 RHO_MARGIN = 1e-6
-# steps of repair_alpha at most: each drops the rows the previous one made negative, or adds the features it
-# pushed over their dual constraint
+# steps of repair_alpha at most: each drops the rows the last made negative, or adds the features it pushed over
 REPAIR_ROUNDS = 5
 
 
@@ -84,10 +66,10 @@ def gap_tolerance(eps_1):
 def lagrangian_bound(g, minus_b_alpha, tau, lam, rho, errors=None):
     """The bound (*) for weights in the simplex with ``g = F^T alpha`` and ``-b.alpha``; ``-inf`` if unusable.
 
-    ``errors``: None, or ``(g_error, b_error)``, bounds on the rounding of ``g`` (per feature) and of
-    ``-b.alpha`` (:func:`rounding_errors`); the bound is then lowered by them, with ``rho`` raised by
-    :data:`RHO_MARGIN` (``rho = R(mu)`` as computed, whose rounding only touches (*) through the excess), and
-    rounded down: (*) in exact arithmetic for the weights as given."""
+    ``errors``: None, or ``(g_error, b_error)``, bounds on the rounding of ``g`` (per feature) and of ``-b.alpha``
+    (:func:`rounding_errors`); the bound is then lowered by them, with ``rho`` raised by :data:`RHO_MARGIN`
+    (``rho = R(mu)`` as computed, whose rounding only touches (*) through the excess), and rounded down: (*) in exact
+    arithmetic for the weights as given."""
     g_error, b_error = (0.0, 0.0) if errors is None else errors
     excess = max(0.0, float(relative_feature_violations(g, tau, lam, g_error).max()) - 1.0)
     if np.isinf(excess):
@@ -98,15 +80,14 @@ def lagrangian_bound(g, minus_b_alpha, tau, lam, rho, errors=None):
 
 
 def rounding_errors(points, samples, subsets, alpha):
-    """``(g_error, b_error)``: bounds on the rounding of ``g = F^T alpha`` and ``-b.alpha`` for weights
-    ``alpha >= 0`` summing to 1 (up to rounding) on rows ``(samples, subsets)`` (:mod:`~mrc_pyomo.oracles.rounding`),
-    and for any such weights on a part of the support of ``alpha`` (fewer samples, smaller peaks).
-
-    ``g_yj = sum_i W[i, y] Psi_ij`` (:func:`~mrc_pyomo.oracles.dual.dual_correlations`) is a sum over the
-    distinct samples ``I`` of the support, whose merged weights ``W[i, y]`` each add at most ``K`` of the
-    row weights ``alpha_r / |C_r|``, with ``sum_i W[i, y] <= sum(alpha) <= 1 + gamma(n)``: so its rounding is
-    at most ``gamma(|I| + K + 2) (1 + gamma(n)) max_{i in I} |Psi_ij|``.  ``-b.alpha`` is a sum of ``n`` products
-    of numbers in ``[0, 1)`` with weights summing to about 1: at most ``gamma(n + 2)``."""
+    """``(g_error, b_error)``: bounds on the rounding of ``g = F^T alpha`` and ``-b.alpha`` for weights ``alpha >= 0``
+    summing to 1 (up to rounding) on rows ``(samples, subsets)`` (:mod:`~mrc_pyomo.oracles.rounding`), and for any such
+    weights on a part of the support of ``alpha`` (fewer samples, smaller peaks).  ``g_yj = sum_i W[i, y] Psi_ij``
+    (:func:`~mrc_pyomo.oracles.dual.dual_correlations`) is a sum over the distinct samples ``I`` of the support, whose
+    merged weights ``W[i, y]`` each add at most ``K`` of the row weights ``alpha_r / |C_r|``, with
+    ``sum_i W[i, y] <= sum(alpha) <= 1 + gamma(n)``: so its rounding is at most
+    ``gamma(|I| + K + 2) (1 + gamma(n)) max_{i in I} |Psi_ij|``.  ``-b.alpha`` is a sum of ``n`` products of numbers in
+    ``[0, 1)`` with weights summing to about 1: at most ``gamma(n + 2)``."""
     positive = alpha > 0
     ids = np.unique(samples[positive])
     n_classes = subsets.shape[1]
@@ -128,11 +109,10 @@ def rows_touching(points, samples, subsets, features):
 
 
 def repair_alpha(points, samples, subsets, alpha, g, tau, lam):
-    """``alpha`` (``>= 0``, summing to 1, with ``g = F^T alpha``) moved on its support by the least-squares step
-    to ``F_Z^T alpha' = tau_Z + clip(g_Z - tau_Z, -lambda_Z, lambda_Z)`` and ``sum(alpha') = 1``, ``Z`` the
-    features with ``lambda_j = 0`` and those with ``r_j > 1``.  Rows the step would make negative leave the
-    support, features it pushes over ``r_j = 1`` join ``Z``, and the step is taken again (at most
-    :data:`REPAIR_ROUNDS` steps); ``None`` if no step gave weights ``>= 0``."""
+    """``alpha`` (``>= 0``, summing to 1, with ``g = F^T alpha``) moved on its support by the least-squares step to
+    ``F_Z^T alpha' = tau_Z + clip(g_Z - tau_Z, -lambda_Z, lambda_Z)`` and ``sum(alpha') = 1``, ``Z`` the features with
+    ``lambda_j = 0`` or ``r_j > 1``.  Rows it would make negative leave the support, features it pushes over ``r_j = 1``
+    join ``Z``, and it is taken again (:data:`REPAIR_ROUNDS` steps at most); ``None`` if none gave weights ``>= 0``."""
     support = np.flatnonzero(alpha > 0)
     D = tau.shape[1]
     target = (tau + np.clip(g - tau, -lam, lam)).ravel()
@@ -161,15 +141,11 @@ def repair_alpha(points, samples, subsets, alpha, g, tau, lam):
 
 
 def lower_bound(points, samples, subsets, alpha, tau, lam, rho, g=None, target=None):
-    """``max(0, (*))`` for the rows ``(samples[r], subsets[r])`` weighted by ``alpha`` (clipped, normalised),
-    lowered by a bound on the rounding of its sums (:func:`rounding_errors`) and rounded down.
-
-    ``points(ids, columns)`` returns rows of ``Psi`` (see :class:`~mrc_pyomo.master.RestrictedMaster`);
-    ``g``, if given, is ``F_I^T alpha`` for the unnormalised ``alpha`` (the dual oracle computes it anyway).
-    ``alpha`` is repaired (:func:`repair_alpha`) when a feature with ``lambda_j = 0`` is unmatched, or when
-    ``target`` (the bound the caller needs) is given and only the dual residuals keep (*) below it
-    (``-b.alpha >= target``).
-    """
+    """``max(0, (*))`` for the rows ``(samples[r], subsets[r])`` weighted by ``alpha`` (clipped, normalised), lowered by
+    the bound on its rounding (:func:`rounding_errors`) and rounded down.  ``points(ids, columns)`` returns rows of
+    ``Psi`` (:class:`~mrc_pyomo.master.RestrictedMaster`); ``g``, if given, is ``F_I^T alpha`` for the unnormalised
+    ``alpha``.  ``alpha`` is repaired (:func:`repair_alpha`) when a ``lambda_j = 0`` feature is unmatched, or when
+    ``target`` (the bound needed) is given and only dual residuals keep (*) below it (``-b.alpha >= target``)."""
     alpha = np.maximum(np.asarray(alpha, dtype=float), 0.0)
     total = alpha.sum()
     if not total > 0:

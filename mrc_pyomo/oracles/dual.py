@@ -1,18 +1,13 @@
 """Dual oracle FEAT: violation of the dual constraints of every feature (paper, Section 3.1).
 
 The dual of the restricted master (eq. 8) constrains each feature ``(y, j)`` by
-``tau_yj - lambda_yj <= (F_{I,(y,j)})^T alpha <= tau_yj + lambda_yj``.  Its violation is
-
-    ``|g_yj - tau_yj| - lambda_yj``,  with  ``g = F_I^T alpha``,
-
-and ``g`` is computed without forming ``F``: the row ``(i, C)`` of ``F`` holds ``Psi(x_i) / |C|`` in the blocks
-of the classes ``y in C``, so ``g_y = sum_r alpha_r [y in C_r] / |C_r| Psi(x_{i_r}) = (Psi_I^T W)_y`` with
-``W[r, y] = alpha_r [y in C_r] / |C_r|`` (rows of the same sample merged).  Cost ``O(nnz(Psi_I) K)``.
-
-With the extra row ``objective >= 0`` of the many-class initialisation (dual value ``beta >= 0``), the column
-of ``mu_1`` gains ``(tau - lambda)`` and that of ``mu_2`` ``-(tau + lambda)``; the dual constraints become
-``(1 - beta)(tau - lambda) <= g <= (1 - beta)(tau + lambda)`` and the violation
-``|g - (1 - beta) tau| - (1 - beta) lambda``.  Pure NumPy / SciPy.
+``tau_yj - lambda_yj <= (F_{I,(y,j)})^T alpha <= tau_yj + lambda_yj``.  Its violation is ``|g_yj - tau_yj| - lambda_yj``
+with ``g = F_I^T alpha``, computed without forming ``F``: row ``(i, C)`` of ``F`` holds ``Psi(x_i) / |C|`` in the blocks
+of ``y in C``, so ``g_y = sum_r W[r, y] Psi(x_{i_r}) = (Psi_I^T W)_y`` with ``W[r, y] = alpha_r [y in C_r] / |C_r|`` (a
+sample's rows merged).  Cost ``O(nnz(Psi_I) K)``.  With the row ``objective >= 0`` of the many-class initialisation
+(dual ``beta >= 0``), the column of ``mu_1`` gains ``(tau - lambda)`` and that of ``mu_2`` ``-(tau + lambda)``: the
+constraints become ``(1 - beta)(tau - lambda) <= g <= (1 - beta)(tau + lambda)`` and the violation
+``|g - (1 - beta) tau| - (1 - beta) lambda``.
 """
 
 import numpy as np
@@ -34,10 +29,7 @@ def merged_row_weights(samples, subsets, alpha):
 
 
 def dual_correlations(points, samples, subsets, alpha):
-    """``g = F_I^T alpha`` as a ``(K, D)`` array.
-
-    ``points(ids)`` returns the rows ``Psi(x)`` of the given sample ids (dense or sparse).
-    """
+    """``g = F_I^T alpha``, ``(K, D)``; ``points(ids)`` returns the rows ``Psi(x)`` of the ids (dense or sparse)."""
     ids, merged = merged_row_weights(samples, subsets, alpha)
     rows = points(ids)
     g = rows.T @ merged
@@ -51,12 +43,10 @@ def feature_violations(g, tau, lam, beta=0.0):
 
 
 def relative_feature_violations(g, tau, lam, error=0.0):
-    """``|g_j - tau_j| / lambda_j`` for ``g = F^T alpha`` with ``sum(alpha) = 1``: the ratio the Lagrangian
-    certificate pays for above 1 (:mod:`mrc_pyomo.oracles.certificate`).  ``error``: a bound on the rounding of
-    ``g``, added to ``|g_j - tau_j|`` (with that of the subtraction) for a ratio that is an upper bound.  Where
-    ``lambda_j = 0`` it is 0 if ``g_j = tau_j`` to :data:`ROUND_OFF` (relative to ``1 + |tau_j|``), else ``inf``
-    (``error`` not added: that test is a round-off test already; with the bound added, the full LP of the
-    harness's tweets case, 3,200 samples of sparse text, lost its certificate and ended "solver_error")."""
+    """``|g_j - tau_j| / lambda_j`` for ``g = F^T alpha`` with ``sum(alpha) = 1``: the ratio the Lagrangian certificate
+    pays for above 1 (:mod:`mrc_pyomo.oracles.certificate`).  ``error``, a bound on the rounding of ``g``, is added to
+    ``|g_j - tau_j|`` (with that of the subtraction) for an upper bound.  Where ``lambda_j = 0`` the ratio is 0 if
+    ``g_j = tau_j`` to :data:`ROUND_OFF` (relative to ``1 + |tau_j|``, a round-off test: no ``error``), else ``inf``."""
     residual = np.abs(g - tau)
     free = lam <= 0
     if np.any(error):   # the features with lambda_j = 0 keep their round-off test: the error bounds it already

@@ -1,9 +1,7 @@
 """The incumbent: the best certified rule a method has found, which every method returns.
 
-``R(mu) >= R*`` for every ``mu`` (eq. 3), so the rule of smallest exact ``R`` found so far is the certified upper
-end of the interval ``[lower, upper]``.  :class:`Incumbent` holds it with ``nu = varphi(mu) + 1``, the smallest
-``nu`` for which ``(mu, nu)`` satisfies every row of the LP (eq. 4).  :func:`improve_on_segments` searches a few
-segments for a better rule when a method stops with an open gap (``R`` is convex along each).
+``R(mu) >= R*`` for every ``mu`` (eq. 3): the smallest exact ``R`` found is the certified upper end; :class:`Incumbent`
+holds its rule with ``nu = varphi(mu) + 1``, the smallest ``nu`` for which ``(mu, nu)`` satisfies every row (eq. 4).
 """
 
 from dataclasses import dataclass
@@ -23,9 +21,8 @@ class Incumbent:
 
     @classmethod
     def evaluate(cls, problem, mu):
-        """``mu`` with ``R(mu)`` evaluated over all samples of ``problem`` (its ``data``, ``tau``, ``lam`` and
-        ``blocked``: a :class:`~mrc_pyomo.problem.MRCProblem`), one pass (``R'`` of
-        :mod:`mrc_pyomo.problem.reduction` if ``blocked``)."""
+        """``mu`` with ``R(mu)`` evaluated over all samples of ``problem`` (a :class:`~mrc_pyomo.problem.MRCProblem`),
+        one pass (``R'`` of :mod:`mrc_pyomo.problem.reduction` if ``blocked``)."""
         value = varphi(problem.data, mu, problem.blocked)
         return cls(mu, risk(mu, value, problem.tau, problem.lam), value + 1.0)
 
@@ -40,15 +37,13 @@ class Incumbent:
 
 
 def improve_on_segments(problem, best, mu):
-    """The best rule of ``problem`` on the segments from ``best.mu`` to ``mu`` and to ``c(mu)``, and from 0 to
-    ``c(mu)``.
+    """The best rule of ``problem`` on the segments from ``best.mu`` to ``mu`` and ``c(mu)``, and from 0 to ``c(mu)``.
 
-    ``c(mu) = mu - mean_y mu_y`` has the same scores up to a shift common to all classes, hence the same
-    predictions as ``mu``.  At ``mu = 0`` every row ``(i, Y)`` is active, so the slope of ``R`` from 0 towards
-    ``mu`` holds ``max_i mean_y Psi(x_i).mu_y``, which can make every ``t mu`` worse than 0; towards ``c(mu)``
-    that term is 0 and the slope is ``-tau.c(mu) + lambda.|c(mu)|``, negative for a rule that scores the
-    true class above the mean.  So an early stop keeps the masters' predictions more often than not.
-    """
+    ``c(mu) = mu - mean_y mu_y`` has the scores of ``mu`` shifted alike for all classes, hence its predictions.  At
+    ``mu = 0`` every row ``(i, Y)`` is active, so the slope of ``R`` towards ``mu`` holds
+    ``max_i mean_y Psi(x_i).mu_y``, which can make every ``t mu`` worse than 0; towards ``c(mu)`` that term is 0 and the
+    slope ``-tau.c(mu) + lambda.|c(mu)|`` is negative for a rule that scores the true class above the mean: an early
+    stop keeps the masters' predictions more often than not."""
     centred = mu - mu.mean(axis=0)
     for start, end in ((best.mu, mu), (best.mu, centred), (np.zeros_like(mu), centred)):
         candidate, value = risk_on_segment(problem.data, start, end, problem.tau, problem.lam,

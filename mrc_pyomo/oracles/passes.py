@@ -1,11 +1,7 @@
 """The passes of the first-order methods (MRC-FOM, MRC-PDHG): the two products with ``Psi`` that each of their
-iterations makes, and the proximal map of the ``lambda . |mu|`` term of ``R`` (eq. 3).
-
-``forward`` gives the class scores ``V = Psi mu^T`` (the primal oracle's input, :mod:`~mrc_pyomo.oracles.primal`),
-``backward`` the ``(K, D)`` product ``Psi^T W`` of per-sample class weights (the dual oracle's ``g = F^T alpha``
-for weights spread over the labels, :mod:`~mrc_pyomo.oracles.dual`); each is one map-reduce over the blocks of the
-data source (:mod:`mrc_pyomo.data`), so that a Dask array or an array on a GPU is passed over by the same code, in
-the namespace of the data and the rule (:mod:`mrc_pyomo.data.namespace`).
+iterations makes, and the proximal map of the ``lambda . |mu|`` term of ``R`` (eq. 3).  ``forward`` gives the scores
+``V = Psi mu^T``, ``backward`` the ``(K, D)`` product ``Psi^T W`` (the dual oracle's ``g = F^T alpha``), each one
+map-reduce over the data source (:mod:`mrc_pyomo.data`), Dask or GPU alike.
 """
 
 import numpy as np

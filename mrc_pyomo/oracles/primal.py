@@ -5,17 +5,15 @@ For coefficients ``mu`` (shape ``(K, D)``) and a sample ``x`` with class scores 
     psi(x) = max over non-empty C of (sum_{y in C} v_y - 1) / |C|                   (paper, eq. 9)
 
 For a fixed size ``k`` the best ``C`` holds the ``k`` largest scores, so ``psi`` is the largest prefix mean
-``(v_(1) + ... + v_(k) - 1) / k`` of the scores sorted in decreasing order: ``O(K log K)`` per sample.
-The row ``(i, C)`` of the LP (eq. 5) reads ``(1/|C|) sum_{y in C} Psi(x_i).mu_y - nu <= 1/|C| - 1``; its
-violation is ``(sum_{y in C} v_iy - 1) / |C| + 1 - nu``, and the most violated row of sample ``i`` has
-violation ``psi(x_i) + 1 - nu``.  ``varphi(mu) = max_i psi(x_i)`` and the worst-case error probability is
+``(v_(1) + ... + v_(k) - 1) / k`` of the scores sorted in decreasing order: ``O(K log K)`` per sample.  The row
+``(i, C)`` of the LP (eq. 5) reads ``(1/|C|) sum_{y in C} Psi(x_i).mu_y - nu <= 1/|C| - 1``; its violation is
+``(sum_{y in C} v_iy - 1) / |C| + 1 - nu``, and the most violated row of sample ``i`` has violation
+``psi(x_i) + 1 - nu``.  ``varphi(mu) = max_i psi(x_i)`` and the worst-case error probability is
 
     R(mu) = 1 - tau.mu + varphi(mu) + lambda.|mu|                                  (paper, eq. 3)
 
-Pure NumPy / SciPy, no solver involved.  The functions of a block of samples (:func:`class_scores`,
-:func:`most_violated_subsets`, ...) take arrays, of any library of the array API standard too
-(:mod:`mrc_pyomo.data.namespace`); the passes over all samples (:func:`varphi`, :func:`separation`, ...) take the
-data as a :class:`~mrc_pyomo.data.DataSource` and give those functions to its passes.
+Block functions (:func:`class_scores`, ...) take arrays of any array API library (:mod:`mrc_pyomo.data.namespace`),
+passes (:func:`varphi`, :func:`separation`, ...) a :class:`~mrc_pyomo.data.DataSource`.
 """
 
 from dataclasses import dataclass
@@ -28,21 +26,15 @@ from .selection import NUMERICAL_FLOOR, most_violated
 
 
 def class_scores(Psi, mu):
-    """``V[i, y] = Psi(x_i) . mu_y``, shape ``(n, K)``, for dense or sparse ``Psi`` (NumPy, SciPy), or arrays of
-    another library of the array API standard (:mod:`mrc_pyomo.data.namespace`)."""
+    """``V[i, y] = Psi(x_i) . mu_y``, shape ``(n, K)``, for dense or sparse ``Psi`` or array API arrays."""
     xp = array_namespace(Psi, mu)
     return np.asarray(Psi @ mu.T) if is_numpy(xp) else Psi @ xp.matrix_transpose(mu)
 
 
 def most_violated_subsets(scores, blocked=None):
-    """``(psi, subsets)``: ``psi[i]`` and the label subset attaining it, a boolean ``(n, K)`` array, in the
-    namespace of ``scores`` (:mod:`mrc_pyomo.data.namespace`; NumPy's own calls for NumPy arrays, the oracle's
-    hot path).
-
-    Among subsets of equal value the smallest is returned.  ``blocked`` (boolean ``(n, K)``, optional) leaves
-    the labels ``blocked[i]`` out of the subsets of sample ``i`` (the reduced LP of
-    :mod:`mrc_pyomo.problem.reduction`); every sample must keep one label.
-    """
+    """``(psi, subsets)``: ``psi[i]`` and the smallest label subset attaining it (boolean ``(n, K)``), in the namespace
+    of ``scores``.  ``blocked`` (boolean ``(n, K)``, optional) leaves the labels ``blocked[i]`` out of the subsets of
+    sample ``i`` (the reduced LP of :mod:`mrc_pyomo.problem.reduction`); every sample must keep one label."""
     xp = array_namespace(scores)
     if not is_numpy(xp):
         return standard_most_violated_subsets(scores, blocked, xp)
@@ -80,8 +72,7 @@ def subset_values(scores, subsets):
 
 
 def psi_values(scores, blocked=None):
-    """``psi(x_i)`` for every row of ``scores`` (``blocked``: see :func:`most_violated_subsets`): the same prefix
-    sums of the same sorted values (so the same bits), without the subsets (a sort of values, not of indices)."""
+    """``psi(x_i)`` per row of ``scores`` (``blocked``: :func:`most_violated_subsets`): its bits, without subsets."""
     xp = array_namespace(scores)
     K = scores.shape[1]
     if blocked is not None:
@@ -109,8 +100,7 @@ def _per_sample(blocked):
 
 
 def varphi(data, mu, blocked=None):
-    """``varphi(mu) = max_i psi(x_i)`` (eq. 3) in one pass over the samples of ``data`` (``blocked``: see
-    :func:`most_violated_subsets`)."""
+    """``varphi(mu) = max_i psi(x_i)`` (eq. 3), one pass over ``data`` (``blocked``: :func:`most_violated_subsets`)."""
     return float(as_source(data).map_reduce(
         lambda block, start, *b: psi_values(class_scores(block, mu), _part(b)).max(initial=-np.inf), max,
         *_per_sample(blocked)))
@@ -118,9 +108,9 @@ def varphi(data, mu, blocked=None):
 
 @dataclass(frozen=True)
 class RulePass:
-    """What one pass of :func:`rule_pass` finds about a rule ``mu``: ``varphi`` as :func:`varphi` computes it,
-    ``bound`` an upper bound on its exact value, ``predicted[k]`` the samples the rule predicts class ``k`` for
-    (``argmax_y v_y``, the first of equal scores), ``correct`` the samples whose label it predicts."""
+    """What one pass of :func:`rule_pass` finds about a rule ``mu``: ``varphi`` as :func:`varphi` computes it, ``bound``
+    an upper bound on its exact value, ``predicted[k]`` the samples the rule predicts class ``k`` for (``argmax_y v_y``,
+    the first of equal scores), ``correct`` the samples whose label it predicts."""
 
     varphi: float
     bound: float
@@ -135,16 +125,13 @@ class RulePass:
 
 
 def rule_pass(data, mu, labels):
-    """The :class:`RulePass` of ``mu`` over the samples of ``data`` with class indices ``labels``, in one pass
-    (:mod:`mrc_pyomo.oracles.rounding` for the bound).
-
-    A score ``v_iy = Psi(x_i).mu_y``, a sum of ``D`` products, is off by at most ``gamma(D) |Psi(x_i)|.|mu_y|``
-    (the second product taken in the same pass); a subset's value ``(sum_{y in C} v_iy - 1) / |C|`` adds the
-    rounding of at most ``K + 2`` operations on numbers of size at most ``max_y |v_iy| + 1``.  ``psi`` is the
-    largest prefix mean of the sorted computed scores, which is the largest subset value of the computed scores
-    (whatever their error), so ``psi(x_i)`` in exact arithmetic is at most the computed one plus
-    ``gamma(D + 1) max_y |Psi(x_i)|.|mu_y| + gamma(K + 3) (max_y |v_iy| + 1)``, and ``varphi`` at most the
-    largest such sum over the samples."""
+    """The :class:`RulePass` of ``mu`` over the samples of ``data`` with class indices ``labels``, in one pass.  A score
+    ``v_iy = Psi(x_i).mu_y``, a sum of ``D`` products, is off by at most ``gamma(D) |Psi(x_i)|.|mu_y|``
+    (:mod:`mrc_pyomo.oracles.rounding`; the second product taken in the same pass); a subset's value
+    ``(sum_{y in C} v_iy - 1) / |C|`` adds the rounding of at most ``K + 2`` operations on numbers of size at most
+    ``max_y |v_iy| + 1``.  ``psi``, the largest prefix mean of the sorted computed scores, is the largest subset value
+    of the computed scores whatever their error, so the exact ``psi(x_i)`` is at most the computed one plus
+    ``gamma(D + 1) max_y |Psi(x_i)|.|mu_y| + gamma(K + 3) (max_y |v_iy| + 1)``, ``varphi`` at most the largest sum."""
     n_classes, n_features = mu.shape
     magnitude = np.abs(mu)
 
@@ -163,9 +150,9 @@ def rule_pass(data, mu, labels):
 
 
 def risk_upper_bound(mu, varphi_bound, tau, lam):
-    """An upper bound on ``R(mu)`` in exact arithmetic (eq. 3) given an upper bound on ``varphi(mu)``
-    (``bound`` of :func:`rule_pass`): :func:`risk` raised by the rounding of ``tau.mu`` and ``lambda.|mu|`` (``K D``
-    products each) and of the three additions, rounded up."""
+    """An upper bound on ``R(mu)`` in exact arithmetic (eq. 3) given an upper bound on ``varphi(mu)`` (``bound`` of
+    :func:`rule_pass`): :func:`risk` raised by the rounding of ``tau.mu`` and ``lambda.|mu|`` (``K D`` products each)
+    and of the three additions, rounded up."""
     tau_mu, penalty = float(np.sum(tau * mu)), float(np.sum(lam * np.abs(mu)))
     error = (gamma(mu.size) * (float(np.sum(np.abs(tau * mu))) + penalty)
              + gamma(3) * (1.0 + abs(tau_mu) + abs(varphi_bound) + penalty))
@@ -180,8 +167,8 @@ def worst_case_risk(data, mu, tau, lam, blocked=None):
 @dataclass
 class Separation:
     """CONSTR over all samples for one point ``(mu, nu)``: ``varphi = max_i psi(x_i)``, the largest violation
-    ``psi(x_i) + 1 - nu``, and the rows to add: at most ``n_max`` samples of violation above round-off, most
-    violated first, with their most violated subsets and violations (rows already in the master excluded)."""
+    ``psi(x_i) + 1 - nu``, and the rows to add: at most ``n_max`` samples of violation above round-off, most violated
+    first, with their most violated subsets and violations (rows already in the master excluded)."""
 
     varphi: float
     max_violation: float
@@ -205,10 +192,9 @@ def _separate_block(block, start, mu, nu, n_max, excluded, blocked):
 def separation(data, mu, nu, n_max, excluded=None, blocked=None):
     """CONSTR (paper, Algorithm 2) at ``(mu, nu)`` in one pass over the samples: a :class:`Separation`.
 
-    ``excluded``: a function ``f(samples, subsets) -> mask`` of the rows that may not be picked (those the
-    master enforces already: :meth:`mrc_pyomo.formulations.Formulation.covers`); ``blocked``: see
-    :func:`most_violated_subsets`.  Each block keeps its
-    ``n_max`` most violated eligible rows; the pass keeps the ``n_max`` most violated of those."""
+    ``excluded``: ``f(samples, subsets) -> mask``, the rows that may not be picked (those the master enforces:
+    :meth:`mrc_pyomo.formulations.Formulation.covers`); ``blocked``: see :func:`most_violated_subsets`.  Each block
+    keeps its ``n_max`` most violated eligible rows, the pass the ``n_max`` most violated of those."""
     def combine(parts):
         samples = np.concatenate([p[2] for p in parts])
         subsets = np.concatenate([p[3] for p in parts])
@@ -223,9 +209,9 @@ def separation(data, mu, nu, n_max, excluded=None, blocked=None):
 
 
 def near_active_rows(data, mu, delta, blocked=None):
-    """``(samples, subsets)``: the most violated row ``(i, C_i)`` of every sample whose ``psi(x_i)`` is within
-    ``delta`` of ``varphi(mu)`` (eq. 9), in one pass: the rows active or nearly active at ``mu``, which a master
-    must hold for its optimum to stay near ``mu`` (``blocked``: see :func:`most_violated_subsets`)."""
+    """``(samples, subsets)``: the most violated row ``(i, C_i)`` of every sample whose ``psi(x_i)`` is within ``delta``
+    of ``varphi(mu)`` (eq. 9), in one pass: the rows (nearly) active at ``mu``, which a master must hold for its optimum
+    to stay near ``mu`` (``blocked``: :func:`most_violated_subsets`)."""
     def block_rows(block, start, *b):
         psi, subsets = most_violated_subsets(class_scores(block, mu), _part(b))
         near = np.flatnonzero(psi >= psi.max(initial=-np.inf) - delta)   # a superset of the pass's: the block's max
@@ -240,24 +226,21 @@ def near_active_rows(data, mu, delta, blocked=None):
 
 
 def primal_violations(data, mu, nu, blocked=None):
-    """``psi(x_i) + 1 - nu`` for every sample, in the order of the samples (one pass; the whole ``(n,)`` array,
-    for inspection: the loop itself keeps only what :func:`separation` returns)."""
+    """``psi(x_i) + 1 - nu`` for every sample, in one pass: the whole ``(n,)`` array, for inspection only."""
     return as_source(data).map_reduce(
         lambda block, start, *b: psi_values(class_scores(block, mu), _part(b)) + 1.0 - nu, np.concatenate,
         *_per_sample(blocked))
 
 
 def segment_varphi(scores_a, scores_b, t, blocked=None):
-    """``max_i psi_i((1 - t) V_a + t V_b)``: ``varphi`` at ``(1 - t) mu_a + t mu_b`` from the two rules' scores
-    (the scores are linear in ``t``), over the rows given."""
+    """``max_i psi_i((1 - t) V_a + t V_b)``: ``varphi`` at ``(1 - t) mu_a + t mu_b`` from the two rules' scores."""
     return psi_values((1.0 - t) * scores_a + t * scores_b, blocked).max(initial=-np.inf)
 
 
 def risk_on_segment(data, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
     """``(mu, R(mu))`` minimising ``R`` on the segment ``mu = (1 - t) mu_a + t mu_b``, ``t in [0, 1]``.
 
-    ``R`` is convex (eq. 3), so unimodal along the segment: a golden-section search on ``t``, both ends candidates.
-    The scores are linear in ``t``: ``[V_a, V_b]``, ``(n, 2K)``, computed in one pass and kept by the data source
+    ``R`` is convex (eq. 3), so a golden-section search on ``t``, both ends candidates; the scores ``[V_a, V_b]``, kept
     (:meth:`~mrc_pyomo.data.DataSource.persist`), make each ``varphi(t)`` one pass (:func:`segment_varphi`)."""
     both = np.concatenate([mu_a, mu_b])
     n_classes = mu_a.shape[0]
@@ -291,8 +274,7 @@ def risk_on_segment(data, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
 
 def class_probabilities(scores):
     """``p(y | x) = max(v_y - psi(x), 0)``: the MRC's conditional probabilities; each row sums to 1.  ``psi`` is
-    shift-equivariant, so the scores are first shifted by their maximum: the differences stay exact for scores of
-    any size (unshifted, ``1e17`` and ``1e17 + 16`` give NaN)."""
+    shift-equivariant, so the scores are first shifted by their maximum: the differences stay exact at any size."""
     scores = scores - scores.max(axis=1, keepdims=True)
     psi = psi_values(scores)
     proba = np.maximum(scores - psi[:, None], 0.0)

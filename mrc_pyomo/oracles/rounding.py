@@ -1,13 +1,10 @@
-"""Bounds on the rounding errors of the certificate's own sums, so that each end of the certified interval is
-rigorous to the digits it reports (Neumaier and Shcherbina, "Safe bounds in linear and mixed-integer
-programming", Mathematical Programming, 2004).
-
-A sum of ``n`` products computed in float64, in any order, with or without fused multiply-adds (BLAS), is off
-from its exact value by at most ``gamma(n) * sum |products|``, where ``gamma(n) = n u / (1 - n u)`` and
-``u = 2^-53`` is the unit roundoff (Higham, "Accuracy and Stability of Numerical Algorithms", 2002, Section 3.1).
-The upper end ``R(mu)`` (:func:`~mrc_pyomo.oracles.primal.risk_upper_bound`) is raised, and the lower end
-(:func:`~mrc_pyomo.oracles.certificate.lagrangian_bound`) lowered, by such a bound on the rounding of the sums
-they are computed from, and the result is rounded outward once more.
+"""Bounds on the rounding errors of the certificate's own sums, so that each end of the certified interval is rigorous
+to the digits it reports (Neumaier and Shcherbina, "Safe bounds in linear and mixed-integer programming", Mathematical
+Programming, 2004).  A sum of ``n`` products computed in float64, in any order, with or without fused multiply-adds
+(BLAS), is off from its exact value by at most ``gamma(n) * sum |products|``, where ``gamma(n) = n u / (1 - n u)`` and
+``u = 2^-53`` is the unit roundoff (Higham, "Accuracy and Stability of Numerical Algorithms", 2002, Section 3.1).  The
+upper end (:func:`~mrc_pyomo.oracles.primal.risk_upper_bound`) is raised, the lower end
+(:func:`~mrc_pyomo.oracles.certificate.lagrangian_bound`) lowered, by such a bound, then rounded outward.
 """
 
 import numpy as np
@@ -15,8 +12,7 @@ import numpy as np
 #: the unit roundoff of float64, ``u = 2^-53``
 UNIT_ROUNDOFF = np.finfo(np.float64).eps / 2
 
-# a margin over the first-order bounds for the second-order terms (the bounds' own arithmetic, products of
-# errors): 1%, far above them
+# a margin over the first-order bounds for the second-order terms (products of errors): 1%, far above them
 SLACK = 1.01
 
 
@@ -26,8 +22,8 @@ def gamma(n):
 
 
 def round_up(value, error):
-    """``value + error`` (``error >= 0``, raised by :data:`SLACK`), rounded up to the next float: above
-    ``value``'s exact counterpart whenever ``error`` bounds the rounding of ``value``."""
+    """``value + error`` (``error >= 0``, raised by :data:`SLACK`), rounded up to the next float: above ``value``'s
+    exact counterpart whenever ``error`` bounds the rounding of ``value``."""
     return float(np.nextafter(value + SLACK * error, np.inf))
 
 

@@ -1,10 +1,8 @@
 """The paper's rows ``(i, C)`` of the MRC LP (eq. 4, eq. 5): their label subsets, coefficients and right-hand sides.
 
 The row ``(i, C)`` of ``F`` holds ``[y in C] Psi_ij / |C|`` at feature ``(y, j)`` (flat id ``f = y * D + j``) and
-``b_(i,C) = 1/|C| - 1``: the row reads ``F_(i,C).mu - nu <= b_(i,C)``.  The certificate
-(:mod:`mrc_pyomo.oracles.certificate`) speaks of weights on these rows whatever the formulation of the master, and
-the paper's formulation (:mod:`mrc_pyomo.formulations.paper`) makes its LP of them.  ``F`` is only ever formed for
-the rows and features asked for.  Pure NumPy / SciPy.
+``b_(i,C) = 1/|C| - 1``: the row reads ``F_(i,C).mu - nu <= b_(i,C)``.  The certificate weighs these rows whatever the
+master's formulation (:mod:`mrc_pyomo.oracles.certificate`); ``F`` is only formed for the rows and features asked for.
 """
 
 import itertools
@@ -32,11 +30,9 @@ def right_hand_sides(subsets):
 def constraint_block(points, samples, subsets, features, n_features):
     """``F_{I,J}`` as CSR of shape ``(len(samples), len(features))``, columns in the order of ``features``.
 
-    ``points(ids, columns)`` returns ``Psi[ids][:, columns]`` (dense or sparse); ``n_features`` is ``D``.
-    One gather of the distinct columns of ``Psi`` serves every class: the entries of row ``(i, C)`` are those
-    of ``Psi(x_i) / |C|`` repeated for each ``y in C``, placed at the position of feature ``(y, j)`` in
-    ``features`` (skipped where ``(y, j)`` is not in ``J``).  Explicit zeros of ``Psi`` are dropped.
-    """
+    ``points(ids, columns)`` returns ``Psi[ids][:, columns]`` (dense or sparse); ``n_features`` is ``D``.  One gather of
+    the distinct columns of ``Psi`` serves every class: row ``(i, C)`` holds ``Psi(x_i) / |C|`` for each ``y in C`` at
+    the position of feature ``(y, j)`` in ``features`` (if in ``J``).  Explicit zeros of ``Psi`` are dropped."""
     classes, columns = np.divmod(np.asarray(features, dtype=np.int64), n_features)
     shape = (len(samples), len(features))
     distinct = np.unique(columns)

@@ -1,11 +1,10 @@
 """Mean and confidence vectors of the uncertainty set (paper, eq. 2).
 
-``tau = (1/n) sum_i Phi(x_i, y_i)`` and ``lambda = lambda0 * s`` with ``s`` the component-wise population
-standard deviation (ddof = 0) of ``Phi(x_i, y_i)``.  With sample weights ``w_i > 0`` both are weighted:
-``tau = sum_i w_i Phi(x_i, y_i) / sum_i w_i`` and ``s^2 = sum_i w_i (Phi(x_i, y_i) - tau)^2 / sum_i w_i``, so
-that an integer weight is the same as that many copies of the sample.  Since ``Phi(x, y) = e_y (kron)
-Psi(x)``, the entry ``(y, j)`` of ``Phi(x_i, y_i)`` is ``[y_i = y] Psi_ij``; both are computed per class from
-``Psi`` without forming ``Phi``, and stored with shape ``(K, D)``.
+``tau = (1/n) sum_i Phi(x_i, y_i)`` and ``lambda = lambda0 * s`` with ``s`` the component-wise population standard
+deviation (ddof = 0) of ``Phi(x_i, y_i)``.  With sample weights ``w_i > 0`` both are weighted,
+``tau = sum_i w_i Phi(x_i, y_i) / sum_i w_i`` and ``s^2 = sum_i w_i (Phi(x_i, y_i) - tau)^2 / sum_i w_i``, so an integer
+weight is that many copies of the sample.  As ``Phi(x, y) = e_y (kron) Psi(x)`` has entry ``(y, j)``
+``[y_i = y] Psi_ij``, both are computed per class from ``Psi``, without forming ``Phi``, with shape ``(K, D)``.
 """
 
 import numpy as np
@@ -23,8 +22,8 @@ def class_sums(Psi, y_idx, n_classes):
 
 
 def class_sums_of(data, y_idx, n_classes, square=False, weights=None):
-    """:func:`class_sums` of ``Psi`` (of ``Psi * Psi`` if ``square``; each sample's row times its weight, if
-    ``weights`` are given) in one pass over ``data`` (an array or a :class:`~mrc_pyomo.data.DataSource`)."""
+    """:func:`class_sums` of ``Psi`` (of ``Psi * Psi`` if ``square``; each sample's row times its weight, if ``weights``
+    are given) in one pass over ``data`` (an array or a :class:`~mrc_pyomo.data.DataSource`)."""
     def sums(block, start, y, *w):
         if square:
             block = block.multiply(block).tocsr() if sp.issparse(block) else block * block
@@ -36,13 +35,10 @@ def class_sums_of(data, y_idx, n_classes, square=False, weights=None):
 
 
 def mean_and_confidence(Psi, y_idx, n_classes, lambda0, weights=None):
-    """``(tau, lambda)``, each of shape ``(K, D)``, in two passes over ``Psi`` (an array or a
-    :class:`~mrc_pyomo.data.DataSource`); ``weights``: positive sample weights (None: all 1).
-
-    With ``W = sum_i w_i`` and ``W_y`` the weight of class ``y``, the variance of entry ``(y, j)`` is
-    ``(1/W) [sum_{y_i = y} w_i (Psi_ij - tau_yj)^2 + (W - W_y) tau_yj^2]``: the centred form, exact for dense
-    data; for sparse data the centred sum is expanded so that sparsity is kept.
-    """
+    """``(tau, lambda)``, each ``(K, D)``, in two passes over ``Psi`` (array or :class:`~mrc_pyomo.data.DataSource`);
+    ``weights``: positive sample weights (None: all 1).  With ``W = sum_i w_i`` and ``W_y`` the weight of class ``y``,
+    the variance of entry ``(y, j)`` is ``(1/W) [sum_{y_i = y} w_i (Psi_ij - tau_yj)^2 + (W - W_y) tau_yj^2]``: the
+    centred form, exact for dense data; for sparse data the centred sum is expanded so that sparsity is kept."""
     data = as_source(Psi)
     if weights is None:
         n, counts, extra = data.n_samples, np.bincount(y_idx, minlength=n_classes), ()

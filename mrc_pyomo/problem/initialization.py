@@ -1,16 +1,12 @@
 """Initial rows and features of MRC-CCG (paper, Section "Initialization").
 
-The centroid of class ``k`` in feature space, ``xhat_k = tau^k / p_k`` (eq. 13, ``p_k`` the proportion of
-class ``k``), is the mean of ``Psi(x_i)`` over the samples of class ``k``.  Its row ``(xhat_k, C)`` is the
-average of the rows ``(x_i, C)`` of those samples, hence implied by the full LP: adding it never changes the
-optimum.  The distribution with weights ``p`` on the pairs ``(xhat_k, k)`` has expectation ``tau``, so the LP
-over the ``K (2^K - 1)`` rows of the centroids is bounded.  That is the initial ``I`` for few classes.  For
-many classes it is too large; the initial ``I`` is then a reduced set (for each centroid, its own class and
-the set of all classes) plus the row ``objective >= 0``, which holds at the optimum (``R* >= 0``) and keeps
-the master bounded.
-
-In the large ``n`` and ``m`` regime the initial ``J`` holds the intercept features (if any); a few rounds of
-column generation on the initial rows then grow it before rows are generated (see :mod:`mrc_pyomo.methods.ccg`).
+The centroid of class ``k``, ``xhat_k = tau^k / p_k`` (eq. 13, ``p_k`` the proportion of class ``k``), is the mean of
+``Psi(x_i)`` over class ``k``.  Its row ``(xhat_k, C)`` is the average of the rows ``(x_i, C)`` of those samples, hence
+implied by the full LP: adding it never changes the optimum.  The distribution with weights ``p`` on the pairs
+``(xhat_k, k)`` has expectation ``tau``, so the LP over the ``K (2^K - 1)`` rows of the centroids, the initial ``I`` for
+few classes, is bounded.  For many classes the initial ``I`` is each centroid's own class and the set of all classes,
+plus the row ``objective >= 0``, which holds at the optimum (``R* >= 0``) and keeps the master bounded.  In the large
+``n`` and ``m`` regime the initial ``J`` holds the intercept features, if any (:mod:`mrc_pyomo.methods.ccg` grows it).
 """
 
 import numpy as np
@@ -23,9 +19,8 @@ MAX_CLASSES_ALL_SUBSETS = 6
 
 
 def class_centroids(Psi, y_idx, n_classes, weights=None):
-    """``xhat_k``: the mean of ``Psi(x_i)`` over the samples of class ``k`` (weighted by ``weights`` if given,
-    as ``tau`` is, so that ``tau^k = p_k xhat_k`` holds), shape ``(K, D)`` (one pass over ``Psi``, an array or a
-    :class:`~mrc_pyomo.data.DataSource`)."""
+    """``xhat_k``: the mean of ``Psi(x_i)`` over the samples of class ``k``, weighted as ``tau`` is (so that
+    ``tau^k = p_k xhat_k``), ``(K, D)``; one pass over ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`)."""
     if y_idx is None:
         raise ValueError("the class centroids need the labels: this problem was made without them "
                          "(MRCProblem.from_arrays with y=None)")

@@ -1,13 +1,8 @@
-"""The prepared problem: the MRC LP (eq. 4) of one training set, made once by :func:`prepare` and solved by any
-method of :mod:`mrc_pyomo.methods`.
-
-:func:`prepare` maps the samples with ``Psi`` (:mod:`mrc_pyomo.feature_maps`), rescales its columns
-(:mod:`~mrc_pyomo.problem.scaling`: ``Psi D``, R-invariant; without regularisation, centred first), estimates
-``tau`` and the standard deviations ``s`` of ``Phi`` (eq. 2, :mod:`~mrc_pyomo.problem.estimates`) and finds the
-exact reduction (fixed features, blocked labels: :mod:`~mrc_pyomo.problem.reduction`).  The result is one frozen
-:class:`MRCProblem`; ``lambda = lambda0 * s`` is its only function of ``lambda0``, so :meth:`MRCProblem.at`
-gives the same problem at another ``lambda0`` without a new pass over the data.  A method's rule on the problem is
-mapped back to the user's units, and certified there by one exact pass, with :meth:`MRCProblem.rule`.
+"""The prepared problem: the MRC LP (eq. 4) of one training set, made once by :func:`prepare`, solved by any method of
+:mod:`mrc_pyomo.methods`.  :func:`prepare` maps samples with ``Psi`` (:mod:`mrc_pyomo.feature_maps`), rescales its
+columns to ``Psi D`` (:mod:`~mrc_pyomo.problem.scaling`), estimates ``tau`` and the deviations ``s`` of ``Phi`` (eq. 2)
+and finds the reduction (:mod:`~mrc_pyomo.problem.reduction`).  ``lambda = lambda0 * s`` is :class:`MRCProblem`'s only
+function of ``lambda0`` (:meth:`MRCProblem.at`); :meth:`MRCProblem.rule` maps rules to the user's units.
 """
 
 from dataclasses import dataclass, replace
@@ -26,20 +21,17 @@ from .estimates import mean_and_confidence
 from .reduction import complete, find_reduction
 from .scaling import center_columns, column_scales, scale_columns, uncenter
 
-#: the last pass over the training data in the user's units reads this many rows at a time (data in memory),
-#: so that it never holds a second copy of the whole mapped data beside the problem's (a multiple of the canonical
-#: blocks of :mod:`mrc_pyomo.data.source`: the same blocks, the same scores, as on Dask)
+#: rows read at a time by the last pass in the user's units (data in memory): no second copy of the mapped data, and a
+#: multiple of the blocks of :mod:`mrc_pyomo.data.source` (the same scores as on Dask)
 USER_PASS_ROWS = 16_000
 
 
 @dataclass(frozen=True)
 class Rule:
-    """A rule in the user's units with its certified interval: ``mu``, ``tau`` and ``lam`` of shape ``(K, D)`` in
-    the columns of ``feature_map.transform(X)``, ``upper >= R(mu)`` by one exact pass over the training samples
-    (``R(mu)`` raised by a bound on the rounding of its sums and rounded up,
-    :func:`~mrc_pyomo.oracles.primal.risk_upper_bound`), ``lower`` the method's lower end in the user's units
-    (:meth:`MRCProblem.rule`), ``nu = varphi(mu) + 1`` as computed; from the same pass, ``predicted[k]`` the
-    training samples it predicts class ``k`` for and ``accuracy`` its training accuracy."""
+    """A rule in the user's units with its certified interval: ``mu``, ``tau`` and ``lam``, ``(K, D)``, in the columns
+    of ``feature_map.transform(X)``; from one exact pass over the training samples, ``upper >= R(mu)``
+    (:func:`~mrc_pyomo.oracles.primal.risk_upper_bound`), ``nu = varphi(mu) + 1`` as computed, ``predicted[k]`` the
+    samples it predicts class ``k`` for and ``accuracy``; ``lower`` the method's lower end (:meth:`MRCProblem.rule`)."""
 
     mu: np.ndarray
     tau: np.ndarray
@@ -55,16 +47,13 @@ class Rule:
 class MRCProblem:
     """The MRC LP of one training set, in the rescaled columns ``Psi D`` (module docstring).
 
-    ``data``: ``Psi D`` (centred first where ``centre`` is not None) as a :class:`~mrc_pyomo.data.DataSource`;
-    ``y``: the class index of each sample (into ``classes``); ``tau`` and ``std``: ``(K, D)``, the mean of
-    ``Phi`` and its standard deviations, so that ``lam = lambda0 * std`` (eq. 2); ``reduction``: the exact
-    reduction (:class:`~mrc_pyomo.problem.reduction.Reduction`) or None; ``scale``: the column scale ``d``
-    (``(D,)``); ``centre``: the column means subtracted (user's units), or None; ``X`` and ``feature_map``: the
-    training data as given and its fitted map, for the last pass in the user's units (None for a problem made of
-    arrays, :meth:`from_arrays`); ``weights``: the positive sample weights of ``tau`` and ``std`` (and of the
-    class centroids of a first master), or None; ``feature_names``: the names of the columns of ``X`` (a data
-    frame's, the estimator's ``feature_names_in_``), or None, for what a stepped fit shows of its features.
-    """
+    ``data``: ``Psi D`` (centred if ``centre`` is set), a :class:`~mrc_pyomo.data.DataSource`; ``y``: the class index of
+    each sample (into ``classes``); ``tau`` and ``std``: ``(K, D)``, the mean of ``Phi`` and its standard deviations,
+    ``lam = lambda0 * std`` (eq. 2); ``reduction``: a :class:`~mrc_pyomo.problem.reduction.Reduction` or None;
+    ``scale``: the column scale ``d``, ``(D,)``; ``centre``: the column means subtracted (user's units), or None; ``X``
+    and ``feature_map``: the training data as given and its fitted map, for the last pass in the user's units (None from
+    :meth:`from_arrays`); ``weights``: positive sample weights of ``tau``, ``std`` and a first master's centroids, or
+    None; ``feature_names``: the column names of ``X`` (``feature_names_in_``), or None, for a stepped fit."""
 
     data: DataSource
     y: np.ndarray
@@ -84,8 +73,7 @@ class MRCProblem:
     def from_arrays(cls, Psi, y, tau, lam, reduction=None):
         """The problem of a given ``Psi`` (array, sparse matrix or data source, not rescaled), class indices ``y``,
         ``tau`` and ``lam`` (``lambda0 = 1``, ``std = lam``): the LP of eq. 4 as it is, for experiments and tests.
-        ``y`` may be None for what needs no labels (the full LP, which has no centroid rows); what needs them
-        (MRC-CCG's first master, :meth:`rule`) then raises a ``ValueError`` that says so."""
+        ``y`` may be None; what needs labels (MRC-CCG's first master, :meth:`rule`) then raises ``ValueError``."""
         y = None if y is None else np.asarray(y)
         return cls(data=as_source(Psi), y=y, tau=np.asarray(tau, dtype=float), std=np.asarray(lam, dtype=float),
                    classes=np.arange(np.asarray(tau).shape[0]), reduction=reduction)
@@ -119,29 +107,23 @@ class MRCProblem:
         return self.data.nonzeros()
 
     def at(self, lambda0):
-        """The same problem at another ``lambda0`` (no pass over the data).  Centring is R-invariant only at
-        ``lambda0 = 0``: a centred problem at another ``lambda0`` is the MRC of the centred columns, a warm start
-        for ``lambda0 = 0`` (continuation), whose rules :meth:`rule` refuses."""
+        """The same problem at another ``lambda0`` (no pass).  Centring is R-invariant only at ``lambda0 = 0``:
+        elsewhere a centred problem is a warm start for it (continuation), whose rules :meth:`rule` refuses."""
         return replace(self, lambda0=float(lambda0))
 
     def full_lp_size(self, formulation="paper"):
-        """``(rows, nonzeros)`` of the full LP in ``formulation`` (:mod:`mrc_pyomo.formulations`), after the
-        reduction: the one count every caller uses (the regime ``"auto"``, the full LP's size limits)."""
+        """``(rows, nonzeros)`` of the reduced full LP in ``formulation`` (:mod:`mrc_pyomo.formulations`)."""
         labels = np.full(self.n_samples, self.n_classes)
         if self.reduction is not None:
             labels = labels - self.reduction.blocked.sum(axis=1)
         return get_formulation(formulation).full_lp_size(labels, self.n_classes, self.nonzeros)
 
     def rule(self, mu, lower=0.0):
-        """The :class:`Rule` in the user's units of a rule ``mu`` of this problem: completed over the fixed
-        features (:func:`~mrc_pyomo.problem.reduction.complete`), back in the columns of ``Psi`` (``mu d``, ``tau / d``,
-        ``lambda / d``), uncentred, and certified
-        by one exact pass of the primal oracle over the training samples in the user's units.
-
-        ``lower``, a lower end certified on this problem's LP (in the rescaled columns), becomes one of the LP in
-        the user's units: the two are the same LP up to the rounding of the change of units, which is of the size
-        of the rounding of ``R(mu)`` in the user's units, so it is lowered by the upper end's margin (the bound on
-        that rounding) and kept at most the upper end (:mod:`~mrc_pyomo.oracles.rounding`)."""
+        """The :class:`Rule` in the user's units of a rule ``mu`` of this problem: completed over the fixed features
+        (:func:`~mrc_pyomo.problem.reduction.complete`), back in the columns of ``Psi`` (``mu d``, ``tau / d``,
+        ``lambda / d``), uncentred, and certified by one exact pass over the training samples.  ``lower``, certified on
+        the rescaled LP, holds on the LP in the user's units once lowered by the upper end's margin (the two LPs differ
+        by the rounding of the change of units) and kept at most the upper end (:mod:`~mrc_pyomo.oracles.rounding`)."""
         if self.y is None:
             raise ValueError("this problem was made without labels (MRCProblem.from_arrays with y=None): its rules "
                              "are not certified in the user's units; give the labels")
@@ -164,9 +146,8 @@ class MRCProblem:
                     predicted=found.predicted, accuracy=found.correct / max(self.n_samples, 1))
 
     def _user_pass(self, mu):
-        """The :class:`~mrc_pyomo.oracles.primal.RulePass` of ``mu`` over ``feature_map.transform(X)``
-        (``varphi``, a bound on its rounding, the predictions): by rows of :data:`USER_PASS_ROWS` for data in
-        memory, by the source's own passes otherwise (the problem's data itself for a problem made of arrays)."""
+        """The :class:`~mrc_pyomo.oracles.primal.RulePass` of ``mu`` over ``feature_map.transform(X)``: by rows of
+        :data:`USER_PASS_ROWS` for data in memory, by the source's passes otherwise (or over ``data`` without ``X``)."""
         if self.X is None:
             return rule_pass(self.data, mu, self.y)
         if isinstance(self.X, DataSource) or is_dask_array(self.X):
@@ -182,9 +163,8 @@ SPARSE_PASSES = 0.3
 
 
 def sparse_passes(data):
-    """``data`` (the rescaled ``Psi``) as the passes read it: a dense array in memory with at most
-    :data:`SPARSE_PASSES` of nonzeros (images: mnist's pixels are 19% nonzero) as a CSR matrix of the same values,
-    anything else as it is."""
+    """``data`` (the rescaled ``Psi``) as the passes read it: a dense array in memory with at most :data:`SPARSE_PASSES`
+    of nonzeros (images) as a CSR matrix of the same values, anything else as it is."""
     if type(data) is InMemorySource and not data.sparse and data.array.size:
         if np.count_nonzero(data.array) <= SPARSE_PASSES * data.array.size:
             return InMemorySource(sp.csr_matrix(data.array))
@@ -193,16 +173,13 @@ def sparse_passes(data):
 
 def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0.01, centre=None, reduce=True,
             weights=None):
-    """The :class:`MRCProblem` of the training data ``X`` (validated: an array, a CSR matrix, a Dask array or a
-    :class:`~mrc_pyomo.data.DataSource`) with labels ``y``; ``weights``: positive sample weights for ``tau`` and
-    ``lambda`` (:mod:`~mrc_pyomo.problem.estimates`; None: none), and of the feature map's fit where it takes
-    them (``gamma="scale"`` of random Fourier features, a user's transformer whose ``fit`` has ``sample_weight``).
-
-    ``phi``, ``fit_intercept``, ``random_state``: the feature map (:func:`~mrc_pyomo.feature_maps.make_feature_map`,
-    fitted here); ``centre``: centre the columns (dense data with an intercept only; None: when ``lambda0 == 0``,
-    the one value at which centring is R-invariant); ``reduce``: find the exact reduction (MRC-SUB, the baseline,
-    solves the LP as it is).  Raises ``ValueError`` for fewer than two classes.
-    """
+    """The :class:`MRCProblem` of the training data ``X`` (an array, a CSR matrix, a Dask array or a
+    :class:`~mrc_pyomo.data.DataSource`) with labels ``y``; ``ValueError`` for fewer than two classes.  ``phi``,
+    ``fit_intercept``, ``random_state``: the feature map (:func:`~mrc_pyomo.feature_maps.make_feature_map`, fitted here,
+    with ``weights`` where its ``fit`` takes them); ``weights``: positive sample weights of ``tau`` and ``lambda``
+    (:mod:`~mrc_pyomo.problem.estimates`; None: none); ``centre``: centre the columns (dense data with an intercept
+    only; None: when ``lambda0 == 0``, the one value at which centring is R-invariant); ``reduce``: find the exact
+    reduction (MRC-SUB, the baseline, solves the LP as it is)."""
     check_classification_targets(y)
     classes, y_idx = np.unique(y, return_inverse=True)
     if len(classes) < 2:
@@ -213,8 +190,7 @@ def prepare(X, y, phi="linear", fit_intercept=True, random_state=None, lambda0=0
     data = as_source(X).map_blocks(feature_map.transform)
     means = None
     if (lambda0 == 0 if centre is None else centre) and fit_intercept and not data.sparse:
-        # first, so that the scale is that of the centred columns: a column far from 0 (x + 1e6) would otherwise
-        # be scaled to 1 + O(1e-6) and centred to O(1e-6), an ill-conditioned LP
+        # first, so that the scale is that of the centred columns: scaled first, x + 1e6 would centre to O(1e-6)
         data, means = center_columns(data)
     scale = column_scales(data)
     data = sparse_passes(data.map_blocks(lambda block: scale_columns(block, scale)))

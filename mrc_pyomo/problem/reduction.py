@@ -1,31 +1,23 @@
-"""An exact reduction of the MRC LP (eq. 4): features no sample of their class ever has, and the labels they
-rule out.
+"""An exact reduction of the MRC LP (eq. 4): features no sample of their class ever has, and the labels they rule out.
+Without it every master may use their free coefficients, and a certificate must meet ``g_yj = 0`` exactly on each
+(:mod:`mrc_pyomo.oracles.certificate`; docs/theory.rst, "The certified interval").
 
-A feature ``(y, j)`` whose column ``[y_i = y] Psi_ij`` is identically zero (a word never seen in class ``y``,
-a pixel never lit in images of class ``y``) has ``tau_yj = 0`` and ``lambda_yj = 0`` (eq. 2): ``mu_yj`` is free
-and costs nothing.  It enters only the rows ``(i, C)`` with ``y in C`` and ``Psi_ij != 0``, all of samples of
-other classes, with coefficient ``Psi_ij / |C|``.  When those ``Psi_ij`` all have one sign ``s`` (TF-IDF,
-pixels: ``s = +1``), moving ``mu_yj`` towards ``-s infinity`` lowers the score ``v_iy`` of every such sample
-and changes nothing else.  Call such a feature *fixed* and the label ``y`` *blocked* for sample ``i`` when a
-fixed feature of ``y`` has ``Psi_ij != 0``.  Then
+A feature ``(y, j)`` whose column ``[y_i = y] Psi_ij`` is identically zero has ``tau_yj = lambda_yj = 0`` (eq. 2):
+``mu_yj`` is free.  It enters only the rows ``(i, C)`` with ``y in C`` and ``Psi_ij != 0``, all of other classes'
+samples, with coefficient ``Psi_ij / |C|``.  When those ``Psi_ij`` all have one sign ``s`` (TF-IDF, pixels: ``s = +1``),
+moving ``mu_yj`` towards ``-s infinity`` lowers the score ``v_iy`` of every such sample and changes nothing else.  Call
+such a feature *fixed* and the label ``y`` *blocked* for ``i`` when a fixed feature of ``y`` has ``Psi_ij != 0``.  Then
 
     R* = min over mu' (no fixed feature) of R'(mu'),     R'(mu') = 1 - tau.mu' + varphi'(mu') + lambda.|mu'|
 
-where ``varphi'`` is ``varphi`` (eq. 3) with every blocked label left out of the subsets of its sample: the LP
-without the rows ``(i, C)`` that hold a label blocked for ``i`` and without the fixed features.  Proof: the
-reduced LP drops rows and variables with zero cost, and a feasible point of the full LP with the fixed
-features set to 0 satisfies every row that is kept, so ``min R' <= R*``; conversely :func:`complete` turns
-any ``mu'`` into a ``mu`` of the full problem with ``R(mu) = R'(mu')``.
-
-:func:`complete`: adding label ``y`` to a subset ``C`` raises ``(sum_C v - 1) / |C|`` only if ``v_y`` exceeds
+where ``varphi'`` is ``varphi`` (eq. 3) with every blocked label left out of the subsets of its sample: the LP without
+the rows ``(i, C)`` that hold a label blocked for ``i`` and without the fixed features.  Proof: the reduced LP drops
+rows and variables with zero cost, and a feasible point of the full LP with the fixed features set to 0 satisfies every
+row that is kept, so ``min R' <= R*``; conversely :func:`complete` turns any ``mu'`` into a ``mu`` of the full problem
+with ``R(mu) = R'(mu')``.  Adding label ``y`` to a subset ``C`` raises ``(sum_C v - 1) / |C|`` only if ``v_y`` exceeds
 it, so scores ``v_iy <= varphi'(mu')`` on every blocked ``(i, y)`` leave ``varphi`` equal to ``varphi'``.  With
-``w_iy = sum_{j fixed for y} |Psi_ij| > 0`` and ``mu_yj = -s_yj M_y`` on the fixed features of ``y``, the score
-becomes ``v_iy - M_y w_iy``; the smallest such ``M_y`` is computed in closed form, with a margin.
-
-Why it matters: without it every master may use these free variables (``|mu|`` swings to ``1e4`` on mnist,
-whose border pixels are never lit in some classes), and a certificate must meet ``g_yj = 0`` exactly on every
-one of them (:mod:`mrc_pyomo.oracles.certificate`): on sparse text it had to drop every row that touches them, and
-the lower bound stayed at 0.
+``w_iy = sum_{j fixed for y} |Psi_ij| > 0`` and ``mu_yj = -s_yj M_y`` on the fixed features of ``y``, the score becomes
+``v_iy - M_y w_iy``; :func:`complete` computes the smallest such ``M_y`` in closed form, with a margin.
 """
 
 from dataclasses import dataclass
@@ -37,8 +29,7 @@ from ..data import as_source
 from .estimates import class_sums
 from ..oracles.primal import class_scores, varphi
 
-# the blocked scores are pushed below varphi' by this much (relative to 1 + |varphi'|): they then stay below it
-# after the rounding of Psi . mu; R does not depend on the margin
+# the blocked scores are pushed this far below varphi' (relative to 1 + |varphi'|), to stay below after rounding
 MARGIN = 1e-6
 
 
@@ -46,11 +37,9 @@ MARGIN = 1e-6
 class Reduction:
     """The fixed features and blocked labels of a training set (module docstring).
 
-    ``fixed``: boolean ``(K, D)``; ``direction``: ``-s_yj`` on the fixed features (``mu_yj`` goes that way),
-    0 elsewhere; ``blocked``: boolean ``(n, K)``; ``centroid_blocked``: boolean ``(K, K)``, the labels blocked
-    for some sample of class ``k`` (a centroid row ``(xhat_k, C)`` is an average of reduced rows only if ``C``
-    avoids them).
-    """
+    ``fixed``: boolean ``(K, D)``; ``direction``: ``-s_yj`` on the fixed features (``mu_yj`` goes that way), 0
+    elsewhere; ``blocked``: boolean ``(n, K)``; ``centroid_blocked``: boolean ``(K, K)``, the labels blocked for some
+    sample of class ``k`` (a centroid row ``(xhat_k, C)`` averages reduced rows only if ``C`` avoids them)."""
 
     fixed: np.ndarray
     direction: np.ndarray
@@ -74,8 +63,8 @@ def _nonzero(Psi):
 
 
 def _pattern_counts(n_classes):
-    """The block function of :func:`find_reduction`'s first pass: per class, the samples where each column is
-    nonzero ``(K, D)``, and per column the positive and the negative entries ``(D,)`` each."""
+    """The block function of :func:`find_reduction`'s first pass: per class, the samples where each column is nonzero
+    ``(K, D)``; per column, the positive and the negative entries ``(D,)``."""
     def counts(block, start, y):
         return (class_sums(_nonzero(block), y, n_classes), np.asarray((block > 0).sum(axis=0)).ravel(),
                 np.asarray((block < 0).sum(axis=0)).ravel())
@@ -87,9 +76,8 @@ def _added(parts):
 
 
 def find_reduction(Psi, y_idx, n_classes):
-    """The :class:`Reduction` of ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`) with classes
-    ``y_idx``, or ``None`` when no label is blocked; two passes over the samples, the second only if some
-    feature is fixed."""
+    """The :class:`Reduction` of ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`) with classes ``y_idx``, or
+    ``None`` when no label is blocked; two passes, the second only if some feature is fixed."""
     data = as_source(Psi)
     y_idx = np.asarray(y_idx)
     in_class, positive, negative = data.map_reduce(_pattern_counts(n_classes), _added, y_idx)
@@ -109,8 +97,8 @@ def find_reduction(Psi, y_idx, n_classes):
 
 
 def complete(reduction, Psi, mu):
-    """``mu`` of the full problem with ``R(mu) = R'(mu')``, from ``mu' = mu`` (its fixed features are ignored);
-    two passes over ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`)."""
+    """``mu`` of the full problem with ``R(mu) = R'(mu')``, from ``mu' = mu`` (its fixed features are ignored); two
+    passes over ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`)."""
     data = as_source(Psi)
     mu = np.where(reduction.fixed, 0.0, mu)
     ceiling = varphi(data, mu, reduction.blocked)

@@ -1,30 +1,21 @@
 """Internal column scaling of ``Psi``: the fit works on ``Psi D``, ``D = diag(d)``, ``d > 0``.
 
-The minimax risk is invariant under a positive rescaling of the columns of ``Psi``.  With ``Psi' = Psi D``
-the estimates (eq. 2) scale as ``tau' = tau D`` and ``lambda' = lambda D`` (a standard deviation scales
-linearly), and ``mu' = D^{-1} mu`` gives the same scores ``Psi' mu'_y = Psi mu_y``; so ``tau'.mu' = tau.mu``,
-``lambda'.|mu'| = lambda.|mu|``, ``varphi'(mu') = varphi(mu)`` and ``R'(mu') = R(mu)`` (eq. 3).  The LP of
-``Psi'`` is the LP of ``Psi`` with its columns ``mu1``, ``mu2`` rescaled: the same optimum, ``mu* = D mu'*``.
+The minimax risk is invariant under a positive rescaling of the columns of ``Psi``.  With ``Psi' = Psi D`` the estimates
+(eq. 2) scale as ``tau' = tau D`` and ``lambda' = lambda D``, and ``mu' = D^{-1} mu`` gives the same scores
+``Psi' mu'_y = Psi mu_y``; so ``tau'.mu' = tau.mu``, ``lambda'.|mu'| = lambda.|mu|``, ``varphi'(mu') = varphi(mu)`` and
+``R'(mu') = R(mu)`` (eq. 3): the same LP up to the scale of ``mu1``, ``mu2``, ``mu* = D mu'*``.
 
-The scale chosen, ``d_j = 1 / rms_j`` with ``rms_j = sqrt(mean_i Psi_ij^2)`` (``d_j = 1`` for an all-zero
-column), makes every column of ``Psi'`` of unit mean square.  It serves both ends of the fit:
+The scale ``d_j = 1 / rms_j``, with ``rms_j = sqrt(mean_i Psi_ij^2)`` (1 for an all-zero column and the intercept),
+makes every column of ``Psi'`` of unit mean square.  The masters' coefficients (``Psi' / |C|``), costs
+(``tau' -+ lambda'``) and solutions become of order one whatever the user's units, and the certificate's loss from a
+dual residual ``e_j``, ``rho max_j e_j / lambda'_j`` (:mod:`mrc_pyomo.oracles.certificate`), has
+``lambda'_yj = lambda0 std_i([y_i = y] Psi'_ij)`` of order ``lambda0`` for every column that carries information.
 
-* the masters: their coefficients (``Psi' / |C|``), costs (``tau' -+ lambda'``) and solutions become of order
-  one instead of following the user's units (unscaled, a column in micrometres gives costs below the LP
-  solver's tolerances and an unbounded master; ``X * 1e-300`` underflows the variances to 0);
-* the certificate: its loss from an LP solver's dual residual ``e_j`` is ``rho max_j e_j / lambda'_j``
-  (:mod:`mrc_pyomo.oracles.certificate`), and ``lambda'_yj = lambda0 std_i([y_i = y] Psi'_ij)`` is then of order
-  ``lambda0`` for every column that carries information, whatever its units.
-
-The intercept column (all ones) keeps ``d = 1``.
-
-Without regularisation (``lambda0 = 0``, so ``lambda = 0``) ``R`` is invariant under *any* invertible linear
-map ``Psi' = Psi A`` (``tau' = tau A``, ``mu' = A^{-1} mu``, and no ``lambda.|mu|`` term to change), and nothing
-bounds ``mu``: a column far from zero (``x + 1e6``) is then nearly collinear with the intercept and the masters
-ill-conditioned.  :func:`center_columns` subtracts from each column its mean times the intercept column,
-``A = [[1, -c^T], [0, I]]``, before the scale is chosen (the scale is then that of the centred columns); the
-fit maps back with :func:`uncenter` after undoing the scale.  (With ``lambda > 0`` this is not
-R-invariant and is not done.)  Pure NumPy / SciPy.
+Without regularisation (``lambda0 = 0``) ``R`` is invariant under *any* invertible linear map ``Psi' = Psi A``
+(``tau' = tau A``, ``mu' = A^{-1} mu``), and nothing bounds ``mu``: a column far from zero (``x + 1e6``) is then nearly
+collinear with the intercept and the masters ill-conditioned.  :func:`center_columns` subtracts from each column its
+mean times the intercept column, ``A = [[1, -c^T], [0, I]]``, before the scale is chosen; the fit maps back with
+:func:`uncenter` after undoing the scale.  With ``lambda > 0`` this is not R-invariant and not done.
 """
 
 import numpy as np
@@ -34,8 +25,8 @@ from ..data import DataSource, array_namespace, as_source, to_numpy
 
 
 def block_peaks(block, start):
-    """``max_i |Psi_ij|`` of a block of samples, on the host (0 for a column without entries): a NumPy array, a
-    sparse matrix or an array of another library of the array API standard (on its device)."""
+    """``max_i |Psi_ij|`` of a block of samples, on the host (0 for a column without entries): a NumPy array, a sparse
+    matrix or an array of another library of the array API standard (on its device)."""
     if not (sp.issparse(block) or isinstance(block, np.ndarray)):
         xp = array_namespace(block)
         return to_numpy(xp.max(xp.abs(block), axis=0)) if block.shape[0] else np.zeros(block.shape[1])
@@ -50,8 +41,7 @@ def block_peaks(block, start):
 
 
 def column_peaks(Psi):
-    """``max_i |Psi_ij|`` per column of ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`), one pass,
-    on the host."""
+    """``max_i |Psi_ij|`` per column of ``Psi`` (array or :class:`~mrc_pyomo.data.DataSource`): one pass, on host."""
     return as_source(Psi).map_reduce(block_peaks, lambda parts: np.max(parts, axis=0))
 
 
@@ -66,9 +56,8 @@ def _normalised_squares(unit):
 
 
 def column_scales(Psi):
-    """``d_j = 1 / sqrt(mean_i Psi_ij^2)`` (1 for an all-zero column), computed without over- or underflow, in
-    two passes over ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`): the columns' peaks, then the
-    mean squares of the columns divided by their peaks."""
+    """``d_j = 1 / sqrt(mean_i Psi_ij^2)`` (1 for an all-zero column) without over- or underflow, in two passes over
+    ``Psi`` (array or :class:`~mrc_pyomo.data.DataSource`): the columns' peaks, then their mean squares over them."""
     data = as_source(Psi)
     peak = column_peaks(data)
     unit = np.where(peak > 0, peak, 1.0)
@@ -93,8 +82,7 @@ def scale_columns(Psi, d):
 
 
 def column_means(Psi):
-    """``mean_i Psi_ij`` for every column, one pass over ``Psi`` (an array or a
-    :class:`~mrc_pyomo.data.DataSource`)."""
+    """``mean_i Psi_ij`` per column, one pass over ``Psi`` (an array or a :class:`~mrc_pyomo.data.DataSource`)."""
     data = as_source(Psi)
     return data.map_reduce(lambda block, start: np.asarray(block.sum(axis=0)).ravel(), sum) / data.n_samples
 
@@ -107,8 +95,8 @@ def center_block(block, c):
 
 
 def center_columns(Psi):
-    """``(Psi A, c)``: the columns after the first (the intercept, all ones) minus their means ``c``; ``Psi``
-    an array or a :class:`~mrc_pyomo.data.DataSource` (then the result is a source too)."""
+    """``(Psi A, c)``: the columns after the first (the intercept, all ones) minus their means ``c``; ``Psi`` an array
+    or a :class:`~mrc_pyomo.data.DataSource` (then the result is a source too)."""
     c = column_means(Psi)[1:]
     if isinstance(Psi, DataSource):
         return Psi.map_blocks(lambda block: center_block(block, c)), c
@@ -116,8 +104,8 @@ def center_columns(Psi):
 
 
 def uncenter(mu, tau, c):
-    """Map ``mu' = A^{-1} mu`` and ``tau' = tau A`` (shape ``(K, D)``) of :func:`center_columns` back to ``mu``
-    and ``tau``: ``mu_y0 = mu'_y0 - c.mu'_y[1:]`` and ``tau_y[1:] = tau'_y[1:] + tau'_y0 c``."""
+    """Map ``mu' = A^{-1} mu`` and ``tau' = tau A`` (shape ``(K, D)``) of :func:`center_columns` back to ``mu`` and
+    ``tau``: ``mu_y0 = mu'_y0 - c.mu'_y[1:]`` and ``tau_y[1:] = tau'_y[1:] + tau'_y0 c``."""
     mu, tau = mu.copy(), tau.copy()
     mu[:, 0] -= mu[:, 1:] @ c
     tau[:, 1:] += np.outer(tau[:, 0], c)

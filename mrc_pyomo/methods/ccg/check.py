@@ -1,13 +1,12 @@
-"""The **check** step of MRC-CCG (paper, Algorithm 1) and its selection policy: one full pass of the oracles over
-a master's solution, in NumPy, without trusting the solver's value or status.
+"""The **check** step of MRC-CCG (paper, Algorithm 1) and its selection policy: one full pass of the oracles over a
+master's solution, in NumPy, without trusting the solver's value or status.
 
 * CONSTR (:mod:`mrc_pyomo.oracles.primal`) finds, for every sample, its most violated row, with violation
   ``psi(x_i) + 1 - nu^k``, and the exact ``R(mu^k)`` (eq. 3);
 * FEAT (:mod:`mrc_pyomo.oracles.dual`) computes ``g = F_I^T alpha^k`` and the dual violations of every feature;
 * the certificate (:mod:`mrc_pyomo.oracles.certificate`) turns ``alpha^k`` and ``g`` into a lower bound on ``R*``;
 * the policy (:mod:`mrc_pyomo.oracles.selection`) picks the rows and features to add and the rows to remove;
-* the incumbent (:mod:`mrc_pyomo.oracles.incumbent`), the best rule found, is the certified upper end.
-"""
+* the incumbent (:mod:`mrc_pyomo.oracles.incumbent`), the best rule found, is the certified upper end."""
 
 from dataclasses import dataclass
 
@@ -24,12 +23,10 @@ from ...oracles.selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 class Check:
     """The oracles' verdict on one master solution: violations, the certified interval, what to change next.
 
-    ``max_primal_violation = max_i psi(x_i) + 1 - nu`` (over the most violated row of each sample),
-    ``item_violations`` those of the master's own items at its solution (the regime ``"n"``, which removes the
-    over-satisfied ones; None in the others),
-    ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta) lambda_yj``, ``risk = R(mu)``;
-    ``best`` is the best rule once ``mu^k`` is counted and ``lower`` the best lower bound on ``R*``.
-    """
+    ``max_primal_violation = max_i psi(x_i) + 1 - nu`` (over each sample's most violated row), ``item_violations`` those
+    of the master's own items (in the regime ``"n"``, which removes the over-satisfied ones; else None),
+    ``dual_violations[y, j] = |g_yj - (1 - beta) tau_yj| - (1 - beta) lambda_yj``, ``risk = R(mu)``; ``best`` is the
+    best rule once ``mu^k`` is counted and ``lower`` the best lower bound on ``R*``."""
 
     risk: float
     best: Incumbent
@@ -53,11 +50,9 @@ class Check:
 
 
 def check_solution(master, solution, problem, config, best, lower):
-    """Run CONSTR, FEAT and the certificate on a master solution (one full pass over the samples of the
-    :class:`~mrc_pyomo.problem.MRCProblem`, and one over the features): the **check** step of the loop.
-
-    ``config``: a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` (regime, ``eps_1``, ``eps_2``, ``n_max``,
-    ``m_max``, ``in_out``); ``best``: the incumbent; ``lower``: the best lower bound so far."""
+    """The **check** step: CONSTR, FEAT and the certificate on a master solution, in one pass over the samples of the
+    :class:`~mrc_pyomo.problem.MRCProblem` and one over the features.  ``config``: a
+    :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`; ``best``: the incumbent; ``lower``: the lower bound so far."""
     data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
     regime, eps_1, eps_2, n_max, m_max = config.regime, config.eps_1, config.eps_2, config.n_max, config.m_max
     mu, nu = solution.mu, solution.nu
@@ -66,8 +61,7 @@ def check_solution(master, solution, problem, config, best, lower):
     value = risk(mu, constr.varphi, tau, lam)
     picked_rows = constr
     if config.in_out > 0:
-        # in-out (Ben-Ameur and Neto): separate at a point between the best rule, whose (mu, varphi + 1)
-        # satisfies every row, and (mu^k, nu^k)
+        # in-out (Ben-Ameur and Neto): separate between the best rule (feasible: (mu, varphi + 1)) and (mu^k, nu^k)
         a = config.in_out
         mu_s, nu_s = a * best.mu + (1 - a) * mu, a * best.nu + (1 - a) * nu
         inner = separation(data, mu_s, nu_s, n_max, excluded, blocked)

@@ -1,7 +1,6 @@
-"""The settings of MRC-CCG (paper, Algorithm 1): :class:`CCGConfig` holds every one of them, and the rules that
-derive a setting from the problem (:func:`choose_regime`, :func:`row_age`, :func:`simplex_budget`) state the
-measurements behind them.  Nothing here is changed at run time: a variant of the loop is another config.
-"""
+"""The settings of MRC-CCG (paper, Algorithm 1): :class:`CCGConfig` holds them all, and the rules that derive a setting
+from the problem (:func:`choose_regime`, :func:`row_age`, :func:`simplex_budget`) state the measurements behind them.
+Nothing here changes at run time: a variant of the loop is another config."""
 
 from dataclasses import dataclass
 
@@ -25,22 +24,19 @@ class CCGConfig:
     """Every setting of MRC-CCG (Algorithm 1), as :class:`~mrc_pyomo.MRCClassifier` passes them.
 
     ``regime``: ``"n"`` (all features, rows added and removed), ``"nm"`` (rows and features added) or ``"full"`` (the
-    full LP at once, :mod:`mrc_pyomo.methods.full_lp`: what ``regime="auto"`` picks for sparse text with few rows);
-    ``eps_1``: the certified gap at which the loop stops (and the threshold of the rows' violations); ``eps_2``: the
-    threshold of the features' dual violations; ``n_max`` / ``m_max``: the rows / features added per iteration at most;
-    ``max_iter``: masters at most (the time is the fit's :class:`~mrc_pyomo.methods.deadline.Deadline`'s); ``solver`` /
-    ``solver_options``: the master's backend (:mod:`mrc_pyomo.master`); ``formulation``: what LP an item of the master
-    is (:mod:`mrc_pyomo.formulations`: ``"paper"`` or ``"compact"``); ``fit_intercept``: the first column of ``Psi`` is
-    the constant 1 (an initial feature in the regime ``"nm"``); ``row_age``: in the regime ``"n"`` a row leaves the
-    master after this many consecutive masters in which it was over-satisfied (1: at the first, as in the paper; row
-    ageing, as in the column generation literature; None: never, for a loop whose first master holds nearly the
-    final rows already, where every row removed comes back).
+    full LP at once, :mod:`mrc_pyomo.methods.full_lp`); ``eps_1``: the certified gap at which the loop stops (and the
+    rows' violation threshold); ``eps_2``: the features' dual violation threshold; ``n_max`` / ``m_max``: the rows /
+    features added per iteration at most; ``max_iter``: masters at most (the time is the fit's
+    :class:`~mrc_pyomo.methods.deadline.Deadline`'s); ``solver`` / ``solver_options``: the master's backend
+    (:mod:`mrc_pyomo.master`); ``formulation``: ``"paper"`` or ``"compact"`` (:mod:`mrc_pyomo.formulations`);
+    ``fit_intercept``: the first column of ``Psi`` is the constant 1; ``row_age``: in the regime ``"n"`` a row leaves
+    the master after this many consecutive over-satisfied masters (1: at the first, as in the paper; None: never, for a
+    first master that already holds nearly the final rows).
 
-    Two settings serve experiments and are off or at their measured values by default
+    Two settings serve experiments, off or at their measured values by default
     (``benchmarks/experiments/loop_variants.py``; docs/theory.rst): ``in_out`` (in-out separation, Ben-Ameur and Neto:
     rows separated at ``in_out * best + (1 - in_out) * (mu^k, nu^k)``; 0: at ``mu^k``) and ``stall_factor`` /
-    ``stall_floor`` (:func:`simplex_budget`; ``stall_factor=None``: no budget).
-    """
+    ``stall_floor`` (:func:`simplex_budget`; ``stall_factor=None``: no budget)."""
 
     regime: str = "n"
     fit_intercept: bool = True
@@ -59,21 +55,16 @@ class CCGConfig:
 
 
 def choose_regime(n_classes, n_features, full_lp_rows=None, density=0.0):
-    """The regime of ``regime="auto"``: ``"n"`` when ``m = K D <= LARGE_M``; else ``"full"`` when the full LP
-    has at most :data:`FULL_LP_MAX_ROWS` rows (``full_lp_rows``; ``None``: unknown, taken as more); else
-    ``"nm"`` when the features are sparse (``density``, the fraction of nonzeros of ``Psi``, at most
-    :data:`SPARSE_DENSITY`) and ``"n"`` when they are dense.
+    """The regime of ``regime="auto"``: ``"n"`` when ``m = K D <= LARGE_M``; else ``"full"`` when the full LP has at
+    most :data:`FULL_LP_MAX_ROWS` rows (``full_lp_rows``; None: unknown, taken as more); else ``"nm"`` when the features
+    are sparse (``density``, the fraction of nonzeros of ``Psi``, at most :data:`SPARSE_DENSITY`) and ``"n"`` when they
+    are dense.
 
-    ``"full"`` is the master with every row and feature: the full LP (:mod:`mrc_pyomo.methods.full_lp`): on sparse
-    text with few rows it certifies where the regime ``"nm"`` takes minutes; with few features (``m <= LARGE_M``)
-    the full LP is the slower by far, so the regime ``"n"`` is kept there whatever the size (measured:
-    docs/benchmarks.md, "The library's choices", "The regime of regime='auto'").
-
-    Column generation pays when a feature is nonzero on few samples (text): the master's columns stay few and
-    sparse.  With dense features (random Fourier features, images) every feature outside ``J`` has a dual
-    violation on the rows of ``I`` and the certificate of the regime ``"nm"`` (docs/theory.rst, "The certified
-    interval") stays near 0 until ``J`` holds nearly all of them.
-    """
+    The full LP (:mod:`mrc_pyomo.methods.full_lp`) certifies sparse text with few rows far sooner than the regime
+    ``"nm"``, but is far slower with few features (measured: docs/benchmarks.md, "The library's choices", "The regime of
+    regime='auto'").  Column generation pays when a feature is nonzero on few samples; with dense features every feature
+    outside ``J`` has a dual violation on the rows of ``I``, and the certificate of the regime ``"nm"``
+    (docs/theory.rst, "The certified interval") stays near 0 until ``J`` holds nearly all."""
     if n_classes * n_features <= LARGE_M:
         return "n"
     if full_lp_rows is not None and full_lp_rows <= FULL_LP_MAX_ROWS:
@@ -88,9 +79,8 @@ def feature_density(problem):
 
 
 def problem_regime(problem, regime="auto", formulation="paper"):
-    """``regime`` on ``problem``: as given, or for ``"auto"`` :func:`choose_regime`'s answer from the problem's
-    size, the rows of its full LP in ``formulation`` (:meth:`~mrc_pyomo.problem.MRCProblem.full_lp_size`) and the
-    density of its features."""
+    """``regime`` on ``problem``: as given, or for ``"auto"`` :func:`choose_regime`'s answer from the problem's size,
+    the rows of its full LP (:meth:`~mrc_pyomo.problem.MRCProblem.full_lp_size`) and its features' density."""
     if regime != "auto":
         return regime
     rows = problem.full_lp_size(formulation)[0]
@@ -98,15 +88,11 @@ def problem_regime(problem, regime="auto", formulation="paper"):
 
 
 def simplex_budget(solve_seconds, config=None):
-    """Seconds a warm-started simplex may take on the next master: ``config.stall_factor`` (3) times the largest
-    of the solves so far, at least ``config.stall_floor`` (1 s); no budget for the first master.
-
-    Masters grow along the loop, so each solve takes about as long as the largest before it; a warm simplex
-    that takes several times longer has stalled on a degenerate master (thousands of pivots at a constant
-    objective), and the interior point method, whose time depends on the master's size and not on its
-    degeneracy, solves it from scratch instead (measured: docs/benchmarks.md, "The library's choices", "The
-    simplex's stall budget").
-    """
+    """Seconds a warm-started simplex may take on the next master: ``config.stall_factor`` times the largest solve so
+    far, at least ``config.stall_floor``; no budget for the first master.  Masters grow along the loop, so a warm
+    simplex several times slower than that has stalled on a degenerate master, which the interior point method, whose
+    time depends on the master's size and not on its degeneracy, solves from scratch instead (measured:
+    docs/benchmarks.md, "The library's choices", "The simplex's stall budget")."""
     config = CCGConfig() if config is None else config
     if config.stall_factor is None or not len(solve_seconds):
         return None
@@ -115,21 +101,16 @@ def simplex_budget(solve_seconds, config=None):
 
 def row_age(lambda0):
     """The ``row_age`` of a fit at ``lambda0`` (:class:`CCGConfig`): 1 (the paper's rule) with regularisation,
-    :data:`UNREGULARISED_ROW_AGE` without.
-
-    Without ``lambda.|mu|`` nothing but the rows bounds ``mu``, and removing a row at its first zero dual turns
-    the loop into a cutting-plane zigzag: every master adds rows and drops those added just before.  Keeping a
-    row for three over-satisfied masters, it converges; with regularisation the same ageing made every quick
-    case slower, so it is used without regularisation only (measured: docs/benchmarks.md, "The library's
-    choices", "Row ageing").
-    """
+    :data:`UNREGULARISED_ROW_AGE` without.  Without ``lambda.|mu|`` only the rows bound ``mu``, and removing a row at
+    its first zero dual makes the loop a cutting-plane zigzag (every master drops the rows added just before); with
+    regularisation the same ageing slowed every quick case (measured: docs/benchmarks.md, "The library's choices", "Row
+    ageing")."""
     return UNREGULARISED_ROW_AGE if lambda0 == 0 else 1
 
 
 def configure(settings, problem):
     """The :class:`CCGConfig` of the estimator's :class:`~mrc_pyomo.estimator.parameters.Settings` on ``problem``: the
-    regime :func:`problem_regime` makes of the one asked for, the :func:`row_age` of its ``lambda0``, 1000
-    masters unless ``max_iter`` says otherwise."""
+    regime :func:`problem_regime` makes of the one asked for, the :func:`row_age` of its ``lambda0``."""
     return CCGConfig(
         regime=problem_regime(problem, settings.regime, settings.formulation), fit_intercept=settings.fit_intercept,
         eps_1=settings.eps_1, eps_2=settings.eps_2, n_max=settings.n_max, m_max=settings.m_max,

@@ -1,52 +1,29 @@
 """MRC-CCG: the constraint and column generation loop (paper, Algorithm 1), with a certified stopping rule.
 
-Each iteration ``k`` solves the restricted master ``P_{I,J}`` (eq. 7) for ``(mu^k, nu^k)``, its dual (eq. 8)
-for ``alpha^k`` and the value ``R^k``; then, in NumPy, without trusting the solver's value or status, in one
-pass over the samples of the data source (:mod:`mrc_pyomo.data`) and one over the master's rows:
+Each iteration ``k`` solves the restricted master ``P_{I,J}`` (eq. 7) for ``(mu^k, nu^k)``, its dual (eq. 8) for
+``alpha^k`` and the value ``R^k``, then checks that solution (:mod:`~mrc_pyomo.methods.ccg.check`).
 
-* CONSTR (:mod:`mrc_pyomo.oracles.primal`) finds, for every sample, its most violated row, with violation
-  ``psi(x_i) + 1 - nu^k``, and the exact ``R(mu^k)`` (eq. 3);
-* FEAT (:mod:`mrc_pyomo.oracles.dual`) computes ``g = F_I^T alpha^k`` and the dual violations of every feature;
-* the certificate (:mod:`mrc_pyomo.oracles.certificate`) turns ``alpha^k`` and ``g`` into a lower bound on ``R*``.
-
-The loop keeps the certified interval ``[lower, upper]``: ``upper = min_k R(mu^k)`` (``R(0) = 1 - 1/K`` before
-the first master), the value of the best rule found, which is the result; ``lower`` the largest lower bound
-found (at least 0).  It stops as ``"converged"`` only when ``upper - lower <= max(eps_1, GAP_FLOOR)``, in both
-regimes.  While the gap is open it adds the ``n_max`` most violated rows (violation above round-off,
-``eps_1`` being the certified target), and in the regime ``"nm"`` the ``m_max`` features whose dual violation
-exceeds ``eps_2`` or, when there are none, those of largest relative violation ``|g_j - tau_j| / lambda_j > 1``
-(the quantity the certificate pays for): Theorem 2's ``eps_2 ||mu*||_1`` is thus closed too.  If the gap is
-open and nothing is left to add, the master is re-solved from scratch once (a warm-started LP solver may call
-a master optimal that is not); if that does not help, the loop stops with ``"stalled"`` (every solve optimal,
-but the solver's precision cannot narrow the gap further; the gap is in the last record's ``solver_status``
-and in the estimator's warning).  A solver that fails stops it with ``"solver_error"``.  It also stops
-at ``max_iter``, when its deadline expires (``"time_limit"``: checked after each master, and on a backend that
-can, inside each solve, the first included) or when a stop is sent to it (``"callback"``).
-On the HiGHS backend a warm-started simplex that runs ``stall_factor`` times longer than the largest solve
-before it has stalled: the interior point method solves that master instead
-(:func:`~mrc_pyomo.methods.ccg.config.simplex_budget`).
-A loop that stops with an open gap returns the best rule on a few segments (``R`` is convex along each, see
-:func:`improve_on_segments`): at least as good as the best rule found, and often with the last master's
-predictions when the best rule found is still ``mu = 0``.
+The loop keeps the certified interval ``[lower, upper]``: ``upper = min_k R(mu^k)`` (``R(0) = 1 - 1/K`` before the first
+master), the value of the best rule found, which is the result, and ``lower`` the largest lower bound found (at least
+0).  It stops as ``"converged"`` only when ``upper - lower <= max(eps_1, GAP_FLOOR)``, in both regimes.  While the gap
+is open it adds the ``n_max`` most violated rows and, in the regime ``"nm"``, the ``m_max`` features whose dual
+violation exceeds ``eps_2`` or, when there are none, those of largest relative violation
+``|g_j - tau_j| / lambda_j > 1`` (the quantity the certificate pays for), which closes Theorem 2's ``eps_2 ||mu*||_1``
+too.  Its other stops are :func:`stop_reason`'s.  A loop stopped with the gap open returns the best rule on a few
+segments (``R`` is convex along each, :func:`improve_on_segments`).
 
 Two regimes (Section 3):
 
-* ``"n"`` (many samples, few features): all features in ``J``, FEAT gives only the certificate; CONSTR adds
-  rows and removes the over-satisfied ones (negative violation, zero dual; without regularisation only after
-  three such masters in a row, :func:`~mrc_pyomo.methods.ccg.config.row_age`).  ``R^k`` is non-decreasing
-  (Theorem 1).
-* ``"nm"`` (many samples and features): rows and features are added, nothing is removed.  The first
-  iterations run FEAT alone on the initial rows (column generation as in the paper's initialisation) until no
-  feature is violated or :data:`INIT_FEATURE_ROUNDS` rounds have passed.
+* ``"n"`` (many samples, few features): all features in ``J``, FEAT gives only the certificate; CONSTR adds rows and
+  removes the over-satisfied ones (negative violation, zero dual; without regularisation only after three such masters
+  in a row, :func:`~mrc_pyomo.methods.ccg.config.row_age`).  ``R^k`` is non-decreasing (Theorem 1).
+* ``"nm"`` (many samples and features): rows and features are added, nothing is removed.  The first iterations run FEAT
+  alone on the initial rows (as in the paper's initialisation) until no feature is violated or
+  :data:`INIT_FEATURE_ROUNDS` rounds have passed.
 
-The loop only sequences (as PyROS's and Coluna's do) a few named steps, :func:`solve_step`,
-:func:`check_step`, :func:`stop_reason` and :func:`update_step`, written against the master's interface
-(:class:`~mrc_pyomo.master.interface.Master`), the check and its policy (:mod:`~mrc_pyomo.methods.ccg.check`), the
-record (:mod:`~mrc_pyomo.methods.ccg.record`), the first master (:mod:`~mrc_pyomo.methods.ccg.start`) and the
-memory of its rows (:mod:`~mrc_pyomo.methods.ccg.row_history`), every setting in one
-:class:`~mrc_pyomo.methods.ccg.config.CCGConfig` and the time in the fit's
-:class:`~mrc_pyomo.methods.deadline.Deadline`.
-"""
+The loop only sequences (as PyROS's and Coluna's do) named steps, :func:`solve_step`, :func:`check_step`,
+:func:`stop_reason` and :func:`update_step`, written against the master's interface
+(:class:`~mrc_pyomo.master.interface.Master`) and its neighbours in :mod:`~mrc_pyomo.methods.ccg`."""
 
 from dataclasses import dataclass, field, replace
 
@@ -67,12 +44,10 @@ from .start import as_added, first_master
 
 @dataclass
 class Loop:
-    """What the loop carries from one master to the next: the ``master``, the :class:`Changes` that made it,
-    the incumbent ``best`` and the best ``lower`` bound, the memory of its ``rows``, what the first master was
-    (``first``: ``"initial"``, ``"given"`` or ``"warm"``, :func:`~mrc_pyomo.methods.ccg.start.first_master`), the
-    last ``solution`` (None before the first), whether the master was ``refined`` (re-solved from scratch), the
-    seconds of the last update, the ``history`` of records, and the violations of the rows the last update removed
-    at the master that removed them (``removed_violations``, None where not known)."""
+    """What the loop carries from one master to the next: the ``master``, the :class:`Changes` that made it, the
+    incumbent ``best``, the best ``lower`` bound, its ``rows``' memory, the kind of ``first`` master, the last
+    ``solution`` (None before the first), whether the master was ``refined`` (re-solved from scratch), the last update's
+    seconds, the ``history`` and the ``removed_violations`` of the rows last removed (at the removing master)."""
 
     master: object
     changes: Changes
@@ -88,11 +63,10 @@ class Loop:
 
 
 def solve_master(master, history, remaining, config, solve_times=()):
-    """The solve of a master: warm, with the stall budget of :func:`simplex_budget` (``config``'s ``stall_factor``
-    and ``stall_floor``) and the time ``remaining()`` (None: no limit) on a backend that can stop inside a solve;
-    if it fails with time left, once more from scratch (no basis, tighter tolerances), the first master too
-    (HiGHS called it unbounded for weights spread over 12 orders of magnitude).  ``solve_times``: the seconds of
-    earlier solves of the same fit (a previous stage's), which count for the stall budget too.  Raises
+    """Solve a master warm, with the stall budget of :func:`simplex_budget` and the time ``remaining()`` (None: no
+    limit) on a backend that can stop inside a solve; if it fails with time left, once more from scratch (no basis,
+    tighter tolerances), the first master too (HiGHS called one unbounded for weights spread over 12 orders of
+    magnitude).  ``solve_times``: the fit's earlier solves (a previous stage's), counted for the budget.  Raises
     :class:`MasterSolveError` (:class:`MasterTimeLimit` for the solver's time limit)."""
     limit = lambda: remaining() if master.capabilities.limits_inside_solve else None  # noqa: E731
     budget = simplex_budget(list(solve_times) + [record["seconds_solve"] for record in history], config)
@@ -107,10 +81,9 @@ def solve_master(master, history, remaining, config, solve_times=()):
 
 
 def before_solve(loop, k, problem, config, start):
-    """The record's fields known before master ``k`` is solved: its number in the fit (after
-    ``start.iterations_before``), its ``lambda0``, its size, the changes that made it, the rows added back (the
-    churn), the seconds of that update, and whether it is of the first rounds of the regime ``"nm"``, which add
-    features only."""
+    """The record's fields known before master ``k`` is solved: its number (after ``start.iterations_before``),
+    ``lambda0``, size, the changes that made it, the rows added back (the churn), the update's seconds, and
+    ``features_only`` (the first rounds of the regime ``"nm"``)."""
     changes = loop.changes
     return {"iteration": start.iterations_before + k, "lambda0": problem.lambda0,
             "features_only": config.regime == "nm" and k <= INIT_FEATURE_ROUNDS, "n_rows": loop.master.n_rows,
@@ -121,9 +94,8 @@ def before_solve(loop, k, problem, config, start):
 
 
 def solve_step(loop, known, config, deadline, solve_times):
-    """The **solve** step: :func:`solve_master` within the time left (but the paper's initial master, small, which
-    is solved whatever the time: a fit whose time is up before it still returns a master's rule), its time split
-    added to ``known`` (the solve's seconds also when it fails)."""
+    """The **solve** step: :func:`solve_master` within the time left (the paper's small initial master whatever the
+    time, so that a fit out of time still returns a master's rule), its time split added to ``known``."""
     tic = deadline.elapsed()
     unlimited = loop.first == "initial" and not loop.history
     try:
@@ -137,8 +109,8 @@ def solve_step(loop, known, config, deadline, solve_times):
 
 
 def check_step(loop, problem, config, known, deadline):
-    """The **check** step (:func:`~mrc_pyomo.methods.ccg.check.check_solution`), the rows aged; appends and
-    returns the master's record with the :class:`~mrc_pyomo.methods.ccg.check.Check`."""
+    """The **check** step (:func:`~mrc_pyomo.methods.ccg.check.check_solution`), the rows aged; appends and returns the
+    master's record with the :class:`~mrc_pyomo.methods.ccg.check.Check`."""
     tic = deadline.elapsed()
     check = check_solution(loop.master, loop.solution, problem, config, loop.best, loop.lower)
     loop.best, loop.lower = check.best, check.lower
@@ -150,9 +122,8 @@ def check_step(loop, problem, config, known, deadline):
 
 
 def stop_reason(loop, check, config, deadline, k):
-    """Why the loop stops after master ``k`` (None: it goes on): the certified gap within ``eps_1``, the
-    deadline, ``max_iter``, or nothing left to add with the gap open after a re-solve from scratch
-    (``"stalled"``, said in the record)."""
+    """Why the loop stops after master ``k`` (None: it goes on): the gap within ``eps_1``, the deadline, ``max_iter``,
+    or nothing to add with the gap open after a re-solve from scratch (``"stalled"``, noted in the record)."""
     if check.gap <= gap_tolerance(config.eps_1):
         return Status.CONVERGED
     if deadline.expired():
@@ -166,9 +137,8 @@ def stop_reason(loop, check, config, deadline, k):
 
 
 def update_step(loop, check, deadline):
-    """The **update** step: remove the rows the check found over-satisfied, add the rows and features it picked
-    (in the first rounds of the regime ``"nm"``, ``features_only``, the features only); with nothing to add, the
-    master is re-solved from scratch instead (its solver called a master optimal that the certificate refutes)."""
+    """The **update** step: remove the over-satisfied rows, add the rows and features picked (only features in the first
+    rounds of the regime ``"nm"``); with nothing to add, re-solve from scratch (the certificate refutes the master)."""
     tic = deadline.elapsed()
     if not (len(check.new_samples) or len(check.new_features)):
         loop.master.refine()
@@ -184,44 +154,34 @@ def update_step(loop, check, deadline):
     loop.seconds_update = deadline.elapsed() - tic
 
 
-
-
 def steps(problem, config=None, *, start=None, deadline=None, log=None):
-    """MRC-CCG (Algorithm 1) on the prepared ``problem`` (a :class:`~mrc_pyomo.problem.MRCProblem`) with the
-    settings ``config`` (a :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`; None: the defaults), one master at a
-    time: a generator that yields an :class:`IterationState` after each master is solved and checked and is sent
-    whether to stop there (a true value: status ``"callback"``; :mod:`mrc_pyomo.methods.result`).
+    """MRC-CCG (Algorithm 1) on the prepared ``problem`` (a :class:`~mrc_pyomo.problem.MRCProblem`) with ``config`` (a
+    :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`; None: the defaults) within ``deadline`` (a
+    :class:`~mrc_pyomo.methods.deadline.Deadline`; None: none): a generator that yields an :class:`IterationState` after
+    each master is solved and checked and is sent whether to stop there (a true value: status ``"callback"``;
+    :mod:`mrc_pyomo.methods.result`), calling ``log``, if given, with each record.
 
-    The loop only sequences its steps (:func:`solve_step`, :func:`check_step`, :func:`stop_reason`,
-    :func:`update_step`), within ``deadline`` (a :class:`~mrc_pyomo.methods.deadline.Deadline`; None: none).  Returns a
-    :class:`~mrc_pyomo.methods.result.FitResult` whose ``history`` has one record per master solved (keys
+    Returns a :class:`~mrc_pyomo.methods.result.FitResult` whose ``history`` has one record per master solved (keys
     :data:`HISTORY_COLUMNS`).  Record ``k`` describes master ``k``: ``rows_added`` / ``rows_removed`` /
-    ``features_added`` are the changes that made it from master ``k - 1`` (the initial blocks for ``k = 1``),
-    ``rows_readded`` how many of the rows added had been removed by this fit before (the churn: work done twice),
-    ``seconds_update`` the time to apply them (on the built-in HiGHS backend: computing the blocks and loading them into
-    HiGHS), ``seconds_build`` the time to build the Pyomo components they need (Pyomo's solvers only),
-    ``seconds_handover`` the time to hand them to the solver (a persistent solver's ``set_instance`` or incremental
-    calls; writing and reading the files of a file-based solver), ``seconds_solve`` the solver's own time, ``R_master``
-    its value ``R^k`` (as the solver reports it), ``R_mu`` the exact ``R(mu^k)``, ``lower`` / ``upper`` the certified
-    interval after its check, the violations and ``seconds_oracle`` those of the check, ``solver_status`` what the
-    solver said.  ``log``, if given, is called with each record.
+    ``features_added`` are the changes from master ``k - 1`` (the initial blocks for ``k = 1``), ``rows_readded`` how
+    many rows added this fit had removed before (the churn), ``seconds_update`` the time to apply them (on the built-in
+    HiGHS backend: computing the blocks and loading them), ``seconds_build`` to build the Pyomo components they need
+    (Pyomo's solvers only), ``seconds_handover`` to hand them to the solver (``set_instance`` or incremental calls; a
+    file-based solver's files), ``seconds_solve`` the solver's own time, ``R_master`` its value ``R^k`` as the solver
+    reports it, ``R_mu`` the exact ``R(mu^k)``, ``lower`` / ``upper`` the certified interval after the check, the
+    violations and ``seconds_oracle`` the check's, ``solver_status`` what the solver said.
 
-    With a reduction (``problem.reduction``) the loop solves the reduced LP (no fixed feature, no row with a
-    blocked label; ``R*`` unchanged): ``mu`` has zeros on the fixed features and ``upper`` is ``R'(mu)``, which
-    :meth:`~mrc_pyomo.problem.MRCProblem.rule` completes into a rule of the full problem with the same ``R``.
+    With a reduction (``problem.reduction``) the loop solves the reduced LP (``R*`` unchanged): ``mu`` is zero on the
+    fixed features and ``upper`` is ``R'(mu)``, which :meth:`~mrc_pyomo.problem.MRCProblem.rule` completes (same ``R``).
 
-    If the solver fails on master ``k > 1`` (an error, or a limit reached), the loop stops with the best rule
-    found, which is still certified; the failure is the last record of the history (``R_master`` NaN) and the
-    status is ``"solver_error"`` (or ``"time_limit"``).  A failure on the first master raises
-    ``MasterSolveError``.
+    If the solver fails on master ``k > 1`` (an error, or a limit reached), the loop stops with the best rule found,
+    still certified: the failure is the last record (``R_master`` NaN), the status ``"solver_error"`` (or
+    ``"time_limit"``).  A failure on the first master raises ``MasterSolveError``.
 
-    Warm start (:mod:`mrc_pyomo.methods.pathwise`): ``start`` (a :class:`~mrc_pyomo.methods.result.Start`)
-    may give the first master instead of :func:`initial_master` (e.g. the final master of a fit at a larger
-    ``lambda0``, with this problem's costs), rules ``candidates`` the result may be (evaluated on this problem
-    before the first master), the ``solve_times`` of earlier masters for the stall budget and the iterations of
-    the fit before the loop's, from which its records number on.  A given master's
-    first solve is bounded by the time limit like the others (the candidates are rules to return).
-    """
+    Warm start (:mod:`mrc_pyomo.methods.pathwise`): ``start`` (a :class:`~mrc_pyomo.methods.result.Start`) may give the
+    first master instead of :func:`initial_master` (a given master's first solve is time-limited like the others), rules
+    ``candidates`` the result may be (evaluated before the first master), the ``solve_times`` of earlier masters for the
+    stall budget, and the fit's iterations before the loop's, from which its records number on."""
     config, start, deadline = CCGConfig() if config is None else config, start or Start(), deadline_of(deadline)
     master, first = first_master(problem, config, start)
     loop = Loop(master, as_added(master), Incumbent.best_of(problem, start.candidates),
@@ -261,10 +221,9 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
 
 
 def first_solve_failed(problem, config, start, deadline, log, loop, error):
-    """The steps after the first solve of a loop failed with ``error``: with the time up, the best of the start's
-    candidates (``mu = 0`` among them) with ``lower = 0`` and the status ``"time_limit"``, no master; for a warm
-    master (a previous stage's, unbounded in a direction the earlier penalty ruled out), the loop again from
-    the initial master; otherwise the error."""
+    """The steps after the loop's first solve failed with ``error``: with the time up, no master, the best of the
+    start's candidates (``mu = 0`` among them), ``lower = 0`` and status ``"time_limit"``; for a warm master (a previous
+    stage's, unbounded where the earlier penalty was not), the loop again from the initial master; else the error."""
     if deadline.expired() or isinstance(error, MasterTimeLimit):
         return FitResult(master=None, mu=loop.best.mu, objective=float("nan"), lower=0.0, upper=loop.best.risk,
                          status=Status.TIME_LIMIT, history=[], columns=tuple(HISTORY_COLUMNS))

@@ -1,9 +1,7 @@
-"""MRC-CCG's entry in the registry of methods (:mod:`mrc_pyomo.methods.registry`): its config
-(:func:`~mrc_pyomo.methods.ccg.config.configure`), its steps and its iteration log.  In the regime ``"full"``
-(``regime="auto"`` on sparse text with few rows: :func:`~mrc_pyomo.methods.ccg.config.choose_regime`) its steps
-are the full LP's (:mod:`mrc_pyomo.methods.full_lp`).  Imported by :mod:`mrc_pyomo.methods`, not by its own
-package (the full LP imports MRC-CCG's records).
-"""
+"""MRC-CCG's entry in the registry of methods (:mod:`mrc_pyomo.methods.registry`): its config, steps and iteration log.
+In the regime ``"full"`` (:func:`~mrc_pyomo.methods.ccg.config.choose_regime`) its steps are the full LP's
+(:mod:`mrc_pyomo.methods.full_lp`).  Imported by :mod:`mrc_pyomo.methods`, not by its package (the full LP imports its
+records)."""
 
 from ...display.log import LOG_HEADER, format_record
 from .. import full_lp
@@ -14,8 +12,8 @@ from .record import HISTORY_COLUMNS
 
 
 def steps(problem, config=None, *, start=None, deadline=None, log=None):
-    """MRC-CCG's steps (:func:`mrc_pyomo.methods.ccg.steps`), or in the regime ``"full"`` the full LP's with the
-    same settings (:func:`mrc_pyomo.methods.full_lp.steps`)."""
+    """MRC-CCG's steps (:func:`mrc_pyomo.methods.ccg.steps`), or in the regime ``"full"`` the full LP's with the same
+    settings (:func:`mrc_pyomo.methods.full_lp.steps`)."""
     config = CCGConfig() if config is None else config
     if config.regime == "full":
         return full_lp.steps(problem, full_lp.LPConfig(eps_1=config.eps_1, solver=config.solver,

@@ -1,31 +1,24 @@
 """An iteration of MRC-CCG, readable: what a teacher shows of each step of a stepped fit
-(:meth:`MRCClassifier.steps <mrc_pyomo.MRCClassifier.steps>`), decoded from the loop's own arrays
-(:class:`~mrc_pyomo.methods.ccg.record.IterationState`, whose methods call these functions).
+(:meth:`MRCClassifier.steps <mrc_pyomo.MRCClassifier.steps>`), decoded from the loop's own arrays by the methods of
+:class:`~mrc_pyomo.methods.ccg.record.IterationState`.
 
-The loop keeps the master's changes as arrays: a row is a pair ``(i, C)`` of a sample id and a boolean label
-subset (``C[y]``: label ``y`` is in the subset), where the ids ``n, ..., n + K - 1`` are the class centroids of
-the first master (centroid ``k`` is the mean of ``Psi`` over class ``k``: :mod:`mrc_pyomo.problem.initialization`);
-a feature is a flat id ``f = y * D + j``, column ``j`` of ``Psi`` in the coefficients ``mu_y`` of class ``y``.
-Here they become tables with one line per change (:data:`CHANGE_COLUMNS`), in the user's terms:
+A row of the master is a pair ``(i, C)`` of a sample id and a boolean label subset (``C[y]``: label ``y`` is in it), the
+ids ``n, ..., n + K - 1`` being the class centroids of the first master (:mod:`mrc_pyomo.problem.initialization`); a
+feature is a flat id ``f = y * D + j``, column ``j`` of ``Psi`` in the coefficients ``mu_y`` of class ``y``.  Here they
+become tables with one line per change (:data:`CHANGE_COLUMNS`), in the user's terms:
 
-* a row ``(i, C)``: its ``sample``, ``i`` (the row of ``X``; with zeros in ``sample_weight``, of the samples of
-  positive weight, the training samples) or ``"centroid k"``, and its ``labels``, the tuple of the class labels
-  ``classes_[y]`` for ``y`` in ``C``; its ``violation`` at the master's solution ``(mu^k, nu^k)`` is
-  ``(sum_{y in C} Psi(x_i).mu_y - 1) / |C| + 1 - nu^k`` (the row ``(1/|C|) sum_{y in C} Psi(x_i).mu_y - nu <=
-  1/|C| - 1`` of eq. 4 moved to one side): positive where ``(mu^k, nu^k)`` violates the row, 0 where the row is
-  tight, negative where it holds with room; for the most violated subset of ``x_i`` it is CONSTR's
-  ``psi(x_i) + 1 - nu^k``; a row removed is shown with its violation at the master that removed it (negative:
-  it held with room there), not at the next master's solution, where it may be violated again;
-* a feature ``f``: its ``class`` ``classes_[y]``, its ``feature`` ``j`` (the column of ``Psi``: ``mu_[y, j]`` is its
-  coefficient) with its ``name`` (:func:`column_names`), and its ``violation``, FEAT's dual violation
-  ``|g_f - (1 - beta) tau_f| - (1 - beta) lambda_f`` (:class:`~mrc_pyomo.methods.ccg.check.Check`): positive where
-  adding the feature can lower ``R^k``.
+* a row ``(i, C)``: its ``sample``, ``i`` (the row of ``X`` among the samples of positive weight) or ``"centroid k"``,
+  its ``labels`` ``classes_[y]`` for ``y`` in ``C``, and its ``violation``
+  ``(sum_{y in C} Psi(x_i).mu_y - 1) / |C| + 1 - nu^k`` (eq. 4's row
+  ``(1/|C|) sum_{y in C} Psi(x_i).mu_y - nu <= 1/|C| - 1`` moved to one side): positive where ``(mu^k, nu^k)`` violates
+  the row, 0 where it is tight, negative where it holds with room; for the most violated subset of ``x_i``, CONSTR's
+  ``psi(x_i) + 1 - nu^k``.  A removed row shows its violation at the master that removed it;
+* a feature ``f``: its ``class`` ``classes_[y]``, its ``feature`` ``j`` (``mu_[y, j]`` is its coefficient) with its
+  ``name`` (:func:`column_names`), and its ``violation``, FEAT's dual violation
+  (:class:`~mrc_pyomo.methods.ccg.check.Check`): positive where adding the feature can lower ``R^k``.
 
-In the compact formulation (:mod:`mrc_pyomo.formulations.compact`) an item ``(i, P)`` is shown as the row
-``(i, P)``: its labels ``P``, the violation that of the paper's row ``(i, P)``.
-A problem made from arrays alone (:meth:`~mrc_pyomo.problem.MRCProblem.from_arrays`) knows no class labels: its
-``classes`` are the indices ``0, ..., K - 1``, and so are the labels shown.
-"""
+A compact formulation's item ``(i, P)`` (:mod:`mrc_pyomo.formulations.compact`) is shown as the paper's row ``(i, P)``;
+a problem made from arrays alone (:meth:`~mrc_pyomo.problem.MRCProblem.from_arrays`) shows class indices as labels."""
 
 import html
 
@@ -50,11 +43,10 @@ def classes_of(state):
 
 
 def column_names(feature_map, n_columns, names=None):
-    """A name for each column ``j`` of ``Psi``, as scikit-learn's ``get_feature_names_out`` names them:
-    ``"intercept"`` (column 0 with ``fit_intercept``), the name of the column of ``X`` it is (the linear map, and the
-    original columns the random Fourier features keep: ``names``, the data frame's columns, or ``"x3"`` for the
-    column 3 of ``X``), ``"cos5"`` for the random Fourier feature 5 (from 0), else ``"psi7"`` (column 7 of ``Psi``,
-    from a map of your own)."""
+    """A name for each column ``j`` of ``Psi``, as scikit-learn's ``get_feature_names_out`` names them: ``"intercept"``
+    (column 0 with ``fit_intercept``), the column of ``X`` it is for the linear map and the original columns random
+    Fourier features keep (from ``names``, the data frame's columns, or ``"x3"``), ``"cos5"`` for random Fourier feature
+    5 (from 0), else ``"psi7"`` (column 7 of a map of your own)."""
     intercept = int(bool(getattr(feature_map, "fit_intercept", False)))
     base = getattr(feature_map, "base_", None)
     kept = getattr(base, "n_features_in_", 0)
@@ -75,8 +67,8 @@ def column_names(feature_map, n_columns, names=None):
 
 
 def row_violations(state, samples, subsets):
-    """The violation of each row ``(samples[r], subsets[r])`` at ``state``'s solution (module docstring), the rows
-    of the centroids included; one read of those samples' rows of ``Psi``."""
+    """The violation of each row ``(samples[r], subsets[r])`` at ``state``'s solution (module docstring), the rows of
+    the centroids included; one read of those samples' rows of ``Psi``."""
     samples = np.asarray(samples, dtype=np.int64)
     if not len(samples):
         return np.zeros(0)
@@ -98,14 +90,12 @@ def row_lines(change, samples, subsets, violations, classes, n_samples):
 
 
 def label(value):
-    """A class label as Python gives it: a NumPy scalar as its Python value, any other (an object array's
-    strings, for one) as it is."""
+    """A class label as Python gives it: a NumPy scalar as its Python value, any other as it is."""
     return value.item() if isinstance(value, np.generic) else value
 
 
 def feature_lines(change, features, violations, classes, names):
-    """One line of :data:`CHANGE_COLUMNS` per flat feature id ``y * D + j`` of ``features``, ``violations`` ``(K,
-    D)``."""
+    """One line of :data:`CHANGE_COLUMNS` per flat feature id ``y * D + j``; ``violations``: ``(K, D)``."""
     lines = []
     for f in np.asarray(features, dtype=np.int64):
         y, j = divmod(int(f), violations.shape[1])
@@ -133,22 +123,18 @@ def table(state, rows_added, rows_removed, features_added, removed_violations=No
 
 
 def changes_table(state):
-    """The changes that made ``state``'s master from the one before (for the first master: its rows and features),
-    one line each (:data:`CHANGE_COLUMNS`), each with its violation at this master's solution: at most 0 (up to the
-    solver's tolerance) for a row or a feature the master now holds, 0 where it is tight; a removed row's at the
-    master that removed it (the one before), negative: it held with room there and its dual was 0, which is why it
-    left (at this master's solution it may be violated again, and come back)."""
+    """The changes that made ``state``'s master from the one before (for the first master: its rows and features), one
+    line each (:data:`CHANGE_COLUMNS`), with the violation at this master's solution (at most 0, up to the solver's
+    tolerance, for what it now holds), but a removed row's at the master that removed it (here it may be violated)."""
     return table(state, state.rows_added, state.rows_removed, state.features_added,
                  getattr(state, "removed_violations", None))
 
 
 def next_changes_table(state):
-    """The changes the oracles chose at ``state``'s master for the next one, one line each (:data:`CHANGE_COLUMNS`),
-    each with the violation that chose it: the rows and features to add, the rows to remove (over-satisfied: negative
-    violation, zero dual).  In the first rounds of the regime ``"nm"`` (``record["features_only"]``) rows are
-    added only once no feature is: none are listed while features are.  What the loop applies if it goes on
-    (it stops at a closed gap, ``max_iter`` or the time limit); the rows to remove are read from the master, so
-    while the loop waits at the state only (else ``RuntimeError``)."""
+    """The changes the oracles chose at ``state``'s master for the next one (:data:`CHANGE_COLUMNS`), each with the
+    violation that chose it: the rows and features to add, the over-satisfied rows to remove.  In the first rounds of
+    the regime ``"nm"`` (``record["features_only"]``) rows are listed only once no feature is.  The rows to remove are
+    read from the master: only while the loop waits at the state (else ``RuntimeError``)."""
     (samples, subsets), features = state.next_rows, state.next_features
     removed = state.next_removed
     if removed.any():
@@ -160,9 +146,8 @@ def next_changes_table(state):
 
 
 def most_violated_row(state):
-    """``(sample, labels, violation)``: the sample of largest ``psi(x_i) + 1 - nu^k`` (the largest of
-    ``state.primal_violations``: one more pass over the samples), named as in :func:`changes_table`, with its
-    most violated label subset."""
+    """``(sample, labels, violation)``: the sample of largest ``state.primal_violations`` (one more pass over the
+    samples), named as in :func:`changes_table`, with its most violated label subset."""
     violations = state.primal_violations
     i = int(np.argmax(violations))
     blocked = None if state.blocked is None else state.blocked[i:i + 1]
@@ -172,8 +157,7 @@ def most_violated_row(state):
 
 def summary(state):
     """What a teacher says of ``state``'s step, as a dict: the master's size and value, the certified interval
-    ``[lower, upper]`` (``R*`` lies in it) and its gap, the changes that made the master (counts), the most
-    violated row (:func:`most_violated_row`) and feature (the largest of ``state.dual_violations``)."""
+    ``[lower, upper]`` and its gap, the change counts, the most violated row (:func:`most_violated_row`) and feature."""
     record, classes = state.record, classes_of(state)
     sample, labels, row_violation = most_violated_row(state)
     y, j = np.unravel_index(int(np.argmax(state.dual_violations)), state.dual_violations.shape)
@@ -206,17 +190,16 @@ def plain_number(value):
 
 
 def state_line(state):
-    """``repr(state)``: one line, ``<MRC-CCG iteration 3: master with 42 rows x 7 features, R^k 0.3102, R* in
-    [0.3011, 0.3305]; +5 rows, -1 row, +2 features>``."""
+    """``repr(state)``: one line, ``<MRC-CCG iteration 3: master with 42 rows x 7 features, R^k 0.3102, R* in [0.3011,
+    0.3305]; +5 rows, -1 row, +2 features>``."""
     r = state.record
     return (f"<MRC-CCG iteration {state.iteration}: master with {r['n_rows']} rows x {r['n_features']} features, "
             f"R^k {r['R_master']:.4g}, R* in [{state.lower:.4g}, {state.upper:.4g}]; {change_counts(r)}>")
 
 
 def state_html(state, max_lines=10):
-    """``state._repr_html_()``, what a notebook shows: a table of the master's size and value, the certified
-    interval and its gap, the changes that made the master and those chosen for the next one (counts), the
-    largest violations, then the first ``max_lines`` of :func:`changes_table` (the columns that apply)."""
+    """``state._repr_html_()``: a table of the master's size and value, the certified interval and gap, the change
+    counts (this master's and the next's), the largest violations, then :func:`changes_table`'s first ``max_lines``."""
     r = state.record
     following = {"rows_added": len(state.next_rows[0]), "rows_removed": int(state.next_removed.sum()),
                  "features_added": len(state.next_features)}

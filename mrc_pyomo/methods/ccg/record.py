@@ -1,6 +1,5 @@
-"""The **record** of MRC-CCG's iterations: one record per master (keys :data:`HISTORY_COLUMNS`) and what a
-``callback`` sees (:class:`IterationState`).  How a record is shown is :mod:`mrc_pyomo.display.log`'s.
-"""
+"""The **record** of MRC-CCG's iterations, one per master (keys :data:`HISTORY_COLUMNS`), and what a ``callback`` sees
+(:class:`IterationState`).  How a record is shown is :mod:`mrc_pyomo.display.log`'s."""
 
 from dataclasses import dataclass
 
@@ -23,10 +22,8 @@ GENERATION = "generation"
 
 
 def iteration_record(known, solution, check, lower, master, seconds_oracle, deadline):
-    """The record of a master (keys :data:`HISTORY_COLUMNS`; ``phase`` ``"generation"``: a master of the generation
-    loop, where a first-order phase's records say ``"first-order"``), from what was known before it was solved
-    (``known``: its size, the changes that made it, ``seconds_update``, the solve's time split and
-    ``features_only``, the first rounds of the regime ``"nm"``), its solution and its check."""
+    """The record of a master (keys :data:`HISTORY_COLUMNS`, ``phase`` ``"generation"``) from what was known before its
+    solve (``known``: size, changes, ``seconds_update``, time split, ``features_only``), its solution and its check."""
     return {**known, "phase": GENERATION, "R_master": solution.objective, "R_mu": check.risk, "lower": lower,
             "upper": check.best.risk, "max_primal_violation": check.max_primal_violation,
             "max_dual_violation": check.max_dual_violation, "seconds_oracle": seconds_oracle,
@@ -35,10 +32,10 @@ def iteration_record(known, solution, check, lower, master, seconds_oracle, dead
 
 def failure_record(known, lower, upper, error, deadline, timed_out=None):
     """The record of a master the solver failed on (``known`` has its ``seconds_solve``): ``R_master`` and the
-    violations NaN, the solver's message, after ``"time limit: "`` where the time limit stopped the solve (a
-    :class:`~mrc_pyomo.master.MasterTimeLimit`, or the fit's time up: the fit's status is then ``"time_limit"``,
-    and the log says so in the same words, :func:`~mrc_pyomo.display.log.format_record`).  ``timed_out``: the
-    loop's own decision, so that the record and the status never disagree (None: decided here the same way)."""
+    violations NaN, the solver's message after ``"time limit: "`` where the time limit stopped the solve (a
+    :class:`~mrc_pyomo.master.MasterTimeLimit`, or the fit's time up), as the log words it
+    (:func:`~mrc_pyomo.display.log.format_record`).  ``timed_out``: the loop's decision, so that record and status agree
+    (None: decided here alike)."""
     if timed_out is None:
         timed_out = deadline.expired() or isinstance(error, MasterTimeLimit)
     return {**known, "phase": GENERATION, "R_master": np.nan, "R_mu": np.nan, "lower": lower, "upper": upper,
@@ -52,20 +49,14 @@ def failure_record(known, lower, upper, error, deadline, timed_out=None):
 class IterationState:
     """What a ``callback`` sees after master ``k`` is solved and checked.
 
-    ``rows_added`` / ``rows_removed`` (pairs ``(samples, subsets)``) and ``features_added`` are the changes
-    that made this master, ``removed_violations`` the violations of the rows removed at the master that removed
-    them (the one before); ``next_rows``, ``next_features`` and ``next_removed`` (a mask over the master's rows)
-    what the loop applies for the next one, if it goes on (no rows while the first rounds of the regime ``"nm"``
-    add features).  ``master`` and ``model`` (the Pyomo model of the master,
-    built on first access on the default path, with this solution loaded) are those of this iteration only
-    while the loop waits at it: the loop changes the same master for the next one, so a state kept after its
-    step refuses them (``RuntimeError``) rather than show a later master; what it keeps of its own
-    (``record``, ``mu``, ``nu``, ``alpha``, the changes, the violations) stays valid.
-
-    Readable (:mod:`~mrc_pyomo.methods.ccg.readable`): ``repr(state)`` is one line (size, ``R^k``, the certified
-    interval, the changes), :meth:`describe` and :meth:`next_changes` tables of the changes in the user's class
-    labels, :meth:`summary` a dict of the step, and a notebook shows the state as a small HTML table.
-    """
+    ``rows_added`` / ``rows_removed`` (pairs ``(samples, subsets)``) and ``features_added`` are the changes that made
+    this master, ``removed_violations`` the removed rows' violations at the master that removed them; ``next_rows``,
+    ``next_features`` and ``next_removed`` (a mask over the master's rows) what the loop applies next if it goes on.
+    ``master`` and ``model`` (its Pyomo model, built on first access on the default path, with this solution loaded) are
+    this iteration's only while the loop waits at it: the loop changes the same master, so a state kept after its step
+    refuses them (``RuntimeError``); the rest stays valid.  Readable (:mod:`~mrc_pyomo.methods.ccg.readable`):
+    ``repr(state)`` is one line, :meth:`describe` and :meth:`next_changes` tables of the changes, :meth:`summary` a
+    dict, and a notebook an HTML table."""
 
     iteration: int
     live_master: RestrictedMaster
@@ -87,12 +78,8 @@ class IterationState:
         return readable.state_html(self)
 
     def describe(self):
-        """The changes that made this master, a ``pandas.DataFrame`` with one line per change: ``change`` ("row
-        added", "row removed", "feature added"), ``sample`` (its index, or ``"centroid k"`` for the centroid of
-        class ``k``) and ``labels`` (the row's label subset, as class labels), or ``class``, ``feature`` (the
-        column of ``Psi``) and its ``name`` for a feature, and the ``violation``: at this master's solution, but for
-        a removed row at the solution of the master that removed it, where it held with room (negative)
-        (:func:`~mrc_pyomo.methods.ccg.readable.changes_table`)."""
+        """The changes that made this master, a ``pandas.DataFrame`` with one line per change and its violation
+        (:func:`~mrc_pyomo.methods.ccg.readable.changes_table`, whose columns the module docstring describes)."""
         return readable.changes_table(self)
 
     def next_changes(self):
@@ -101,9 +88,8 @@ class IterationState:
         return readable.next_changes_table(self)
 
     def summary(self):
-        """This step as a dict: size, ``R^k``, the certified interval, the changes' counts, the most violated row
-        and feature with their violations (:func:`~mrc_pyomo.methods.ccg.readable.summary`; one more pass over
-        the samples)."""
+        """This step as a dict: size, ``R^k``, the certified interval, the changes' counts, the most violated row and
+        feature (:func:`~mrc_pyomo.methods.ccg.readable.summary`; one more pass over the samples)."""
         return readable.summary(self)
 
     @property
@@ -142,8 +128,7 @@ class IterationState:
 
     @property
     def primal_violations(self):
-        """``psi(x_i) + 1 - nu`` for every sample: one more pass over the data (the loop keeps only the largest
-        and the rows it picks)."""
+        """``psi(x_i) + 1 - nu`` for every sample: one more pass over the data (the loop keeps only the largest)."""
         return primal_violations(self.data, self.mu, self.nu, self.blocked)
 
     @property

@@ -1,5 +1,5 @@
-"""What MRC-CCG's loop remembers of its rows beyond the master (:class:`RowHistory`): row ageing, and the
-anti-cycling rule that pins a row added back while the master's value has not risen since it left."""
+"""What MRC-CCG's loop remembers of its rows beyond the master (:class:`RowHistory`): row ageing, and the anti-cycling
+rule that pins a row added back while the master's value has not risen since it left."""
 
 from dataclasses import dataclass, field
 
@@ -15,16 +15,14 @@ CYCLE_TOLERANCE = 1e-9
 class RowHistory:
     """What the loop remembers of its rows beyond the master.
 
-    Per row of the master: for how many masters in a row it has been over-satisfied (``idle``, row ageing) and
-    whether it is kept for good (``pinned``).  Per row this fit removed (``dropped``, by its key): the master's
-    value ``R^k`` when it was last removed, to count the rows added again (the churn) and to stop cycles.
+    Per row of the master: for how many masters in a row it has been over-satisfied (``idle``, row ageing) and whether
+    it is kept for good (``pinned``).  Per row this fit removed (``dropped``, by its key): the master's value ``R^k``
+    when it was last removed, to count the rows added again (the churn) and to stop cycles.
 
-    **Anti-cycling.**  Removing only over-satisfied rows keeps ``R^k`` non-decreasing (Theorem 1), but at equal
-    values the loop can go round the same masters for ever (seen on the compact formulation at ``lambda0 = 0``:
-    four rows removed and added again in turn, ``R^k = 0`` throughout, until ``max_iter``).  A row added again
-    while ``R^k`` has not risen (by :data:`CYCLE_TOLERANCE`) since its removal is pinned: never removed again.
-    Each row can then leave once per value of ``R^k``; the values are non-decreasing, so the loop cannot cycle.
-    """
+    **Anti-cycling.**  Removing only over-satisfied rows keeps ``R^k`` non-decreasing (Theorem 1), but at equal values
+    the loop can go round the same masters for ever (seen on the compact formulation at ``lambda0 = 0``).  A row added
+    again while ``R^k`` has not risen (by :data:`CYCLE_TOLERANCE`) since its removal is pinned: never removed again.
+    Each row can then leave once per value of ``R^k``; the values are non-decreasing, so the loop cannot cycle."""
 
     idle: np.ndarray
     pinned: np.ndarray = None
@@ -40,7 +38,7 @@ class RowHistory:
 
     def age(self, remove, row_age):
         """Count a master: ``remove`` (over-satisfied rows) ages its rows; the mask of those that leave now (none
-        that is pinned; none at all for ``row_age=None``)."""
+        pinned; none for ``row_age=None``)."""
         self.idle = np.where(remove, self.idle + 1, 0)
         if row_age is None:
             return np.zeros(len(self.idle), dtype=bool)

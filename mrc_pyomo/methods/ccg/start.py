@@ -1,9 +1,7 @@
-"""The first master of MRC-CCG's loop: the paper's initial master (the class centroids' rows and the initial
-features, :mod:`mrc_pyomo.problem.initialization`), a master given by the caller (MRC-FOM's rows of its first-order
-point, a previous fit's rows), or the final master of the previous stage of a path with this stage's costs (a warm
-start, :mod:`mrc_pyomo.methods.pathwise`).  Each comes with its :class:`~mrc_pyomo.master.solution.Changes`, as the
-first record shows them.
-"""
+"""The first master of MRC-CCG's loop: the paper's initial master (:mod:`mrc_pyomo.problem.initialization`), one given
+by the caller (MRC-FOM's rows of its first-order point, a previous fit's rows), or a warm start
+(:mod:`mrc_pyomo.methods.pathwise`): a previous path stage's final master with this stage's costs.  Each comes with the
+:class:`~mrc_pyomo.master.solution.Changes` the first record shows."""
 
 import numpy as np
 from ...master import RestrictedMaster
@@ -22,23 +20,19 @@ def centroid_rows(n, n_classes, reduction=None):
 
 
 def as_added(master):
-    """The :class:`~mrc_pyomo.master.solution.Changes` that make ``master`` from nothing: all its items and
-    features added."""
+    """The :class:`~mrc_pyomo.master.solution.Changes` that make ``master`` from nothing: all of it added."""
     return Changes(master.samples, master.subsets, master.samples[:0], master.subsets[:0], master.features)
 
 
 def initial_master(problem, config, rows=(), features=(), own_labels_only=False):
-    """The first master of ``problem``, the one builder of every first master: the class-centroid rows and the
-    initial features (:mod:`mrc_pyomo.problem.initialization`), then the row blocks ``rows`` (pairs ``(samples,
-    subsets)``: a first-order point's active rows, a previous fit's) and the ``features`` given, without the rows
-    and features the problem's reduction leaves out, for the solver of ``config`` (a
-    :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`, or any config with its fields ``regime``, ``fit_intercept``,
-    ``solver``, ``solver_options`` and ``formulation``).
+    """The first master of ``problem``, the one builder of every first master: the class-centroid rows and the initial
+    features (:mod:`mrc_pyomo.problem.initialization`), then the row blocks ``rows`` (pairs ``(samples, subsets)``) and
+    the ``features`` given, less what the problem's reduction leaves out, for the solver of ``config`` (any config with
+    the fields ``regime``, ``fit_intercept``, ``solver``, ``solver_options`` and ``formulation``).
 
-    ``own_labels_only``: of the centroids' rows only each centroid's own label, ``(n + k, {k})`` (and the
-    objective floor, if any), for a master given rows of its own: those ``K`` rows still keep it bounded, since
-    their mixture by the class weights is the empirical distribution, whose ``F^T alpha`` is ``tau`` (the master's
-    dual is feasible)."""
+    ``own_labels_only``: of the centroids' rows only each centroid's own label, ``(n + k, {k})``, for a master given
+    rows of its own: those ``K`` rows still keep it bounded, since their mixture by the class weights is the empirical
+    distribution, whose ``F^T alpha`` is ``tau`` (the master's dual is feasible)."""
     n_classes, reduction = problem.n_classes, problem.reduction
     samples, subsets, floor = centroid_rows(problem.n_samples, n_classes, reduction)
     if own_labels_only:
@@ -63,9 +57,8 @@ def initial_master(problem, config, rows=(), features=(), own_labels_only=False)
 
 
 def warm_master(previous, problem):
-    """The master ``previous`` (a previous stage's final master) with the costs of ``problem`` (another
-    ``lambda0``: :meth:`~mrc_pyomo.master.RestrictedMaster.with_costs`), the centroid rows it dropped put back,
-    which keep it bounded."""
+    """The master ``previous`` (a previous stage's final master) with ``problem``'s costs
+    (:meth:`~mrc_pyomo.master.RestrictedMaster.with_costs`) and its dropped centroid rows back, to keep it bounded."""
     master = previous.with_costs(problem.tau, problem.lam)
     master.add_rows(*centroid_rows(previous.n_samples, problem.n_classes, problem.reduction)[:2])
     return master
@@ -73,8 +66,8 @@ def warm_master(previous, problem):
 
 def first_master(problem, config, start):
     """``(master, kind)``: the first master of a loop on ``problem`` from ``start`` (a
-    :class:`~mrc_pyomo.methods.result.Start`): its ``master`` if given (``"given"``), else the previous stage's
-    final master with these costs (:func:`warm_master`, ``"warm"``), else :func:`initial_master` (``"initial"``)."""
+    :class:`~mrc_pyomo.methods.result.Start`): its ``master`` if given (``"given"``), else the previous stage's final
+    master with these costs (:func:`warm_master`, ``"warm"``), else :func:`initial_master` (``"initial"``)."""
     if start.master is not None:
         return start.master, "given"
     previous = None if start.previous is None else start.previous.master

@@ -1,16 +1,9 @@
 """MRC-PDHG: a restarted primal-dual hybrid gradient on the saddle form of the MRC LP, its dual a running
-certified lower bound and its dual's support the first master of its certificate, in five modules:
-
-* :mod:`~mrc_pyomo.methods.pdhg.saddle`: the saddle form, the exact prox of its dual part, the nested
-  decomposition of a dual iterate into rows of the LP;
-* :mod:`~mrc_pyomo.methods.pdhg.bound`: the certified lower bound of a dual iterate, and its rescue;
-* :mod:`~mrc_pyomo.methods.pdhg.step`: one step, its preconditioner and its residual;
-* :mod:`~mrc_pyomo.methods.pdhg.restarted`: the steps with their restarts, primal weight and stops, and the rows
-  they name active;
-* :mod:`~mrc_pyomo.methods.pdhg.config`: :class:`PDHGConfig`, every setting.
-
-The rest, its configuration, its certificate and its log, it shares with MRC-FOM (:mod:`mrc_pyomo.methods.first_order`,
-which registers it here).
+certified lower bound and its dual's support the first master of its certificate: the saddle form and its dual
+prox (:mod:`~mrc_pyomo.methods.pdhg.saddle`), the dual's bound (:mod:`~mrc_pyomo.methods.pdhg.bound`), one step
+(:mod:`~mrc_pyomo.methods.pdhg.step`), the steps with their restarts and stops
+(:mod:`~mrc_pyomo.methods.pdhg.restarted`) and the settings (:mod:`~mrc_pyomo.methods.pdhg.config`).  The rest it
+shares with MRC-FOM (:mod:`mrc_pyomo.methods.first_order`, which registers it here).
 """
 
 from ..first_order import register_first_order

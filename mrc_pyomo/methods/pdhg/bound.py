@@ -3,18 +3,16 @@
 **The bound.**  A ``W`` in the simplex is the image of the distribution over rows ``(i, C_k)`` of its nested
 decomposition (:func:`~mrc_pyomo.methods.pdhg.saddle.nested_rows`), whose ``g = F^T alpha`` is ``Psi^T W`` and
 whose ``-b.alpha = sum alpha_r (1 - 1/|C_r|) = 1 - h(W)``: the Lagrangian bound (*) of
-:mod:`mrc_pyomo.oracles.certificate` applies, with ``rho = R`` of the best rule, safe in floating point (the
-rounding of ``g`` and of ``h`` bounded, :func:`dual_bound`).  No master and no pass beyond the iteration's
-own: ``G = Psi^T W`` is the backward pass the next primal step needs.
+:mod:`mrc_pyomo.oracles.certificate` applies, with ``rho = R`` of the best rule, its rounding bounded.  No master
+and no extra pass: ``G = Psi^T W`` is the backward pass the next primal step needs.
 
 **The rescue, valid for any** ``W``.  The distribution ``alpha_0`` with weight ``w_i / sum w`` on each row
 ``(i, {y_i})`` has ``g = tau`` exactly and ``-b.alpha_0 = 0``.  The mixture ``alpha_theta = (1 - theta) alpha +
 theta alpha_0`` of the two distributions over rows has ``g_theta - tau = (1 - theta)(g - tau)`` and
 ``-b.alpha_theta = (1 - theta)(1 - h(W))``.  At ``1 - theta = 1 / max_j r_j`` (``r_j = |g_j - tau_j| /
 lambda_j``) every ``r`` of the mixture is at most 1 and (*) is ``(1 - h(W)) / max_j r_j``, with no penalty.
-(*) is evaluated on the mixture's numbers as computed, its rounding bounded as ``W``'s, so the rescue is valid
-whatever ``theta``.  The better of ``W``'s bound and its rescue's is kept: early on, or when a few features with
-tiny ``lambda_j`` keep ``max_j r_j`` far above 1 (mnist), the rescue is the larger.
+(*) is evaluated on the mixture's numbers as computed, its rounding bounded: valid whatever ``theta``.  The
+better bound is kept (the rescue's early on, or when a few tiny ``lambda_j`` keep ``max_j r_j`` far above 1).
 """
 
 import numpy as np
@@ -27,9 +25,8 @@ from ...oracles.rounding import gamma
 
 def rounding_of(W, peaks):
     """``(g_error, b_error)``: bounds on the rounding of ``g = Psi^T W / sum W`` per feature (shape ``(1, D)``)
-    and of ``-b.alpha = 1 - h(W) / sum W``, for ``W`` of shape ``(n, K)`` (sums of at most ``n`` products, blocks
-    added in any order, and one division); ``peaks``: ``max_i |Psi_ij|`` per feature
-    (:func:`~mrc_pyomo.problem.scaling.column_peaks`)."""
+    and of ``-b.alpha = 1 - h(W) / sum W``, for ``W`` of shape ``(n, K)``; ``peaks``: ``max_i |Psi_ij|`` per
+    feature (:func:`~mrc_pyomo.problem.scaling.column_peaks`)."""
     n, K = W.shape
     return gamma(n + K + 2) * (1.0 + gamma(n * K)) * peaks[None, :], gamma(n * K + 2)
 

@@ -1,5 +1,4 @@
-"""Every setting of MRC-PDHG (:class:`PDHGConfig`); the estimator's parameters make one as they make every
-first-order method's (:func:`mrc_pyomo.methods.first_order.configure`)."""
+"""Every setting of MRC-PDHG (:class:`PDHGConfig`), made by :func:`mrc_pyomo.methods.first_order.configure`."""
 
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -9,35 +8,29 @@ from ..ccg.config import CCGConfig
 
 @dataclass(frozen=True)
 class PDHGConfig:
-    """Every setting of MRC-PDHG (their measurements: docs/benchmarks.md, "The library's choices", "MRC-PDHG's
-    settings"; ``python -m benchmarks.experiments.pdhg_phase CASE --set NAME=VALUE``).
+    """Every setting of MRC-PDHG (measured: docs/benchmarks.md, "The library's choices", "MRC-PDHG's settings";
+    ``python -m benchmarks.experiments.pdhg_phase CASE --set NAME=VALUE``).
 
     ``eps_1``: the certified gap it stops at (its own bound's, or its certificate's loop's); ``max_iter``:
-    iterations at most (and masters of the certificate's loop).  ``eta``: the step scale, divided by the
-    preconditioned operator's norm found by ``power_iterations`` steps of the power method (the norm is at most
-    1).  ``adaptive``: PDLP's adaptive step (a step is retried with a smaller ``eta`` when it exceeds its local
-    limit; the limit is mostly far above ``1 / norm``).  ``reflection``: None for plain PDHG, else the reflection
-    of a Halpern iteration anchored at the last restart point (1: reflected, as cuPDLP+).
+    iterations at most (and masters of that loop).  ``eta``: the step scale, over the preconditioned operator's
+    norm (at most 1) found by ``power_iterations`` power steps.  ``adaptive``: PDLP's adaptive step (a step is
+    retried with a smaller ``eta`` beyond its local limit).  ``reflection``: None for plain PDHG, else the
+    reflection of a Halpern iteration anchored at the last restart point (1: reflected, as cuPDLP+).
     ``restart_sufficient``, ``restart_necessary``, ``restart_artificial``: PDLP's restart rule on the fixed-point
-    residual.  ``weight_scale``: the primal weight ``omega`` at the start over PDLP's ratio of the scales
+    residual.  ``weight_scale``: the first primal weight ``omega`` over PDLP's ratio of the scales
     (:func:`~mrc_pyomo.methods.pdhg.restarted.primal_weight`).  ``weight_smoothing``: the weight of the new estimate
-    of ``log omega`` at a restart (PDLP: 0.5); 0 keeps the primal weight of the start.  ``bound_every``: the dual's
-    bound is evaluated every this many iterations (it reads ``Psi^T W`` back to the host: on a GPU, every 10 or so).
+    of ``log omega`` at a restart (PDLP: 0.5; 0 keeps the first).  ``bound_every``: the dual's bound is evaluated
+    every this many iterations (it reads ``Psi^T W`` back to the host, which costs on a GPU).
 
-    The iterations hand over to the certificate once the ends of the certified interval moved by less than
-    ``tolerance`` of the upper end, together, over the last ``stall_window`` iterations (the best R of PDHG's
-    iterates stays flat for a hundred iterations at times), or, looked at every ``window`` iterations, once the
-    support of ``W`` (its entries above ``support_floor``) settled, sharing ``settled`` of its union with the
-    support ``window`` iterations before, or once the passes' multiply-adds reach ``handover`` times the
-    nonzeros of the master that support makes (:class:`~mrc_pyomo.methods.pdhg.restarted.Support`: iterations are
-    worth what the masters they save cost, and a master's cost grows with its nonzeros).  With a time limit, a
-    hand-over waits until the time left is at least ``room`` times the time spent
-    (:func:`~mrc_pyomo.methods.pdhg.restarted.room_for_masters`): masters that cannot certify in the time left would
-    leave the rule as it is, while the iterations go on improving it.  ``certify=False`` ends the fit there (its
-    lower end the iterations' bound).  The certificate's first master holds the rows of the last ``W`` with
-    weight above ``support_floor`` and the rows within ``near`` of the largest at the best rule; its loop runs
-    with ``certificate``'s settings (regime ``"n"``), keeping every row.  The measurements behind ``settled``,
-    ``handover``, ``room`` and ``near``: docs/benchmarks.md, "The route of the default fit"."""
+    The iterations hand over to the certificate on a stall (:func:`~mrc_pyomo.methods.pdhg.restarted.stalled`:
+    ``tolerance``, ``stall_window``) or, looked at every ``window`` iterations, once the support of ``W`` (above
+    ``support_floor``) settled (``settled``) or the passes' work reached ``handover`` times its master's
+    (:class:`~mrc_pyomo.methods.pdhg.restarted.Support`); with a time limit, only with ``room`` times the time
+    spent left (:func:`~mrc_pyomo.methods.pdhg.restarted.room_for_masters`).  ``certify=False`` ends the fit there
+    (lower end the iterations' bound).  The certificate's first master holds the rows of
+    :func:`~mrc_pyomo.methods.pdhg.restarted.active_rows` (``support_floor``, ``near``); its loop runs with
+    ``certificate``'s settings, keeping every row.  The measurements behind ``settled``, ``handover``, ``room``
+    and ``near``: docs/benchmarks.md, "The route of the default fit"."""
 
     eps_1: float = 1e-3
     max_iter: int = 100_000

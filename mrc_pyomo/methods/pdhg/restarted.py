@@ -1,7 +1,6 @@
-"""MRC-PDHG's iterations: its steps (:mod:`~mrc_pyomo.methods.pdhg.step`) sequenced with PDLP's adaptive steps
-(:class:`StepScale`), restarts and primal weight (:class:`Restarts`), every iterate's exact ``R`` and its dual's
-certified bound, until the gap closes, a limit, a stop sent, a stall or the dual's support settled
-(:func:`iterations`); and the rows they name active (:func:`active_rows`), where the certificate's loop starts."""
+"""MRC-PDHG's iterations: its steps (:mod:`~mrc_pyomo.methods.pdhg.step`) with PDLP's adaptive step scale
+(:class:`StepScale`), restarts and primal weight (:class:`Restarts`) and their stops (:func:`iterations`); and the
+rows they name active (:func:`active_rows`), where the certificate's loop starts."""
 
 import math
 from dataclasses import dataclass
@@ -26,9 +25,8 @@ from .step import (Arrays, Iterate, data_namespace, movement, operator_norm, pdh
 
 @dataclass
 class Restarts:
-    """PDLP's restarts on the fixed-point residual, and the primal weight ``omega``
-    (:mod:`~mrc_pyomo.methods.pdhg.step`): the restart point (the anchor of the Halpern iteration), the
-    residual after it and the last one, the iteration it was made at."""
+    """PDLP's restarts on the fixed-point residual, and the primal weight ``omega``: the restart point (the
+    Halpern iteration's anchor), the residual after it and the last one, the iteration it was made at."""
 
     omega: float
     point: Iterate
@@ -38,9 +36,8 @@ class Restarts:
 
     def update(self, new, value, k, config, scales):
         """Count the step to ``new`` (iteration ``k``) of residual ``value``; restart at ``new`` when PDLP's rule
-        says so, moving ``log omega`` by ``config.weight_smoothing`` towards ``log(dy / dx)``, the distances the
-        dual and the primal moved since the last restart in the preconditioned space (``scales``: ``(T0, S0)``);
-        return whether it restarted."""
+        says so, moving ``log omega`` by ``config.weight_smoothing`` towards ``log(dy / dx)``, the dual's and the
+        primal's moves since the last restart (``scales``: ``(T0, S0)``); return whether it restarted."""
         if self.first is None:
             self.first = self.last = value
             return False
@@ -73,10 +70,9 @@ class Restarts:
 
 @dataclass
 class StepScale:
-    """The step scale ``eta`` (``T = eta T0 / omega``, ``S = eta omega S0``): fixed, or PDLP's adaptive rule
-    (``adaptive``): a step is taken if ``eta`` is at most its :func:`~mrc_pyomo.methods.pdhg.step.
-    step_limit`, else tried again, and the next ``eta`` is ``min((1 - (j+1)^-0.3) limit, (1 + (j+1)^-0.6)
-    eta)``, ``j`` the steps tried."""
+    """The step scale ``eta`` (``T = eta T0 / omega``, ``S = eta omega S0``): fixed, or PDLP's adaptive rule: a
+    step is taken if ``eta`` is at most its :func:`~mrc_pyomo.methods.pdhg.step.step_limit`, else tried again;
+    the next ``eta`` is ``min((1 - (j+1)^-0.3) limit, (1 + (j+1)^-0.6) eta)``, ``j`` the steps tried."""
 
     eta: float
     adaptive: bool = False
@@ -103,12 +99,11 @@ class StepScale:
 @dataclass
 class Support:
     """The support of the dual iterates, ``{(i, y): W_iy > floor}``, looked at every ``every`` iterations, and when
-    the iterations hand it over to the certificate's masters: once it has settled (the last two share at least
-    ``settled`` of their union, Jaccard: the active rows are named, and more iterations mostly polish the rule),
-    or once the iterations' passes have done ``handover`` times the work of the master it makes
-    (:attr:`ratio`: ``pass_work`` multiply-adds a step, against the nonzeros of its rows, ``row_nonzeros`` per
-    sample and label, :func:`~mrc_pyomo.methods.pdhg.saddle.nested_size`): a support that keeps moving is
-    worth no more iterations than the master that will correct it costs."""
+    the iterations hand it over to the masters: once it settled (the last two share at least ``settled`` of their
+    union: the active rows are named), or once the passes did ``handover`` times the work of the master it makes
+    (:attr:`ratio`: ``pass_work`` multiply-adds a step against its rows' nonzeros, ``row_nonzeros`` per sample
+    and label, :func:`~mrc_pyomo.methods.pdhg.saddle.nested_size`): iterations are worth what the masters they
+    save cost."""
 
     floor: float
     every: int
@@ -120,8 +115,7 @@ class Support:
     ratio: float = 0.0
 
     def hands_over(self, W, k, steps):
-        """Whether the iterations hand over at iteration ``k``, after ``steps`` steps tried (looked at on the
-        iterations that are multiples of ``every``)."""
+        """Whether the iterations hand over at iteration ``k`` (looked at every ``every``), ``steps`` steps tried."""
         if k % self.every:
             return False
         xp = array_namespace(W)
@@ -138,9 +132,8 @@ class Support:
 
 
 def work_of(problem):
-    """``(pass_work, row_nonzeros)``: the multiply-adds of a step's two passes (``2 n D K`` on dense data, ``2
-    nnz(Psi) K`` on sparse) and the mean nonzeros of a sample's row of ``Psi`` (those of a row ``(i, C)`` of the
-    master, per label of ``C``)."""
+    """``(pass_work, row_nonzeros)``: the multiply-adds of a step's two passes (``2 n D K`` dense, ``2 nnz(Psi)
+    K`` sparse) and the mean nonzeros of a row of ``Psi`` (a master's row ``(i, C)``'s, per label of ``C``)."""
     n, K, D = problem.n_samples, problem.n_classes, problem.n_features
     nonzeros = problem.nonzeros
     dense = not as_source(problem.data).sparse
@@ -148,18 +141,16 @@ def work_of(problem):
 
 
 def primal_weight(problem, T0, S0):
-    """PDLP's first primal weight, the ratio of the primal and the dual scales in the preconditioned space:
-    ``||T0^(1/2) tau|| / ||S0^(1/2)||`` (``tau`` the primal's linear term, and the dual's a subgradient of
-    ``h``, one entry of 1 per sample); 1 where ``tau`` is 0."""
+    """PDLP's first primal weight, the ratio of the primal and dual scales in the preconditioned space:
+    ``||T0^(1/2) tau|| / ||S0^(1/2)||`` (the dual's term a subgradient of ``h``, a 1 per sample); 1 if ``tau = 0``."""
     omega = float(np.linalg.norm(np.sqrt(T0)[None, :] * problem.tau)) / math.sqrt(float(np.sum(S0)))
     return omega if omega > 0 else 1.0
 
 
 def first_point(problem, config, xp, origin=None):
-    """``(z_0, restarts, (T0, S0), norm)``: the first point, the restarts anchored there with PDLP's first primal
-    weight, the preconditioner (in ``xp``) and the preconditioned operator's norm.  The first point is ``mu = 0``
-    and the empirical ``W_0``, or ``origin``'s rule and its ``W`` if it has one (another phase's
-    :class:`~mrc_pyomo.methods.result.Outcome`: FISTA's smoothed weights, in the simplex)."""
+    """``(z_0, restarts, (T0, S0), norm)``: the first point (``mu = 0`` and the empirical ``W_0``, or ``origin``'s
+    rule and its ``W`` if it has one), the restarts anchored there with PDLP's first primal weight, the
+    preconditioner (in ``xp``) and the preconditioned operator's norm."""
     T0, S0 = preconditioner(problem)
     norm = operator_norm(problem, T0, S0, config.power_iterations, xp)
     omega = config.weight_scale * primal_weight(problem, T0, S0)
@@ -171,15 +162,11 @@ def first_point(problem, config, xp, origin=None):
 
 
 def iterations(problem, config=None, *, start=None, deadline=None, log=None, iterations_before=0):
-    """The iterations of MRC-PDHG on ``problem`` from ``mu = 0`` and the empirical ``W`` (or from ``start``, another
-    phase's :class:`~mrc_pyomo.methods.result.Outcome`, its rule the first incumbent), their records numbered on
-    from ``iterations_before``, until ``config.max_iter``,
-    the ``deadline``, a stop sent to the generator (which yields each iteration's record), the certified gap
-    within ``config.eps_1``, a stall (:func:`stalled`) or the dual's support settled (:class:`Support`).  Each
-    step is taken by :class:`StepScale` (fixed or adaptive), the next point is the step's (or, with
-    ``config.reflection``, Halpern's point anchored at the last restart).  Returns ``(best, history, status)`` as
-    every first-order method's iterations do (:mod:`mrc_pyomo.methods.first_order`): ``best`` an :class:`Outcome`,
-    ``status`` ``"converged"`` for a closed gap, None for a stall or a settled support."""
+    """MRC-PDHG's iterations on ``problem`` from ``mu = 0`` and the empirical ``W`` (or ``start``), as every
+    first-order method's (:mod:`mrc_pyomo.methods.first_order`), until ``config.max_iter``, the ``deadline``, a
+    stop sent, the gap within ``config.eps_1`` (``"converged"``), a stall (:func:`stalled`) or a hand-over
+    (:class:`Support`; both: status None).  The next point is the step's, or with ``config.reflection``
+    Halpern's anchored at the last restart."""
     config, deadline = PDHGConfig() if config is None else config, deadline_of(deadline)
     xp = data_namespace(problem)
     arrays, peaks = Arrays.of(problem, xp), column_peaks(problem.data)
@@ -211,17 +198,15 @@ def iterations(problem, config=None, *, start=None, deadline=None, log=None, ite
 
 
 def room_for_masters(deadline, room):
-    """Whether the time left is at least ``room`` times the time spent (or there is no limit): the certificate's
-    masters cost about as much as the iterations before them, and a rule does not improve until they have
-    certified it, so with less time left the iterations go on to the deadline, improving the rule."""
+    """Whether the time left is at least ``room`` times the time spent (or there is no limit): masters that
+    cannot certify in the time left leave the rule as it is, while the iterations go on improving it."""
     left = deadline.remaining()
     return left is None or left >= room * deadline.elapsed()
 
 
 def stop_of(history, log, config, deadline, settled=False):
     """Show the last record to ``log`` and yield it (:func:`~mrc_pyomo.methods.result.reported`); return the
-    status it ends the iterations with, or ``"max_iter"`` to go on (None: a stall, :func:`stalled`, or the dual's
-    support ``settled``)."""
+    status it ends the iterations with (None: a stall or ``settled``), or ``"max_iter"`` to go on."""
     record = history[-1]
     status = yield from reported(record, log, deadline)
     if status != Status.CALLBACK and record["upper"] - record["lower"] <= gap_tolerance(config.eps_1):
@@ -234,21 +219,19 @@ def stop_of(history, log, config, deadline, settled=False):
 
 
 def stalled(history, config):
-    """Whether the two ends of the certified interval moved by less than ``config.tolerance`` of the upper end,
-    together, over the last ``config.stall_window`` iterations (relative to the upper end, not to the gap: the
-    lower end can stay near 0 for minutes while the rule improves)."""
+    """Whether the two ends of the certified interval moved by less than ``config.tolerance`` of the upper end
+    (not of the gap, whose lower end can stay near 0 long while the rule improves), together, over the last
+    ``config.stall_window`` iterations."""
     last, before = history[-1], history[-1 - config.stall_window]
     moved = (before["upper"] - last["upper"]) + (last["lower"] - before["lower"])
     return moved < config.tolerance * last["upper"]
 
 
-
 def active_rows(problem, found, config):
-    """The rows the iterations name active, as row blocks ``(samples, subsets)``: those of the nested decomposition
-    of the last dual iterate ``found.W`` above ``config.support_floor`` (the dual's support,
-    :func:`~mrc_pyomo.methods.pdhg.saddle.nested_rows`; about the size of the loop's final master) and the most
-    violated row of each sample whose ``psi`` is within ``config.near`` of ``varphi`` at the best rule
-    ``found.mu`` (the primal's support, :func:`~mrc_pyomo.oracles.primal.near_active_rows`, which keeps the
-    master's optimum near the rule)."""
+    """The row blocks ``(samples, subsets)`` the iterations name active: the dual's support, the rows of the
+    nested decomposition of ``found.W`` above ``config.support_floor``
+    (:func:`~mrc_pyomo.methods.pdhg.saddle.nested_rows`), and the primal's, the most violated row of each sample
+    whose ``psi`` is within ``config.near`` of ``varphi`` at ``found.mu``
+    (:func:`~mrc_pyomo.oracles.primal.near_active_rows`), which keeps the master's optimum near the rule."""
     return [nested_rows(found.W, config.support_floor),
             near_active_rows(problem.data, found.mu, config.near, problem.blocked)]

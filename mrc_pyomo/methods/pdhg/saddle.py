@@ -8,13 +8,10 @@ the rows ``(i, C_k)``, ``C_k`` the ``k`` largest entries of ``W_i``, with weight
 
     R* = min_mu max_{W in simplex, W = 0 on blocked (i, y)} 1 - tau.mu + lambda.|mu| + <W, Psi mu^T> - h(W),
 
-and the inner maximum at a ``mu`` is ``R(mu)`` (:mod:`mrc_pyomo.oracles.primal`).  The dual step of the
-primal-dual iteration is the prox of ``h`` on the simplex (:func:`dual_prox`), exact: per sample the threshold
-``t_i`` of the prox of ``S_i max_y`` (one sort of the row, :func:`row_thresholds`), then the shift ``nu`` of the
-simplex (:func:`simplex_shift`).
-
-Every function takes its arrays' namespace (:mod:`mrc_pyomo.data.namespace`): NumPy's, or that of another
-library of the array API standard on its device.
+and the inner maximum at a ``mu`` is ``R(mu)`` (:mod:`mrc_pyomo.oracles.primal`).  The dual step is the exact
+prox of ``h`` on the simplex (:func:`dual_prox`): per sample the threshold ``t_i`` of the prox of ``S_i max_y``
+(:func:`row_thresholds`), then the simplex's shift ``nu`` (:func:`simplex_shift`).  Every function works in its
+arrays' namespace (:mod:`mrc_pyomo.data.namespace`).
 """
 
 import numpy as np
@@ -36,13 +33,11 @@ def row_thresholds(Z, steps):
 
 def simplex_shift(M, steps, iterations=50, guess=None):
     """``nu`` with ``f(nu) = sum_iy (M_iy - steps_i nu)_+ - 1 = 0``.  On NumPy: Newton's steps from a point left
-    of the root, over the breakpoints ``M_iy / steps_i`` to its right (no other term is positive at the root):
-    ``f`` is convex, decreasing and piecewise linear, so each step stays left of the root and reaches it once
-    it is on the root's piece (a few steps; one sort of the breakpoints if ``iterations`` did not).  The start
-    is ``guess`` (the last step's shift, which moves little from one step to the next) where ``f(guess) >= 0``;
-    right of the root, the tangent at ``guess`` meets zero left of it (``f`` is convex); without a guess,
-    ``nu_0 = max_iy (M_iy - 1) / steps_i``, where ``f >= 0`` always.  In another namespace (a GPU): the sort of
-    all breakpoints at once, with no value read back to the host (a 0-d array)."""
+    of the root over the breakpoints ``M_iy / steps_i`` right of it: ``f`` is convex, decreasing and piecewise
+    linear, so each step stays left of the root and reaches it on the root's piece (one sort of the breakpoints
+    if ``iterations`` did not).  The start is ``guess`` (the last step's shift) where ``f(guess) >= 0``, else the
+    tangent's zero there; without a guess ``max_iy (M_iy - 1) / steps_i``, where ``f >= 0``.  In another
+    namespace: the sort of all breakpoints at once, nothing read back to the host (a 0-d array)."""
     xp = array_namespace(M)
     breakpoints = M / steps[:, None]
     if not is_numpy(xp):
@@ -86,10 +81,9 @@ def sorted_shift(values, weights):
 
 def dual_prox(Z, steps, blocked=None, guess=None):
     """``(W, nu)``: ``W = argmin_{W in simplex, W = 0 on blocked} sum_i ||W_i - Z_i||^2 / (2 steps_i) + h(W)``,
-    which is ``(M - steps nu)_+`` with ``M = min(Z, t)``, each row clipped at its threshold
-    (:func:`row_thresholds`), and ``nu`` the simplex's shift (:func:`simplex_shift`, from ``guess`` if given).
-    (The optimality conditions: on each row, ``W_i = (Z_i - S_i (g_i + nu))_+`` with ``g_i`` in the
-    subdifferential of ``max``, a distribution on the row's largest entries: exactly the clip at ``t_i``.)"""
+    which is ``(M - steps nu)_+`` with ``M = min(Z, t)`` (:func:`row_thresholds`) and ``nu`` the simplex's shift
+    (:func:`simplex_shift`, from ``guess``): on each row ``W_i = (Z_i - S_i (g_i + nu))_+``, ``g_i`` in the
+    subdifferential of ``max``, a distribution on the row's largest entries, which is the clip at ``t_i``."""
     xp = array_namespace(Z)
     if blocked is not None:
         Z = xp.where(blocked, -xp.inf, Z)
@@ -117,10 +111,9 @@ def empirical_weights(problem, xp=None):
 
 
 def nested_rows(W, floor=0.0):
-    """``(samples, subsets)``: the rows ``(i, C_k)`` of the nested decomposition of ``W`` (module docstring)
-    whose weight ``k (w_(k) - w_(k+1))`` is above ``floor``, on the host (NumPy arrays, for a master): their
-    weights, spread over their labels (divided by ``|C_k|``), sum to ``W``; they sum to ``sum W``, and divided by
-    ``|C_k|`` to ``h(W)``."""
+    """``(samples, subsets)``, on the host: the rows ``(i, C_k)`` of the nested decomposition of ``W`` (module
+    docstring) whose weight ``k (w_(k) - w_(k+1))`` is above ``floor``: spread over their labels, the weights sum
+    to ``W``; they sum to ``sum W``, and divided by ``|C_k|`` to ``h(W)``."""
     W = to_numpy(W)
     n, K = W.shape
     order = np.argsort(-W, axis=1, kind="stable")
@@ -133,9 +126,8 @@ def nested_rows(W, floor=0.0):
 
 
 def nested_size(W, floor=0.0):
-    """``sum |C_k|`` over the rows of the nested decomposition of ``W`` whose weight is above ``floor``
-    (:func:`nested_rows`), in the namespace of ``W`` (one sort of its rows): with the nonzeros of a row of
-    ``Psi``, the size of the master those rows make."""
+    """``sum |C_k|`` over the rows of :func:`nested_rows` (weight above ``floor``), in ``W``'s namespace: with
+    the nonzeros of a row of ``Psi``, the size of the master those rows make."""
     xp = array_namespace(W)
     n, K = W.shape
     ordered = -xp.sort(-W, axis=1)

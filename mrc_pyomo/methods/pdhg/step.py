@@ -1,6 +1,5 @@
-"""One step of MRC-PDHG: a restarted primal-dual hybrid gradient on the saddle form
-(:mod:`~mrc_pyomo.methods.pdhg.saddle`), after PDLP (Applegate et al., 2021, "Practical large-scale linear
-programming using primal-dual hybrid gradient").
+"""One step of MRC-PDHG on the saddle form (:mod:`~mrc_pyomo.methods.pdhg.saddle`), after PDLP (Applegate et al.,
+2021, "Practical large-scale linear programming using primal-dual hybrid gradient").
 
 With per-coordinate primal steps ``T`` and per-sample dual steps ``S``, one PDHG step ``z -> P(z)`` is::
 
@@ -9,17 +8,13 @@ With per-coordinate primal steps ``T`` and per-sample dual steps ``S``, one PDHG
 
 the dual prox exact (:func:`~mrc_pyomo.methods.pdhg.saddle.dual_prox`).  The steps are Pock and Chambolle's
 diagonal preconditioning, ``T0_j = 1 / sum_i |Psi_ij|`` and ``S0_i = 1 / sum_j |Psi_ij|`` (the preconditioned
-operator's norm is then at most 1, :func:`operator_norm`), times a step scale and the primal weight: ``T = eta
-T0 / omega``, ``S = eta omega S0``.  ``eta`` starts below one over that norm and follows PDLP's adaptive rule
-(:func:`step_limit`); ``omega`` starts at PDLP's ratio of the primal and dual scales.  A step's
-:func:`movement` gives both its fixed-point residual in PDHG's metric (:func:`residual`, which PDLP's restarts
-watch) and its step limit.  The sequencing (restarts, the optional Halpern iteration, the stops) is
-:mod:`~mrc_pyomo.methods.pdhg.restarted`'s.
+operator's norm at most 1, :func:`operator_norm`), times a step scale and the primal weight: ``T = eta T0 /
+omega``, ``S = eta omega S0``.  A step's :func:`movement` gives both its fixed-point residual (:func:`residual`)
+and its step limit (:func:`step_limit`); the sequencing is :mod:`~mrc_pyomo.methods.pdhg.restarted`'s.
 
-**Every iterate is certified**: ``P(z)``'s exact ``R`` from the scores of its forward pass (:func:`risk_of`; the
-best is the rule) and its ``W``'s lower bound (:mod:`~mrc_pyomo.methods.pdhg.bound`) from the backward pass the
-next step needs.  The arrays live in the data's namespace (:mod:`mrc_pyomo.data.namespace`: on a GPU for a CuPy
-or PyTorch array); the bound's few ``(K, D)`` numbers come to the host.
+**Every iterate is certified**: ``P(z)``'s exact ``R`` from its forward pass's scores (:func:`risk_of`), its
+``W``'s lower bound (:mod:`~mrc_pyomo.methods.pdhg.bound`) from the backward pass the next step needs.  The arrays
+live in the data's namespace (:mod:`mrc_pyomo.data.namespace`); the bound's few ``(K, D)`` numbers come to the host.
 """
 
 import math
@@ -50,8 +45,8 @@ def absolute_sums(block, start):
 
 
 def preconditioner(problem):
-    """``(T0, S0)`` on the host: Pock and Chambolle's diagonal steps, ``1 / sum_i |Psi_ij|`` per feature (shape
-    ``(D,)``) and ``1 / sum_j |Psi_ij|`` per sample (shape ``(n,)``), one pass; an all-zero column or row gets 1."""
+    """``(T0, S0)`` on the host (module docstring), shapes ``(D,)`` and ``(n,)``, by one pass; an all-zero
+    column or row gets 1."""
     parts = as_source(problem.data).map_reduce(absolute_sums, list)
     columns = np.sum([part[0] for part in parts], axis=0)
     rows = np.concatenate([part[1] for part in parts])
@@ -60,8 +55,8 @@ def preconditioner(problem):
 
 
 def operator_norm(problem, T0, S0, iterations, xp):
-    """An estimate of ``||S0^(1/2) Psi T0^(1/2)||`` (at most 1) by ``iterations`` power steps, two passes each,
-    from a fixed start; 1 if ``iterations`` is 0.  Raised by 1% for safety: the estimate is from below."""
+    """``||S0^(1/2) Psi T0^(1/2)||`` (at most 1) by ``iterations`` power steps (1 if none), raised by 1%: the
+    estimate is from below."""
     if iterations <= 0:
         return 1.0
     root_T, root_S = xp.sqrt(xp.asarray(T0))[None, :], xp.sqrt(xp.asarray(S0))[:, None]
@@ -79,8 +74,8 @@ def operator_norm(problem, T0, S0, iterations, xp):
 
 @dataclass
 class Iterate:
-    """A point of the iteration: ``mu`` and its scores ``V = Psi mu^T``, ``W`` and ``G = Psi^T W``; ``shift``, the
-    simplex's shift of the prox that made ``W`` (None if none did), where the next prox's search starts."""
+    """A point: ``mu``, ``V = Psi mu^T``, ``W``, ``G = Psi^T W``, and ``shift``, the simplex's shift of the prox
+    that made ``W`` (None if none did), where the next prox's search starts."""
 
     mu: object
     V: object
@@ -125,8 +120,7 @@ def pdhg_step(z, problem, arrays, T, S):
 
 def movement(old, new, scales):
     """``(||dmu||^2_{1/T0}, ||dW||^2_{1/S0}, <dW, dV>)`` of the step from ``old`` to ``new`` (``scales``: ``(T0,
-    S0)``; ``dV = Psi dmu^T``, the change of the scores: no pass), read back to the host at once: what the
-    residual (:func:`residual`) and the adaptive step's limit (:func:`step_limit`) are made of."""
+    S0)``; ``dV = Psi dmu^T``, no pass), read back to the host at once."""
     xp, (T0, S0) = array_namespace(old.mu), scales
     dmu, dW = new.mu - old.mu, new.W - old.W
     sums = xp.stack([xp.sum(dmu * dmu / T0[None, :]), xp.sum(dW * dW / S0[:, None]), xp.sum(dW * (new.V - old.V))])
