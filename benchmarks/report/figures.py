@@ -70,7 +70,7 @@ def draw_figures(records, speed, cases, img, mode):
                 # the certified value of the rule a stop at time t returns: the best R(mu) so far
                 ax.plot(t, np.minimum(np.minimum.accumulate(R), 1.0), color=colour[label(r)],
                         label=f"{label(r)}: best R(mu)")
-                if "trace_master" in r:
+                if r.get("trace_master"):   # none where a first-order phase took all the time
                     t, R = np.array(r["trace_master"]).T
                     ax.plot(t, R, "--", color=colour[label(r)], label=f"{label(r)}: R^k")
             lp_run = find(speed, c, "lp")

@@ -9,10 +9,10 @@ adds its passes.  So ``first_order="auto"`` (:func:`route`):
 * the regime ``"nm"`` or ``"full"``, two classes, or masters cheap against the passes (fewer than
   :data:`MANY_CLASSES` classes with ``K D <`` :data:`WIDE`, ``n K D <`` :data:`ENTRIES` or, but on images, more
   than :data:`SAMPLES_PER_COLUMN` samples a column; many classes with ``n K <`` :data:`MANY_ROWS`): no phase;
-* ``K D >=`` :data:`IMAGES` on a linear map of fewer than :data:`MANY_CLASSES` classes (images): FISTA, whose
-  rule is the better one early, then MRC-PDHG's iterations from its point until they stall (:data:`IMAGES_PDHG`),
-  then the loop from the master of PDHG's support (on another array library's data, MRC-PDHG's alone: FISTA
-  runs on NumPy's arrays);
+* ``K D >=`` :data:`IMAGES` on a linear map of fewer than :data:`MANY_CLASSES` classes (images) over ``n K D >=``
+  :data:`IMAGE_ENTRIES` entries (fewer: the loop alone, which certifies sooner): FISTA, whose rule is the better
+  one early, then MRC-PDHG's iterations from its point until they stall (:data:`IMAGES_PDHG`), then the loop from
+  the master of PDHG's support (on another array library's data, MRC-PDHG's alone: FISTA runs on NumPy's arrays);
 * otherwise (many classes, random Fourier features): MRC-PDHG's iterations, then the loop from the master of
   its support (on many classes FISTA's rule barely moves).
 
@@ -34,8 +34,11 @@ SAMPLES_PER_COLUMN = 20
 #: many classes take a phase over at least this many pairs ``(i, y)`` (``n K``)
 MANY_ROWS = 20_000
 #: a linear map with at least this many columns per sign (``K D``) and fewer than MANY_CLASSES classes: images,
-#: where FISTA's phase comes first
+#: where FISTA's phase comes first ...
 IMAGES = 4000
+#: ... over at least this many entries of the scores (``n K D``): with fewer the loop certifies sooner than the
+#: phases (docs/benchmarks.md, "The route of the default fit")
+IMAGE_ENTRIES = 1.6e7
 
 #: FISTA's phase before MRC-PDHG's ends once its best R improved by less than this (relative) over a smoothing
 #: stage: FISTA gives the better rule early, PDHG's iterations the better rule after it
@@ -66,5 +69,5 @@ def route(problem, regime, first_order="auto", linear=True, host=True):
     if regime != "n" or K <= 2 or not (many_classes or wide):
         return LOOP
     if linear and host and K < MANY_CLASSES and K * D >= IMAGES:
-        return FISTA_THEN_PDHG
+        return FISTA_THEN_PDHG if n * K * D >= IMAGE_ENTRIES else LOOP
     return PDHG

@@ -26,6 +26,9 @@ def test_the_route_follows_the_problem_s_shape():
     assert route(shape(2400, 7, 17), "n") == LOOP                           # dry bean, linear
     assert route(shape(16612, 2, 173335), "full") == LOOP                   # sparse text: its own regime
     assert route(shape(200, 10, 785), "n") == LOOP                          # n K D = 1.6e6: the loop is quick
+    assert route(shape(800, 10, 785), "n") == LOOP                          # mnist_8000 in the quick harness
+    assert route(shape(1600, 10, 785), "n") == LOOP                         # images: the loop certifies sooner
+    assert route(shape(2560, 10, 785), "n") == FISTA_THEN_PDHG              # ... here the phases' rule is better
     assert route(shape(300, 26, 17), "n") == LOOP                           # many classes, few samples
     assert route(shape(6400, 10, 785), "nm") == LOOP                        # sparse features: columns come later
     assert route(shape(6400, 10, 785), "n", host=False) == PDHG             # images on a GPU: PDHG's phase alone

@@ -505,6 +505,16 @@ def test_report_figures_colour_each_method_alike_and_caption_once(tmp_path, monk
     plt.close(fig)
 
 
+def test_report_figures_draw_a_fit_without_masters(tmp_path):
+    """A fit whose first-order phase took all its time (the default route on images at 60 s) has an empty
+    ``trace_master``: its panel shows its best R(mu) and no R^k (unpacking the empty trace failed the report)."""
+    pytest.importorskip("matplotlib")
+    from benchmarks.report.figures import draw_figures
+    trace = [[0.1, 0.9], [1.0, 0.5]]
+    draw_figures([], [{"case": "a", "method": "ccg", "eps_1": 1e-3, "trace": trace, "trace_master": []}], ["a"],
+                 tmp_path, "quick")
+    assert (tmp_path / "convergence_quick.png").is_file()
+
 
 def test_report_log_axes_read_as_plain_numbers(tmp_path, monkeypatch):
     """time_vs_K and time_vs_n label their log axes with plain numbers: K at each K run ("5", "10", "20"), the
