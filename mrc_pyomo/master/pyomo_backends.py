@@ -148,11 +148,7 @@ class PersistentBackend(_PyomoSolverBackend):
         constraints = [c for c in constraints if c in self._handed]
         for constraint in constraints:
             self._handed.discard(constraint)
-        if self._interface == "classic":
-            for constraint in constraints:
-                self.opt.remove_constraint(constraint)
-        else:
-            self.opt.remove_constraints(constraints)
+        self._take_out(constraints, "remove_constraint", "remove_constraints")
 
     def features_added(self, master, features):
         # rows already handed over gain entries for the new features: they are rebuilt, so taken out first
@@ -168,11 +164,16 @@ class PersistentBackend(_PyomoSolverBackend):
         """Take the items' columns out of the solver's copy (after the rows that hold them)."""
         if self.opt is None or not variables:
             return
+        self._take_out(variables, "remove_var", "remove_variables")
+
+    def _take_out(self, components, one, many):
+        """Take ``components`` out of the solver's copy: by its method ``one`` one at a time (the classic
+        interface), else by ``many`` at once."""
         if self._interface == "classic":
-            for variable in variables:
-                self.opt.remove_var(variable)
+            for component in components:
+                getattr(self.opt, one)(component)
         else:
-            self.opt.remove_variables(variables)
+            getattr(self.opt, many)(components)
 
     def row_bounds_changing(self, master, mask):
         # taken out of the solver's copy now, handed over again with their new bound at the next solve

@@ -102,38 +102,19 @@ class IterationState:
                                f"state.record, state.mu)")
         return self.live_master
 
-    @property
-    def model(self):
-        return self.master.model
-
-    @property
-    def mu(self):
-        return self.solution.mu
-
-    @property
-    def nu(self):
-        return self.solution.nu
-
-    @property
-    def alpha(self):
-        return self.solution.alpha
-
-    @property
-    def lower(self):
-        return self.check.lower
-
-    @property
-    def upper(self):
-        return self.check.best.risk
+    model = property(lambda self: self.master.model)
+    mu = property(lambda self: self.solution.mu)
+    nu = property(lambda self: self.solution.nu)
+    alpha = property(lambda self: self.solution.alpha)
+    lower = property(lambda self: self.check.lower)
+    upper = property(lambda self: self.check.best.risk)
 
     @property
     def primal_violations(self):
         """``psi(x_i) + 1 - nu`` for every sample: one more pass over the data (the loop keeps only the largest)."""
         return primal_violations(self.data, self.mu, self.nu, self.blocked)
 
-    @property
-    def dual_violations(self):
-        return self.check.dual_violations
+    dual_violations = property(lambda self: self.check.dual_violations)
 
     @property
     def next_rows(self):
@@ -142,10 +123,5 @@ class IterationState:
             return samples[:0], subsets[:0]
         return samples, subsets
 
-    @property
-    def next_features(self):
-        return self.check.new_features
-
-    @property
-    def next_removed(self):
-        return self.check.remove
+    next_features = property(lambda self: self.check.new_features)
+    next_removed = property(lambda self: self.check.remove)
