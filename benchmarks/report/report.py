@@ -26,7 +26,7 @@ from benchmarks.report.earlier_targets import earlier_targets_section
 from benchmarks.report.figures import draw_figures, plots_section
 from benchmarks.report.formulations import formulations_section
 from benchmarks.report.records import newest, run_environment
-from benchmarks.report.route import route_section
+from benchmarks.report.route import masters_section, route_section
 from benchmarks.report.tables import anytime_table, limit_ratio_table, missing_runs, speed_table, waste_table
 from benchmarks.report.targets import targets_section
 
@@ -93,7 +93,8 @@ def write_report(path, out=None):
     draw_figures(records, speed, cases, img, mode)
     if mode == "full":
         lines += missing_runs(speed) + dask_section(Path(path).parent / "dask.jsonl")
-        lines += route_section(Path(path).parent / "experiments.jsonl") + choices_section()
+        experiments = Path(path).parent / "experiments.jsonl"
+        lines += route_section(experiments) + masters_section(experiments) + choices_section()
     lines += plots_section(img, mode)
     out.write_text("\n".join(lines) + "\n")
     print(f"report written to {out}")

@@ -1,6 +1,8 @@
-"""The section "The route of the default fit" of docs/benchmarks.md: the default fit before and after the route of
-``mrc_pyomo/methods/route.py``, case by case, side by side (the records of the experiment ``default_route`` of
-``experiments.jsonl``: ``python -m benchmarks.experiments.default_route``)."""
+"""The sections "The route of the default fit" and "Certificate masters" of docs/benchmarks.md: the default fit
+before and after the route of ``mrc_pyomo/methods/route.py``, case by case, side by side (the records of the
+experiment ``default_route`` of ``experiments.jsonl``: ``python -m benchmarks.experiments.default_route``), and the
+masters of the certificate after a first-order phase, each against a cold solve of it (the experiment
+``certificate_masters``: ``python -m benchmarks.experiments.certificate_masters``)."""
 
 from benchmarks.harness.record_files import read
 
@@ -64,4 +66,41 @@ def route_section(path):
         phase = f"{after.get('first_order_seconds', 0.0):.1f}" if after else "-"
         line = [case, route, *cells(before)] + cells(after)[:3] + [phase] + cells(after)[3:]
         lines.append("| " + " | ".join(line) + " |")
+    return lines
+
+
+MASTERS_INTRO = [
+    "", "## Certificate masters", "",
+    "The masters of the certificate after a first-order phase, summed per fit, against a cold solve of the fit's",
+    "final master by the dual simplex and by the interior point method (`python -m",
+    "benchmarks.experiments.certificate_masters CASE [--method pdhg] --cold-time-limit 60`, one core; records of the",
+    "experiment `certificate_masters` in `benchmarks/results/experiments.jsonl`, with each master's own line).",
+    "Before: `method=\"pdhg\"` before the default route (its rounds removed rows and added them back); after: the",
+    "default fit, whose loop after the phase keeps its rows. A cold solve stopped by the cap is shown as `>=`.", "",
+    "| case | side | fit s | phase s (iterations) | masters | masters s | rows added / removed / re-added "
+    "| simplex iterations | final rows | cold dual simplex s | cold IPM s | masters s / cold s |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+]
+
+
+def masters_section(path, cap=60.0):
+    """The section "Certificate masters" from the records of ``path`` (``experiments.jsonl``); none without them.
+    ``cap``: the cold solves' time limit, at or over which a cold time is a bound."""
+    try:
+        records = [r for r in read(path) if r.get("experiment") == "certificate_masters"]
+    except FileNotFoundError:
+        return []
+    lines = list(MASTERS_INTRO) if records else []
+    for r in records:
+        masters = r["masters"]
+        seconds = sum(m["seconds_solve"] for m in masters)
+        last = masters[-1]
+        colds = [last["cold_dual_simplex"], last["cold_ipm"]]
+        shown = [(">= " if t >= cap - 0.5 else "") + f"{t:.1f}" for t in colds]
+        moved = " / ".join(str(sum(m[k] for m in masters)) for k in ("added", "removed", "readded"))
+        lines.append("| " + " | ".join([
+            r["case"], r.get("side", "-"), f"{r['fit_seconds']:.1f}",
+            f"{r['phase_seconds']:.1f} ({r['phase_iterations']})", str(len(masters)), f"{seconds:.1f}", moved,
+            str(sum(m["simplex_iterations"] for m in masters)), str(last["rows"]), *shown,
+            f"{seconds / min(colds):.1f}"]) + " |")
     return lines

@@ -31,8 +31,9 @@ LOG_EVERY = 10
 def configure(config_class, settings, problem):
     """The ``config_class`` of a first-order method from the estimator's
     :class:`~mrc_pyomo.estimator.parameters.Settings` (``max_iter`` None: the class's default); its certificate's
-    loop has MRC-CCG's settings in the regime ``"n"``, whatever regime was asked, keeping every row."""
-    certificate = replace(ccg_configure(replace(settings, regime="n"), problem), row_age=None)
+    loop has MRC-CCG's settings in the regime ``"n"``, whatever regime was asked (the loop keeps its rows where
+    the class's ``keep_rows`` says: :func:`~mrc_pyomo.methods.pathwise.fit_steps`)."""
+    certificate = ccg_configure(replace(settings, regime="n"), problem)
     max_iter = config_class.max_iter if settings.max_iter is None else settings.max_iter
     return config_class(eps_1=settings.eps_1, max_iter=max_iter, certificate=certificate)
 

@@ -49,7 +49,8 @@ class FOMConfig:
     (docs/benchmarks.md, "The library's choices", "FISTA's smoothing").  The iterations stop once their best R
     improved by less than ``tolerance`` (relative) over the last ``beta_every``.  ``certify=False`` ends the fit
     there (lower end 0).  The certificate's first master holds the rows of the best point with ``psi_i`` within
-    ``near`` of the largest; its loop runs with ``certificate``'s settings."""
+    ``near`` of the largest; its loop runs with ``certificate``'s settings, removing rows as MRC-CCG does
+    (``keep_rows`` False: FISTA's point is far from the optimum, its near rows are not the final ones)."""
 
     eps_1: float = 1e-3
     max_iter: int = 1000
@@ -59,6 +60,7 @@ class FOMConfig:
     tolerance: float = 1e-2
     certify: bool = True
     near: float = 1e-2
+    keep_rows: bool = False
     certificate: CCGConfig = field(default_factory=lambda: CCGConfig(regime="n"))
     #: the regime of every master it solves (all features), a constant of the method, not a setting
     regime: ClassVar[str] = "n"

@@ -15,7 +15,8 @@ at any ``lambda`` (:mod:`mrc_pyomo.oracles.certificate`).
 
 **The first-order phases** (:class:`Phase`; :mod:`mrc_pyomo.methods.first_order`) run each from the
 :class:`~mrc_pyomo.methods.result.Outcome` of the one before, then the stages from the master of the rows the
-last names active (:func:`certificate_master`), keeping them (:func:`keeping_rows`), each master's point joined
+last names active (:func:`certificate_master`), keeping them where its config's ``keep_rows`` says
+(:func:`keeping_rows`: MRC-PDHG's support), each master's point joined
 to the phases' rule by segments (:func:`with_segments`): the masters' lower end reaches ``R*`` before their
 points do.  A single fit, a path, a fold and a warm start are all this runner; records are made with their
 ``lambda0`` and number (``Start.iterations_before``), never edited after.
@@ -161,8 +162,9 @@ def fit_steps(problem, lambda0s, method, config, *, deadline=None, log=None, pha
         return phase_result(found, history, status or Status.TIME_LIMIT, config.eps_1, columns)
     start = Start(master=certificate_master(problem, found, phases[-1]), candidates=(found.mu,),
                   iterations_before=len(history))
-    result = yield from with_segments(fit_steps(problem, lambda0s, method, keeping_rows(config), deadline=deadline,
-                                                log=log, start=start), problem, found, config.eps_1)
+    loop_config = keeping_rows(config) if phases[-1].config.keep_rows else config
+    result = yield from with_segments(fit_steps(problem, lambda0s, method, loop_config, deadline=deadline, log=log,
+                                                start=start), problem, found, config.eps_1)
     result = replace(result, history=history + result.history, lower=max(result.lower, found.lower),
                      columns=history_columns(history, columns=result.columns))
     if result.upper - result.lower <= gap_tolerance(config.eps_1):

@@ -14,6 +14,7 @@ from sklearn.exceptions import ConvergenceWarning
 from helpers import assert_certified, fits_in_memory_and_on_dask, problems, random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.methods import first_order, get_method, pathwise
+from mrc_pyomo.methods.ccg.config import CCGConfig
 from mrc_pyomo.methods.fista import FOMConfig
 from mrc_pyomo.methods.pdhg import FIT_COLUMNS, PDHGConfig, active_rows
 from mrc_pyomo.estimator.parameters import Settings
@@ -117,7 +118,7 @@ def test_the_segments_from_the_rule_to_each_master_s_point(monkeypatch):
 
 def test_both_methods_are_configured_and_worded_alike():
     """One configuration for both: the estimator's ``eps_1`` and ``max_iter`` (None: the method's default), the
-    certificate's loop in the regime ``"n"`` keeping its rows; one log line: every :data:`LOG_EVERY` iterations
+    certificate's loop in the regime ``"n"``, keeping its rows after MRC-PDHG (``keep_rows``); one log line: every :data:`LOG_EVERY` iterations
     after the method's label, a master's line as MRC-CCG words it."""
     X, y = random_problem(40, 3, 3, seed=0)
     problem = prepare(X, y)
@@ -125,7 +126,8 @@ def test_both_methods_are_configured_and_worded_alike():
         method = get_method(name)
         config = method.configure(Settings(eps_1=1e-4, regime="nm"), problem)
         assert isinstance(config, config_class) and config.eps_1 == 1e-4 and config.max_iter == config_class.max_iter
-        assert config.certificate.regime == "n" and config.certificate.row_age is None
+        assert config.certificate.regime == "n" and config.certificate.row_age == CCGConfig().row_age
+        assert config.keep_rows == (name == "pdhg")   # PDHG's support names nearly the final rows, FISTA's point not
         assert method.configure(Settings(max_iter=17), problem).max_iter == 17
     record = {"iteration": 20, "phase": first_order.FIRST_ORDER, "R_mu": 0.5, "lower": 0.25, "upper": 0.5,
               "seconds_elapsed": 1.0}

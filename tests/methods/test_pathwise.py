@@ -17,6 +17,7 @@ from sklearn.exceptions import ConvergenceWarning
 from helpers import REFERENCE_TOL, problems, random_problem, reference_R_star
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.display.log import LOG_HEADER
+from mrc_pyomo.estimator.parameters import Settings
 from mrc_pyomo.feature_maps import make_feature_map
 from mrc_pyomo.methods import get_method, pathwise, pdhg
 from mrc_pyomo.methods.ccg import CCGConfig
@@ -188,3 +189,23 @@ def test_fista_s_phase_hands_pdhg_s_its_point_and_the_log_words_each():
 
 def test_keeping_rows_keeps_only_where_the_config_has_row_age():
     assert pathwise.keeping_rows(CCGConfig()).row_age is None and pathwise.keeping_rows(pdhg.PDHGConfig()) == pdhg.PDHGConfig()
+
+
+def test_the_loop_keeps_its_rows_after_pdhg_only(monkeypatch):
+    """After MRC-PDHG (whose support names nearly the final rows: ``keep_rows``) the loop keeps every row; after
+    FISTA (whose point is far from the optimum) it removes rows as MRC-CCG does."""
+    problem = prepare(*random_problem(200, 4, 3, seed=2))
+    loops = []
+    real = pathwise.fit_steps
+
+    def spy(problem, lambda0s, method, config, **kwargs):
+        if kwargs.get("start") is not None and kwargs["start"].master is not None:
+            loops.append(config.row_age)
+        return real(problem, lambda0s, method, config, **kwargs)
+
+    monkeypatch.setattr(pathwise, "fit_steps", spy)
+    for name in ("fom", "pdhg"):
+        method = get_method(name)
+        config = replace(method.configure(Settings(), problem), max_iter=30)
+        finish(real(problem, [problem.lambda0], get_method("ccg"), config.certificate, phases=(Phase(method, config),)))
+    assert loops == [CCGConfig().row_age, None]

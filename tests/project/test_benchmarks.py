@@ -397,6 +397,30 @@ def test_report_dask_section(tmp_path):
     assert "| 12.0 | 4 | 31.2 | abc1234 |" in text
 
 
+def test_report_route_and_certificate_masters_sections(tmp_path):
+    """"The route of the default fit" pairs each tag's before and after records; "Certificate masters" sums each
+    fit's masters (seconds, rows moved, simplex iterations) and sets them against the cold solves of its last
+    master, a cold time at the cap shown as a bound; neither section without its records."""
+    from benchmarks.report.route import masters_section, route_section
+    path = tmp_path / "experiments.jsonl"
+    assert route_section(path) == [] and masters_section(path) == []
+    side = {"case": "satellite_rff", "status": "converged", "lower": 0.2494, "R": 0.2495, "seconds": 40.0,
+            "limit_ratio": 2.0, "waste": {"masters": 4}}
+    master = {"rows": 10, "added": 10, "removed": 2, "readded": 1, "simplex_iterations": 7, "seconds_solve": 3.0,
+              "cold_dual_simplex": 60.0, "cold_ipm": 2.0}
+    records = [{"experiment": "default_route", "tag": "sat", "side": "before", **side, "seconds": 120.0},
+               {"experiment": "default_route", "tag": "sat", "side": "after", **side, "first_order_seconds": 15.0,
+                "first_order_iterations": 1100, "route": ["PDHG"]},
+               {"experiment": "certificate_masters", "case": "satellite_rff", "side": "after", "fit_seconds": 20.0,
+                "phase_seconds": 10.0, "phase_iterations": 1100, "masters": [master, {**master, "rows": 12}]}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    route = "\n".join(route_section(path))
+    assert "| satellite_rff | PDHG | 120.0 | converged | [0.2494, 0.2495] | 4 | 2.0 | 40.0 |" in route
+    masters = "\n".join(masters_section(path))
+    assert "## Certificate masters" in masters
+    assert "| satellite_rff | after | 20.0 | 10.0 (1100) | 2 | 6.0 | 20 / 4 / 2 | 14 | 12 | >= 60.0 | 2.0 | 3.0 |" in masters
+
+
 def test_formulations_experiment_and_section(tmp_path, monkeypatch):
     """``--formulations`` runs each planned (case, method) in the paper's and then in the compact formulation
     and nothing else; ``run`` passes ``--formulation compact`` for a ``*_compact`` method; the section pairs

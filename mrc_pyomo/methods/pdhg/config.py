@@ -29,8 +29,9 @@ class PDHGConfig:
     spent left (:func:`~mrc_pyomo.methods.pdhg.restarted.room_for_masters`).  ``certify=False`` ends the fit there
     (lower end the iterations' bound).  The certificate's first master holds the rows of
     :func:`~mrc_pyomo.methods.pdhg.restarted.active_rows` (``support_floor``, ``near``); its loop runs with
-    ``certificate``'s settings, keeping every row.  The measurements behind ``settled``, ``handover``, ``room``
-    and ``near``: docs/benchmarks.md, "The route of the default fit"."""
+    ``certificate``'s settings, keeping every row (``keep_rows``: the support names nearly the final rows).  The
+    measurements behind ``settled``, ``handover``, ``room`` and ``near``: docs/benchmarks.md, "The route of the
+    default fit"."""
 
     eps_1: float = 1e-3
     max_iter: int = 100_000
@@ -53,6 +54,7 @@ class PDHGConfig:
     certify: bool = True
     support_floor: float = 1e-9
     near: float = 1e-2
+    keep_rows: bool = True
     certificate: CCGConfig = field(default_factory=lambda: CCGConfig(regime="n"))
     #: the regime of every master it solves (all features), a constant of the method, not a setting
     regime: ClassVar[str] = "n"
