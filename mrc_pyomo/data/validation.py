@@ -4,7 +4,7 @@ predictions that stay lazy on a Dask array (Dask-ML's convention: a Dask array o
 import numpy as np
 import pandas as pd
 from sklearn import get_config
-from sklearn.utils._array_api import get_namespace, get_namespace_and_device
+from sklearn.utils._array_api import get_namespace_and_device
 from sklearn.utils.validation import _check_sample_weight, column_or_1d, validate_data
 
 from .convert import is_dask_array
@@ -19,7 +19,7 @@ def validate_training_data(estimator, X, y):
     X, y = on_host(X), on_host(y)
     if not (is_dask_array(X) or isinstance(X, DataSource)):
         check_numeric_columns(X)
-        return validate_data(estimator, X, y, accept_sparse="csr", dtype=float64_of(X))
+        return validate_data(estimator, X, y, accept_sparse="csr", dtype=np.float64)
     if is_dask_array(X):
         _check_dask(X, "X")
         X = X.astype(np.float64)
@@ -57,7 +57,7 @@ def validate_prediction_data(estimator, X):
     X = on_host(X)
     if not (is_dask_array(X) or isinstance(X, DataSource)):
         check_numeric_columns(X)
-        return validate_data(estimator, X, accept_sparse="csr", dtype=float64_of(X), reset=False)
+        return validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, reset=False)
     if is_dask_array(X):
         _check_dask(X, "X", finite=False)
         X = X.astype(np.float64)
@@ -83,13 +83,6 @@ def in_namespace_of(X, result):
         return result
     xp, _, device = get_namespace_and_device(X)
     return xp.asarray(result, device=device)
-
-
-def float64_of(X):
-    """The float64 of the namespace scikit-learn validates ``X`` in: NumPy's, or under ``array_api_dispatch`` that
-    of another array API library (whose validation refuses NumPy's type)."""
-    xp, _ = get_namespace(X)
-    return getattr(xp, "float64", np.float64)
 
 
 def check_numeric_columns(X):

@@ -23,19 +23,20 @@ def write_pyomo_model(model, path, format=None, io_options=None):
     ``pyomo.opt.WriterFactory`` (:data:`FILE_FORMATS`) or a ``ProblemFormat``, None to tell it from the extension
     (:data:`EXTENSIONS`); ``io_options``: the writer's options over :data:`DEFAULT_IO_OPTIONS` (not modified).
     ``ValueError`` for an extension that tells no format, or a format without a writer, names what to pass."""
-    if format is None and guess_format(str(path)) is None:   # Pyomo's guess is case-sensitive: ".MPS" is MPS too
+    guessed = guess_format(str(path))
+    if format is None and guessed is None:   # Pyomo's guess is case-sensitive: ".MPS" is MPS too
         format = EXTENSIONS.get(Path(str(path)).suffix.lower().lstrip("."))
-    if format is None and guess_format(str(path)) is None:
+    if format is None and guessed is None:
         raise ValueError(f"cannot tell the file format of {str(path)!r} from its extension: name the file with one "
                          f"of {', '.join('.' + e for e in EXTENSIONS)}, or pass format= (one of "
                          f"{', '.join(map(repr, FILE_FORMATS))})")
     if format is not None and WriterFactory(format) is None:
         raise ValueError(f"format={format!r} has no Pyomo writer: pass one of {', '.join(map(repr, FILE_FORMATS))} "
                          f"(Pyomo's writers: {', '.join(sorted(WriterFactory))})")
-    if format == "lp" and guess_format(str(path)) == ProblemFormat.cpxlp:
+    if format == "lp" and guessed == ProblemFormat.cpxlp:
         format = None   # the same writer: Pyomo would warn that "lp" is not the format "cpxlp" of the extension
     defaults = dict(DEFAULT_IO_OPTIONS)
-    if (format if format is not None else guess_format(str(path))) in ("mps", ProblemFormat.mps) and minimises(model):
+    if (format if format is not None else guessed) in ("mps", ProblemFormat.mps) and minimises(model):
         defaults.update(MPS_IO_OPTIONS)
     model.write(str(path), format=format, io_options={**defaults, **(io_options or {})})
     return path

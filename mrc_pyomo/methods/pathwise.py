@@ -16,10 +16,10 @@ at any ``lambda`` (:mod:`mrc_pyomo.oracles.certificate`).
 **The first-order phases** (:class:`Phase`; :mod:`mrc_pyomo.methods.first_order`) run each from the
 :class:`~mrc_pyomo.methods.result.Outcome` of the one before, then the stages from the master of the rows the
 last names active (:func:`certificate_master`), keeping them where its config's ``keep_rows`` says
-(:func:`keeping_rows`: MRC-PDHG's support), each master's point joined
-to the phases' rule by segments (:func:`with_segments`): the masters' lower end reaches ``R*`` before their
-points do.  A single fit, a path, a fold and a warm start are all this runner; records are made with their
-``lambda0`` and number (``Start.iterations_before``), never edited after.
+(:func:`keeping_rows`: MRC-PDHG's support), each master's point joined to the phases' rule by segments
+(:func:`with_segments`): the masters' lower end reaches ``R*`` before their points do.  A single fit, a path, a
+fold and a warm start are all this runner; records are made with their ``lambda0`` and number
+(``Start.iterations_before``), never edited after.
 """
 
 import time
@@ -83,7 +83,7 @@ def stage_config(config, eps_1, used):
 
 def keeping_rows(config):
     """``config`` whose loop keeps every row (``row_age`` None), where it has that setting: for a loop from the
-    master of a first-order phase, which holds nearly the final rows already."""
+    master of a phase whose rows are nearly the final ones (``keep_rows``: MRC-PDHG's support)."""
     return replace(config, row_age=None) if "row_age" in {f.name for f in fields(config)} else config
 
 
@@ -154,11 +154,11 @@ def fit_steps(problem, lambda0s, method, config, *, deadline=None, log=None, pha
         found, records, status = yield from phase.method.iterations(
             problem, phase.config, start=found, deadline=deadline, log=log, iterations_before=len(history))
         history = history + records
-        if status in (Status.CONVERGED, Status.CALLBACK, Status.TIME_LIMIT) or deadline.expired():
+        ended = status in (Status.CONVERGED, Status.CALLBACK, Status.TIME_LIMIT) or deadline.expired()
+        if ended:
             break
     columns = method.columns
-    if status in (Status.CONVERGED, Status.CALLBACK, Status.TIME_LIMIT) or deadline.expired() or (
-            found.risk - found.lower <= gap_tolerance(config.eps_1)):
+    if ended or found.risk - found.lower <= gap_tolerance(config.eps_1):
         return phase_result(found, history, status or Status.TIME_LIMIT, config.eps_1, columns)
     start = Start(master=certificate_master(problem, found, phases[-1]), candidates=(found.mu,),
                   iterations_before=len(history))

@@ -9,14 +9,19 @@ from ...master.solution import Changes
 from ...problem.initialization import class_centroids, initial_features, initial_rows
 
 
+def reduced_rows(reduction, samples, subsets):
+    """The rows ``(samples, subsets)`` without those ``reduction`` leaves out (None: all of them)."""
+    if reduction is None:
+        return samples, subsets
+    kept = reduction.kept_rows(samples, subsets)
+    return samples[kept], subsets[kept]
+
+
 def centroid_rows(n, n_classes, reduction=None):
     """The rows of the first master (:func:`~mrc_pyomo.problem.initialization.initial_rows`: the class centroids'),
     without those a reduction leaves out: ``(samples, subsets, floor)``.  They keep every master bounded."""
     samples, subsets, floor = initial_rows(n, n_classes)
-    if reduction is not None:
-        kept = reduction.kept_rows(samples, subsets)
-        samples, subsets = samples[kept], subsets[kept]
-    return samples, subsets, floor
+    return *reduced_rows(reduction, samples, subsets), floor
 
 
 def as_added(master):
@@ -49,10 +54,7 @@ def initial_master(problem, config, rows=(), features=(), own_labels_only=False)
     master.add_features(features)
     master.add_rows(samples, subsets)
     for samples, subsets in rows:
-        if reduction is not None:
-            kept = reduction.kept_rows(samples, subsets)
-            samples, subsets = samples[kept], subsets[kept]
-        master.add_rows(samples, subsets)
+        master.add_rows(*reduced_rows(reduction, samples, subsets))
     return master
 
 

@@ -188,8 +188,7 @@ def iterations(problem, config=None, *, start=None, deadline=None, log=None, ite
         z = new if restarted or config.reflection is None else restarts.anchored(z, new, k, config.reflection)
         handing_over = support.hands_over(new.W, k, steps.tried) and room_for_masters(deadline, config.room)
         history.append({"iteration": iterations_before + k, "lambda0": problem.lambda0, "phase": FIRST_ORDER,
-                        "R_mu": risk,
-                        "lower": lower, "upper": best.risk, "omega": restarts.omega, "residual": value,
+                        "R_mu": risk, "lower": lower, "upper": best.risk, "omega": restarts.omega, "residual": value,
                         "work": support.ratio, "seconds_elapsed": deadline.elapsed()})
         status = yield from stop_of(history, log, config, deadline, handing_over)
         if status != Status.MAX_ITER:
