@@ -8,6 +8,8 @@ from .help import COMMANDS, DEMO_HELP, EPILOG, FIT_DESCRIPTION, STANDARDIZE_HELP
 
 #: the values of ``--first-order``: the estimator's ``first_order``
 FIRST_ORDER = {"auto": "auto", "on": True, "off": False}
+#: the help of ``--solver``, the same in ``demo`` and ``fit``
+SOLVER_HELP = "'highs' (the built-in HiGHS backend, default) or any Pyomo LP solver name"
 
 
 def build_parser(prog="mrc-pyomo", commands=COMMANDS):
@@ -28,8 +30,7 @@ def build_parser(prog="mrc-pyomo", commands=COMMANDS):
 
 def demo_arguments(demo):
     demo.description = DEMO_HELP
-    demo.add_argument("--solver", default="highs",
-                      help="'highs' (the built-in HiGHS backend, default) or any Pyomo LP solver name")
+    demo.add_argument("--solver", default="highs", help=SOLVER_HELP)
     demo.add_argument("--eps-1", type=float, default=1e-3, help="target of the certified gap (default 1e-3)")
     demo.add_argument("--wide-log", action="store_true",
                       help="the iteration log with every column (122 characters; the estimator's verbose=3)")
@@ -57,8 +58,7 @@ def fit_arguments(fit):
                           "the data's shape: none where masters are cheap, MRC-PDHG's iterations for many classes "
                           "and random Fourier features, FISTA's then PDHG's for images; 'on': the route's, or "
                           "PDHG's; 'off': none)")
-    fit.add_argument("--solver", default="highs",
-                     help="'highs' (the built-in HiGHS backend, default) or any Pyomo LP solver name")
+    fit.add_argument("--solver", default="highs", help=SOLVER_HELP)
     fit.add_argument("--solver-option", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
     fit.add_argument("--formulation", choices=list(FORMULATIONS), default="paper",
                      help="the master's items: paper, the paper's (sample, label subset) rows (default); compact, "
@@ -95,10 +95,6 @@ def predict_arguments(predict):
     predict.add_argument("--sep", default=",", help="separator of a CSV file (default: ,; '\\t' or tab: a tab)")
     predict.add_argument("--proba", action="store_true", help="add the class probabilities")
     predict.add_argument("--output", help="CSV file to write (default: stdout)")
-
-
-#: the arguments of each command
-ARGUMENTS = {"demo": demo_arguments, "fit": fit_arguments, "predict": predict_arguments}
 
 
 #: the arguments of each command
