@@ -81,6 +81,15 @@ class DataSource(ABC):
         """A new source whose block is ``fn(block)``, a row-wise function (the feature map, the column scaling)
         that gives each row the same bits whatever rows it is applied with; this source is not changed."""
 
+    def scores(self, mu):
+        """The class scores ``Psi mu^T``, shape ``(n, K)``, of NumPy coefficients ``mu`` ``(K, D)``: one pass."""
+        return self.map_reduce(lambda block, start: np.asarray(block @ mu.T), np.concatenate)
+
+    def weighted_sums(self, W):
+        """``Psi^T W`` as a ``(K, D)`` array for NumPy class weights ``W`` ``(n, K)``: one pass, the blocks'
+        products summed in the samples' order."""
+        return self.map_reduce(lambda block, start, part: np.asarray(block.T @ part).T, sum, W)
+
     def nonzeros(self):
         """The number of nonzero entries of ``Psi`` (one pass)."""
         return int(self.map_reduce(lambda block, start: block.nnz if sp.issparse(block) else np.count_nonzero(block),
@@ -94,9 +103,33 @@ class DataSource(ABC):
             else np.concatenate(parts)))
 
 
+def block_sums(Psi):
+    """``(B, S)``, CSR matrices with ``S B = Psi^T``, for ``Psi^T W = S (B W)`` in two products with the bits of the
+    canonical blocks' sum ``sum_b Psi_b^T W_b``.  ``B`` stacks the blocks' ``Psi_b^T`` on the columns each touches
+    (a row of ``B W`` is one block's sum for one column, its samples in order, as ``Psi_b^T W_b``'s), and ``S``
+    adds those rows of each column, blocks in order, from 0, as ``sum`` does (the blocks a column misses add 0)."""
+    parts, columns = [], []
+    for first in block_starts(Psi.shape[0]):
+        block = Psi[first:first + BLOCK_ROWS]
+        touched = np.flatnonzero(np.diff(block.tocsc().indptr))
+        narrow = sp.csr_matrix(block[:, touched].T)
+        parts.append(sp.csr_matrix((narrow.data, narrow.indices + first, narrow.indptr),
+                                   shape=(len(touched), Psi.shape[0])))
+        columns.append(touched)
+    columns = np.concatenate(columns)
+    adding = sp.csr_matrix((np.ones(len(columns)), (columns, np.arange(len(columns)))),
+                           shape=(Psi.shape[1], len(columns)))
+    return sp.vstack(parts, format="csr"), adding
+
+
 class InMemorySource(DataSource):
     """``Psi`` in memory, a dense NumPy array or a CSR matrix, passed over by the canonical blocks (of a CSR
-    matrix, copies made at the first pass and kept: ``blocks``)."""
+    matrix, copies made at the first pass and kept: ``blocks``).
+
+    The two products of the first-order methods over a CSR matrix cost its nonzeros, not a dense ``(D, K)`` operand
+    or result a block: :meth:`scores` is one product (a row's score is the same sum whatever the blocks), and
+    :meth:`weighted_sums` two, by :func:`block_sums`'s matrices (made once), each entry the same sum in the same
+    order as the blocks' sum: the bits of :meth:`DataSource.scores` and :meth:`DataSource.weighted_sums`."""
 
     def __init__(self, Psi):
         # C order, as a Dask chunk is: a block's sums then run in the same order as on Dask
@@ -125,6 +158,19 @@ class InMemorySource(DataSource):
 
     def persist(self):
         return self
+
+    def scores(self, mu):
+        if not self.sparse:
+            return super().scores(mu)
+        return np.asarray(self.array @ np.ascontiguousarray(mu.T))   # C order: SciPy copies any other a product
+
+    def weighted_sums(self, W):
+        if not self.sparse:
+            return super().weighted_sums(W)
+        if getattr(self, "sums", None) is None:
+            self.sums = block_sums(self.array)
+        per_block, adding = self.sums
+        return np.asarray(adding @ (per_block @ np.ascontiguousarray(W))).T
 
 
 class ArraySource(DataSource):

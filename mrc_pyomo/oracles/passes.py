@@ -13,15 +13,16 @@ from .primal import class_scores
 def forward(data, mu):
     """The class scores ``V = Psi mu^T`` of every sample, shape ``(n, K)``: one pass."""
     xp = array_namespace(mu)
-    concat = np.concatenate if is_numpy(xp) else xp.concat
-    return as_source(data).map_reduce(lambda block, start: class_scores(block, mu), concat)
+    if is_numpy(xp):
+        return as_source(data).scores(mu)
+    return as_source(data).map_reduce(lambda block, start: class_scores(block, mu), xp.concat)
 
 
 def backward(data, W):
     """``Psi^T W`` as a ``(K, D)`` array for per-sample class weights ``W`` (shape ``(n, K)``): one pass."""
     xp = array_namespace(W)
     if is_numpy(xp):
-        return as_source(data).map_reduce(lambda block, start, part: np.asarray(block.T @ part).T, sum, W)
+        return as_source(data).weighted_sums(W)
     transpose = xp.matrix_transpose
     return as_source(data).map_reduce(lambda block, start, part: transpose(transpose(block) @ part), sum, W)
 

@@ -78,3 +78,19 @@ def test_a_sparse_source_cuts_its_blocks_once():
     assert [block.shape[0] for block in first] == [BLOCK_ROWS, BLOCK_ROWS, 17]
     starts = source.map_reduce(lambda block, start: [start], lambda parts: sum(parts, []))
     assert starts == [0, BLOCK_ROWS, 2 * BLOCK_ROWS] and source.blocks is first
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_the_first_order_products_have_the_bits_of_the_canonical_blocks(sparse):
+    """``scores`` and ``weighted_sums`` of a source in memory (a CSR matrix: one product, and two through
+    ``block_sums``' matrices, costing their nonzeros) give the bits of the canonical blocks' products and sum, as
+    a Dask source's: text's sparse columns, some untouched by a block, a block short, signed entries."""
+    from mrc_pyomo.data.source import BLOCK_ROWS, DataSource
+    rng = np.random.default_rng(5)
+    matrix = sp.random(3 * BLOCK_ROWS + 123, 900, density=0.004, format="csr", random_state=4)
+    matrix.data = rng.normal(size=matrix.nnz)
+    source = InMemorySource(matrix if sparse else matrix.toarray())
+    mu, W = rng.normal(size=(3, 900)), rng.random((matrix.shape[0], 3))
+    assert np.array_equal(source.scores(mu), DataSource.scores(source, mu))
+    assert np.array_equal(source.weighted_sums(W), DataSource.weighted_sums(source, W))
+    assert np.allclose(source.weighted_sums(W), (matrix.T @ W).T, rtol=1e-12, atol=1e-12)
