@@ -102,7 +102,9 @@ random_state, formulation, class_weight
         The number of columns of ``X`` seen in ``fit``.
     best_estimator_ : MRCClassifier
         With ``refit=True``: fitted on all the data at ``lambda0_``; ``predict``, ``predict_proba``,
-        ``decision_function`` and the fitted attributes (``mu_``, ``upper_``, ...) are its.
+        ``decision_function`` and the fitted attributes (``mu_``, ``upper_``, ...) are its.  Fitted on the data frame
+        itself where ``X`` was one, so that its ``feature_names_in_`` refuse columns in another order, as
+        scikit-learn's estimators do.
     """
 
     _parameter_constraints = constraints_of(CV_PARAMETERS)
@@ -138,7 +140,7 @@ random_state, formulation, class_weight
         """The fit's work: the folds' paths, their scores, the choice of ``lambda0_`` and the refit."""
         params = self._estimator_params()
         scorer, takes_weight = fold_scorer(self.scoring, MRCClassifier(**params))
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=True)
+        given, (X, y) = X, validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=True)
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         train_weight = class_sample_weight(self.class_weight, y, sample_weight)
@@ -163,7 +165,9 @@ random_state, formulation, class_weight
                 display.fold(k, table, scores)
         self._choose(lambda0s, folds)
         if self.refit:
-            self.best_estimator_ = MRCClassifier(lambda0=self.lambda0_, **params).fit(X, y,
+            # a data frame's columns: the refit sees the frame, so that its predictions check the names as the fit's
+            refit_X = given if "feature_names_in_" in vars(self) else X
+            self.best_estimator_ = MRCClassifier(lambda0=self.lambda0_, **params).fit(refit_X, y,
                                                                                       sample_weight=sample_weight)
             self.classes_ = self.best_estimator_.classes_
 

@@ -283,3 +283,34 @@ def test_class_weight_weights_the_folds_and_the_refit_with_the_weights_of_all_of
     assert np.array_equal(weighted.mu_, by_sample.mu_) and weighted.best_estimator_.class_weight == "balanced"
     with pytest.raises(ValueError, match=r"class_weight has weights for \[7\]"):
         MRCClassifierCV(lambda0s=[0.1], cv=3, class_weight={7: 2.0}).fit(X, y)
+
+
+def test_a_frame_s_feature_names_are_checked_on_every_predicting_surface_as_logistic_regression_cv_does():
+    """Fitted on a DataFrame, the refit keeps the column names (``best_estimator_.feature_names_in_``), so the columns
+    given in another order are refused by scikit-learn's own check, by the CV estimator and by its best estimator, on
+    ``predict``, ``predict_proba``, ``decision_function`` and ``score``, with LogisticRegressionCV's error; the frame
+    in the fit's order predicts without a warning (it warned that the refit had no feature names)."""
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegressionCV
+    X, y = iris()
+    frame = pd.DataFrame(X, columns=["sepal_length", "sepal_width", "petal_length", "petal_width"])
+    reordered = frame[frame.columns[::-1]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # iris's linear MRC never predicts class 1 (test_classifier.py)
+        cv = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2).fit(frame, y)
+        reference = LogisticRegressionCV(Cs=2, cv=2, l1_ratios=(0,), use_legacy_attributes=False).fit(frame, y)
+    assert list(cv.best_estimator_.feature_names_in_) == list(frame.columns)
+    with pytest.raises(ValueError) as expected:
+        reference.predict(reordered)
+    message = str(expected.value)
+    assert message.startswith("The feature names should match those that were passed during fit")
+    for estimator in (cv, cv.best_estimator_):
+        for call in (lambda: estimator.predict(reordered), lambda: estimator.predict_proba(reordered),
+                     lambda: estimator.decision_function(reordered), lambda: estimator.score(reordered, y)):
+            with pytest.raises(ValueError) as error:
+                call()
+            assert str(error.value) == message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        predicted = cv.predict(frame)
+    assert np.mean(predicted == y) == cv.score(frame, y) > 0.6
