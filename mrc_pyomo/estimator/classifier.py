@@ -78,7 +78,9 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         Rows and features added per iteration at most.
     max_iter : int or None, default=None
         Iterations at most: masters, MRC-SUB's steps, first-order iterations; None: 1,000, and 10,000 steps for MRC-SUB
-        (MRCpy's, as in the paper's comparisons).
+        (MRCpy's, as in the paper's comparisons).  It bounds the whole fit, the stages of ``continuation`` together
+        (they are one fit at ``lambda0``), where a path (:func:`~mrc_pyomo.mrc_path`, the folds of
+        :class:`~mrc_pyomo.MRCClassifierCV`) gives each of its values its own, as ``LogisticRegressionCV`` each ``C``.
     regime : {"auto", "n", "nm"}, default="auto"
         MRC-CCG's regime: ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"``:
         ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``; not in

@@ -314,3 +314,18 @@ def test_a_frame_s_feature_names_are_checked_on_every_predicting_surface_as_logi
         warnings.simplefilter("error")
         predicted = cv.predict(frame)
     assert np.mean(predicted == y) == cv.score(frame, y) > 0.6
+
+
+def test_max_iter_bounds_each_lambda0_of_the_folds_paths():
+    """``max_iter=2`` gives every candidate its two masters on every fold, as LogisticRegressionCV gives each ``C``
+    its ``max_iter``: every value is scored (the smaller ones went unscored, ranked last, and the choice drifted to
+    large values); the refit's own two masters end in a ConvergenceWarning, as any fit's."""
+    from sklearn.exceptions import ConvergenceWarning
+    X, y = random_problem(150, 4, 3, seed=2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cv = MRCClassifierCV(lambda0s=[0.3, 0.03, 0.003], cv=3, max_iter=2).fit(X, y)
+    messages = [str(w.message) for w in caught]
+    assert not [m for m in messages if "no score on some fold" in m]
+    assert [w.category for w in caught] == [ConvergenceWarning] and cv.best_estimator_.n_iter_ == 2
+    assert np.isfinite(cv.scores_).all() and np.isfinite(cv.coefs_paths_).all()
