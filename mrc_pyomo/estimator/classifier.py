@@ -15,7 +15,7 @@ from ..methods import get_method
 from ..methods.deadline import Deadline, caller_time_left_out
 from ..methods.pathwise import fit_steps, schedule, zero_rule_lambda0
 from ..methods.result import finish
-from .fitted import Fitted, commit, fit_warnings, fitted_attributes
+from .fitted import Fitted, FittedStateMixin, commit, fit_warnings, fitted_attributes
 from .fitting import plan_of, problem_of
 from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
 from .rule import RuleMixin
@@ -23,7 +23,7 @@ from .steps import Steps, check_not_fitting, running_fit
 from .warm import warm_start_of
 
 
-class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
+class MRCClassifier(FittedStateMixin, SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
     """Minimax risk classifier with the 0-1 loss, learned by constraint and column generation.
 
     Standardise raw features: ``R``, the rule and its certificate are invariant under a positive rescaling of a column

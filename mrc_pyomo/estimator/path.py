@@ -24,7 +24,7 @@ from ..methods.ccg.config import choose_regime, feature_density
 from ..methods.deadline import Deadline, caller_time_left_out
 from ..methods.pathwise import path_steps
 from ..methods.result import Status, finish
-from .fitted import fitted_attributes, set_fitted
+from .fitted import FittedStateMixin, fitted_attributes, set_fitted
 from .fitting import plan_of, problem_of
 from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
 from .rule import RuleMixin
@@ -72,7 +72,7 @@ def lambda0_grid(lambda0s=None):
     return np.sort(values)[::-1]
 
 
-class PathStage(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
+class PathStage(FittedStateMixin, SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
     """A stage of a regularisation path (:func:`mrc_path`): the rule fitted at its ``lambda0``, with the fitted
     attributes and parameters of :class:`~mrc_pyomo.MRCClassifier`; it predicts and scores as a fitted classifier does,
     and ``MRCClassifier(**stage.get_params())`` fits it on its own.  Its ``fit`` raises."""
