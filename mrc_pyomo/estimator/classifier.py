@@ -8,6 +8,8 @@ them the rule (:mod:`mrc_pyomo.estimator.rule`) and its certified interval ``low
 ``ConvergenceWarning``.
 """
 
+from functools import partial
+
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
 from ..display.progress import progress_display
@@ -15,7 +17,8 @@ from ..methods import get_method
 from ..methods.deadline import Deadline, caller_time_left_out
 from ..methods.pathwise import fit_steps, schedule, zero_rule_lambda0
 from ..methods.result import finish
-from .fitted import Fitted, FittedStateMixin, commit, fit_warnings, fitted_attributes
+from .callbacks import FitCallbacks, FitTasks, end_root, watched
+from .fitted import Fitted, FittedStateMixin, commit, fit_warnings, fitted_attributes, iteration_attributes
 from .fitting import plan_of, problem_of
 from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
 from .rule import RuleMixin
@@ -23,7 +26,7 @@ from .steps import Steps, check_not_fitting, running_fit
 from .warm import warm_start_of
 
 
-class MRCClassifier(FittedStateMixin, SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
+class MRCClassifier(FitCallbacks, FittedStateMixin, SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
     """Minimax risk classifier with the 0-1 loss, learned by constraint and column generation.
 
     Standardise raw features: ``R``, the rule and its certificate are invariant under a positive rescaling of a column
@@ -184,10 +187,15 @@ class MRCClassifier(FittedStateMixin, SolverCloneMixin, RuleMixin, ClassifierMix
         or is paused (:meth:`steps`) raises ``RuntimeError``.
 
         ``sample_weight`` (shape ``(n,)``, non-negative): the weights in ``tau`` and ``lambda`` (eq. 2), an integer
-        weight as that many copies; a sample of weight 0 is left out, also of ``R``'s maximum."""
+        weight as that many copies; a sample of weight 0 is left out, also of ``R``'s maximum.  scikit-learn's
+        callbacks (``set_callbacks``) see the fit's phases, stages and iterations
+        (:mod:`mrc_pyomo.estimator.callbacks`)."""
         with running_fit(self):
-            fitted = finish(self._fit_steps(X, y, sample_weight), self.callback)
-        return commit(self, fitted)
+            root = self._callback_root(X, y, sample_weight)
+            fitted = finish(self._fit_steps(X, y, sample_weight, root=root), self.callback)
+        commit(self, fitted)
+        end_root(root, self, X, y, sample_weight)
+        return self
 
     def steps(self, X, y, sample_weight=None):
         """Fit as :meth:`fit` does, one iteration at a time: a :class:`~mrc_pyomo.estimator.steps.Steps` iterator of
@@ -197,13 +205,14 @@ class MRCClassifier(FittedStateMixin, SolverCloneMixin, RuleMixin, ClassifierMix
         self._validate_params()   # now, and again when the fit starts (the parameters may change in between)
         return Steps(self, lambda: self._fit_steps(X, y, sample_weight, validate=True), self.callback)
 
-    def _fit_steps(self, X, y, sample_weight, validate=False):
+    def _fit_steps(self, X, y, sample_weight, validate=False, root=None):
         """The work of :meth:`fit` as a generator of its iterations (:mod:`mrc_pyomo.methods.result`) that returns a
         :class:`~mrc_pyomo.estimator.fitted.Fitted` (the parameters checked first if ``validate``): the problem prepared
         and the method planned (:mod:`mrc_pyomo.estimator.fitting`), then :func:`mrc_pyomo.methods.pathwise.fit_steps`
         within one :class:`~mrc_pyomo.methods.deadline.Deadline`, through the values of
         :func:`~mrc_pyomo.methods.pathwise.schedule` with ``continuation``, from the previous fit with ``warm_start``
-        (:mod:`mrc_pyomo.estimator.warm`)."""
+        (:mod:`mrc_pyomo.estimator.warm`); under the callbacks' ``root`` task, if any, its parts and iterations
+        (:class:`~mrc_pyomo.estimator.callbacks.FitTasks`)."""
         if validate:
             self._validate_params()
         deadline = Deadline(self.time_limit)
@@ -218,9 +227,11 @@ class MRCClassifier(FittedStateMixin, SolverCloneMixin, RuleMixin, ClassifierMix
                               phases=tuple(phase.method for phase in phases)) as progress:
             steps = fit_steps(problem, lambda0s, method, config, deadline=deadline, log=progress, phases=phases,
                               start=start)
-            result = yield from caller_time_left_out(steps, deadline)
+            tasks = None if root is None else FitTasks(root, self, method, tuple(phase.method for phase in phases), X,
+                                                       y, sample_weight, partial(iteration_attributes, problem, inputs))
+            result = yield from watched(caller_time_left_out(steps, deadline), tasks)
             attributes, rule = fitted_attributes(problem, result, config.regime, self.eps_1)
             messages = fit_warnings(problem, attributes, rule, self, getattr(config, "max_iter", None))
-            del problem   # not held once the attributes are made
+            del problem, tasks   # not held once the attributes are made
             progress.close(*(attributes[name] for name in ("status_", "lower_", "upper_", "n_iter_")))
         return Fitted({**inputs, **attributes}, messages)

@@ -8,13 +8,14 @@ from numbers import Integral
 import numpy as np
 from joblib import delayed
 from scipy.stats import rankdata
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ..display.progress import FoldsDisplay
+from .callbacks import FitCallbacks, callback_metadata, end_root, fold_tasks, refit_task
 from .classifier import MRCClassifier
 from .fitted import caller_stacklevel, fit_transaction, fitted_names
 from .fitting import class_sample_weight
@@ -46,7 +47,7 @@ def coefs_paths(folds, classes):
     return paths
 
 
-class MRCClassifierCV(SolverCloneMixin, ClassifierMixin, BaseEstimator):
+class MRCClassifierCV(FitCallbacks, SolverCloneMixin, ClassifierMixin, BaseEstimator):
     """An :class:`~mrc_pyomo.MRCClassifier` whose ``lambda0`` is chosen by cross-validation over a regularisation
     path (:func:`mrc_path` on each training fold), then refitted on all the data at the chosen value (MRC-CCG).
 
@@ -125,6 +126,8 @@ random_state, formulation, class_weight
         """scikit-learn's checks of the parameters, then :func:`~mrc_pyomo.estimator.parameters.check_parameters`."""
         validate_parameters(self, self._parameter_constraints)
 
+    # nested validation on: the refit checks the parameters of a user's feature map (phi)
+    @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, sample_weight=None, **params):
         """Score every ``lambda0`` on each fold, choose ``lambda0_``, refit on ``(X, y)`` if ``refit``; a fit that
         raises leaves the estimator as it was.  ``sample_weight``: as in :meth:`MRCClassifier.fit
@@ -132,8 +135,8 @@ random_state, formulation, class_weight
         validation scores; a fold whose training or held-out samples all weigh 0 is refused before any path runs.
         ``params``: as ``LogisticRegressionCV.fit`` takes them, for the splitter (``groups``) and the scorer, routed by
         scikit-learn's metadata routing where it is on; without it, ``groups`` reaches the splitter
-        (:func:`~mrc_pyomo.estimator.folds.routed_fit_params`)."""
-        self._validate_params()
+        (:func:`~mrc_pyomo.estimator.folds.routed_fit_params`).  scikit-learn's callbacks (``set_callbacks``) see
+        the folds, their paths' stages and the refit (:mod:`mrc_pyomo.estimator.callbacks`)."""
         with fit_transaction(self):
             for name in fitted_names(self):
                 delattr(self, name)
@@ -171,6 +174,8 @@ random_state, formulation, class_weight
         splits = list(check_cv(self.cv, y, classifier=True).split(X, y, **split_params))
         score_params = self._score_params(sample_weight, routed, takes_weight)
         check_fold_weights(splits, train_weight, score_params.get("sample_weight"), self.cv)
+        root = self._callback_root(X, y, sample_weight, max_subtasks=len(splits) + bool(self.refit))
+        hook = {"X": X, "y": y, "metadata": callback_metadata(sample_weight)}
         calls = [delayed(fold_scores)(k, X, y, train, test, lambda0s, {**estimator_params, "class_weight": None},
                                       scorer, None if train_weight is None else train_weight[train], score_params)
                  for k, (train, test) in enumerate(splits)]
@@ -179,13 +184,15 @@ random_state, formulation, class_weight
             for k, table, scores, coefs, classes in run_folds(calls, self.n_jobs):
                 folds[k] = (scores, coefs, classes)
                 display.fold(k, table, scores)
+                fold_tasks(root, self, k, lambda0s, scores, hook)
         self._choose(lambda0s, folds)
         if self.refit:
             # a data frame's columns: the refit sees the frame, so that its predictions check the names as the fit's
             refit_X = given if "feature_names_in_" in vars(self) else X
-            self.best_estimator_ = MRCClassifier(lambda0=self.lambda0_, **estimator_params).fit(
-                refit_X, y, sample_weight=sample_weight)
+            with refit_task(root, self, MRCClassifier(lambda0=self.lambda0_, **estimator_params), hook) as refitted:
+                self.best_estimator_ = refitted.fit(refit_X, y, sample_weight=sample_weight)
             self.classes_ = self.best_estimator_.classes_
+        end_root(root, self, X, y, sample_weight)
 
     def _choose(self, lambda0s, folds):
         """Set the attributes of the folds' results (``(scores, coefs, classes)`` per fold) over ``lambda0s``: scores,

@@ -67,6 +67,17 @@ def fitted_attributes(problem, result, regime, eps_1):
     }, rule
 
 
+def iteration_attributes(problem, inputs, item):
+    """The fitted attributes that predict (``classes_``, ``feature_map_``, ``mu_`` and the data's ``inputs``) of the
+    rule a fit on ``problem`` returns if it stops at the iteration ``item`` (an MRC-CCG state: its best certified rule,
+    in the user's units); None for an item without one (a first-order iteration's record)."""
+    check = getattr(item, "check", None)
+    if check is None:
+        return None
+    return {**inputs, "classes_": problem.classes, "feature_map_": problem.feature_map,
+            "mu_": problem.rule(check.best.mu).mu}
+
+
 def unpredicted_classes_message(problem, rule, status, estimator):
     """The warning for a rule that never predicts some classes of its training data (None if it predicts them all), with
     the cause: a fit stopped before it converged; missing classes lighter than :data:`LIGHT_CLASSES` of the sample
