@@ -20,13 +20,15 @@ from ..methods.result import finish
 from .callbacks import FitCallbacks, FitTasks, end_root, watched
 from .fitted import Fitted, FittedStateMixin, commit, fit_warnings, fitted_attributes, iteration_attributes
 from .fitting import plan_of, problem_of
-from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
+from .parameters import (API_PAGE, PARAMETER_CONSTRAINTS, PARAMETERS, DocLinkMixin, SolverCloneMixin, make_init,
+                         validate_parameters)
 from .rule import RuleMixin
 from .steps import Steps, check_not_fitting, running_fit
 from .warm import warm_start_of
 
 
-class MRCClassifier(FitCallbacks, FittedStateMixin, SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
+class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMixin, RuleMixin, ClassifierMixin,
+                    BaseEstimator):
     """Minimax risk classifier with the 0-1 loss, learned by constraint and column generation.
 
     Standardise raw features: ``R``, the rule and its certificate are invariant under a positive rescaling of a column
@@ -77,8 +79,10 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, SolverCloneMixin, RuleMixin,
         (:data:`mrc_pyomo.oracles.certificate.GAP_FLOOR`).
     eps_2 : float, default=1e-5
         Threshold on the dual (feature) violations of the regime ``"nm"``.
-    n_max, m_max : int, default=400
-        Rows and features added per iteration at most.
+    n_max : int, default=400
+        Rows added per iteration at most.
+    m_max : int, default=400
+        Features added per iteration at most.
     max_iter : int or None, default=None
         Iterations at most: masters, MRC-SUB's steps, first-order iterations; None: 1,000, and 10,000 steps for MRC-SUB
         (MRCpy's, as in the paper's comparisons).  It bounds the whole fit, the stages of ``continuation`` together
@@ -162,6 +166,7 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, SolverCloneMixin, RuleMixin,
     """
 
     _parameter_constraints = PARAMETER_CONSTRAINTS
+    _doc_link_template = API_PAGE + "#mrc_pyomo.{estimator_name}"   # documented under its public name (docs/api.rst)
 
     __init__ = make_init(PARAMETERS)   # one attribute per parameter (mrc_pyomo.estimator.parameters)
 

@@ -20,8 +20,8 @@ from .classifier import MRCClassifier
 from .fitted import caller_stacklevel, fit_transaction, fitted_names
 from .fitting import class_sample_weight
 from .folds import check_fold_weights, fold_router, fold_scorer, fold_scores, routed_fit_params, run_folds
-from .parameters import (SHARED, Parameter, SolverCloneMixin, constraints_of, make_init, parameters,
-                         validate_parameters)
+from .parameters import (SHARED, DocLinkMixin, Parameter, SolverCloneMixin, constraints_of, make_init,
+                         parameter_entries, parameters, validate_parameters)
 from .path import lambda0_grid
 
 
@@ -30,6 +30,22 @@ CV_PARAMETERS = (Parameter("lambda0s", None, ["array-like", Interval(Integral, 1
                  Parameter("cv", 5, ["cv_object"]), Parameter("scoring", None, [str, callable, None]),
                  *parameters(*SHARED), Parameter("n_jobs", None, [Integral, None]),
                  Parameter("refit", True, ["boolean"]))
+
+#: what the folds' paths and the refit make of a parameter of :data:`SHARED` beyond MRCClassifier's meaning of it
+SHARED_NOTES = {"time_limit": "; it bounds each path and the refit",
+                "class_weight": "; it weights the fits, not the validation scores, by all of ``y``"}
+
+
+def shared_parameters_doc():
+    """The entries of the class docstring of :class:`MRCClassifierCV` for the parameters it passes on to
+    :class:`~mrc_pyomo.MRCClassifier` (:data:`SHARED` but ``first_order`` and ``verbose``, which it documents
+    itself): MRCClassifier's own, said once there, each as the folds' paths and the refit take it
+    (:data:`SHARED_NOTES`), so that each has its help in the HTML repr."""
+    entries = parameter_entries(MRCClassifier.__doc__)
+    indent = entries["phi"][1][:len(entries["phi"][1]) - len(entries["phi"][1].lstrip())]
+    return "\n".join(line for name in SHARED if name not in ("first_order", "verbose") for line in (
+        *entries[name], f"{indent}For the folds' paths and the refit, as :class:`~mrc_pyomo.MRCClassifier`'s"
+                        f"{SHARED_NOTES.get(name, '')}.")) + "\n"
 
 
 def coefs_paths(folds, classes):
@@ -47,7 +63,7 @@ def coefs_paths(folds, classes):
     return paths
 
 
-class MRCClassifierCV(FitCallbacks, SolverCloneMixin, ClassifierMixin, BaseEstimator):
+class MRCClassifierCV(FitCallbacks, DocLinkMixin, SolverCloneMixin, ClassifierMixin, BaseEstimator):
     """An :class:`~mrc_pyomo.MRCClassifier` whose ``lambda0`` is chosen by cross-validation over a regularisation
     path (:func:`mrc_path` on each training fold), then refitted on all the data at the chosen value (MRC-CCG).
 
@@ -62,10 +78,7 @@ class MRCClassifierCV(FitCallbacks, SolverCloneMixin, ClassifierMixin, BaseEstim
         As scikit-learn's ``check_scoring`` takes it; default the accuracy.  With ``sample_weight``, a callable without
         a ``sample_weight`` parameter (or ``**kwargs``) scores unweighted, with a warning; with scikit-learn's metadata
         routing on, the scorer's requests decide, as in ``LogisticRegressionCV`` (:meth:`fit`).
-    phi, fit_intercept, solver, eps_1, eps_2, n_max, m_max, max_iter, regime, time_limit, solver_options, \
-random_state, formulation, class_weight
-        As :class:`~mrc_pyomo.MRCClassifier`'s, for the folds' paths and the refit (``time_limit`` bounds each;
-        ``class_weight`` weights the fits, not the validation scores, by all of ``y``).
+    {shared}
     first_order : "auto" or bool, default="auto"
         As :class:`~mrc_pyomo.MRCClassifier`'s, for the refit (the folds' paths run no first-order phase).
     n_jobs : int, optional
@@ -250,3 +263,7 @@ random_state, formulation, class_weight
 
     def decision_function(self, X):
         return self._refitted("decision_function").decision_function(X)
+
+
+# the entries of the parameters the CV passes on to MRCClassifier, written once, in MRCClassifier's docstring
+MRCClassifierCV.__doc__ = MRCClassifierCV.__doc__.replace("    {shared}\n", shared_parameters_doc())

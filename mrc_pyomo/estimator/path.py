@@ -26,7 +26,8 @@ from ..methods.pathwise import path_steps
 from ..methods.result import Status, finish
 from .fitted import FittedStateMixin, fitted_attributes, set_fitted
 from .fitting import plan_of, problem_of
-from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
+from .parameters import (PARAMETER_CONSTRAINTS, PARAMETERS, DocLinkMixin, SolverCloneMixin, make_init,
+                         validate_parameters)
 from .rule import RuleMixin
 
 #: the default grid of :func:`mrc_path` and :class:`MRCClassifierCV`: 8 values from 1 down to 1e-3 (at ``lambda0 = 1``,
@@ -72,7 +73,7 @@ def lambda0_grid(lambda0s=None):
     return np.sort(values)[::-1]
 
 
-class PathStage(FittedStateMixin, SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
+class PathStage(FittedStateMixin, DocLinkMixin, SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
     """A stage of a regularisation path (:func:`mrc_path`): the rule fitted at its ``lambda0``, with the fitted
     attributes and parameters of :class:`~mrc_pyomo.MRCClassifier`; it predicts and scores as a fitted classifier does,
     and ``MRCClassifier(**stage.get_params())`` fits it on its own.  Its ``fit`` raises."""
@@ -121,9 +122,9 @@ def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
     (``TypeError``), and a path runs no first-order phase (``first_order=True`` is a ``ValueError``).  ``time_limit``
     bounds the whole path and ``max_iter`` each stage's iterations, as scikit-learn's ``LogisticRegressionCV``
     applies ``max_iter`` to each ``C`` (a stage it stops has status ``"max_iter"``, and the next one starts from it);
-    ``verbose`` and ``callback`` see every iteration of every stage, and a callback's true value stops the path.  ``regime="auto"`` does not choose the full
-    LP, which would gain nothing from the warm starts.  ``sample_weight``: as in :meth:`MRCClassifier.fit
-    <mrc_pyomo.MRCClassifier.fit>`.  Returns a :class:`RegularizationPath`; a path stopped before its last value marks
+    ``verbose`` and ``callback`` see every iteration of every stage, and a callback's true value stops the path.
+    ``regime="auto"`` does not choose the full LP, which would gain nothing from the warm starts.  ``sample_weight``:
+    as in :meth:`MRCClassifier.fit <mrc_pyomo.MRCClassifier.fit>`.  Returns a :class:`RegularizationPath`; a path stopped before its last value marks
     the rest ``"not_reached"`` and warns (``ConvergenceWarning``)."""
     lambda0s = lambda0_grid(lambda0s)
     template = path_template(lambda0s, params)
