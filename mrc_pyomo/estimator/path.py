@@ -124,8 +124,8 @@ def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
     applies ``max_iter`` to each ``C`` (a stage it stops has status ``"max_iter"``, and the next one starts from it);
     ``verbose`` and ``callback`` see every iteration of every stage, and a callback's true value stops the path.
     ``regime="auto"`` does not choose the full LP, which would gain nothing from the warm starts.  ``sample_weight``:
-    as in :meth:`MRCClassifier.fit <mrc_pyomo.MRCClassifier.fit>`.  Returns a :class:`RegularizationPath`; a path stopped before its last value marks
-    the rest ``"not_reached"`` and warns (``ConvergenceWarning``)."""
+    as in :meth:`MRCClassifier.fit <mrc_pyomo.MRCClassifier.fit>`.  Returns a :class:`RegularizationPath`; a path
+    stopped before its last value marks the rest ``"not_reached"`` and warns (``ConvergenceWarning``)."""
     lambda0s = lambda0_grid(lambda0s)
     template = path_template(lambda0s, params)
     deadline = Deadline(template.time_limit)
