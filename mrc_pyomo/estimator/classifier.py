@@ -160,9 +160,14 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMix
     coef_ : ndarray of shape (n_classes, n_features)
         The linear map only (``phi="linear"``): ``mu_`` without its intercept column, a read-only view; the class scores
         are ``X @ coef_.T + intercept_``.  With another ``phi`` the weights belong to ``Psi(x)``: ``coef_`` and
-        ``intercept_`` raise ``AttributeError``.
+        ``intercept_`` raise ``AttributeError``.  A row per class for two classes too, not scikit-learn's ``(1,
+        n_features)``: the MRC's rule is one vector per class, the one its certificate is about (``upper_ = R(mu_)``
+        weighs each row by ``lambda_``, which their difference does not determine).  Its predictions depend on the
+        difference alone (``decision_function`` is ``X @ (coef_[1] - coef_[0]) + intercept_[1] - intercept_[0]``, and
+        ``predict_proba`` is unchanged by a vector added to both rows): ``coef_[1] - coef_[0]`` is the ``(1,
+        n_features)`` row of scikit-learn's binary linear classifiers, its positive class ``classes_[1]``.
     intercept_ : ndarray of shape (n_classes,)
-        The linear map only: ``mu_[:, 0]`` with ``fit_intercept=True``, zeros otherwise.
+        The linear map only: ``mu_[:, 0]`` with ``fit_intercept=True``, zeros otherwise (read-only).
     """
 
     _parameter_constraints = PARAMETER_CONSTRAINTS
