@@ -57,7 +57,7 @@ class FitTasks:
     stopped at ``item`` (None: none), evaluated only for a callback that asks for ``fitted_estimator``."""
 
     def __init__(self, root, estimator, method, phases, X, y, sample_weight, rebuild):
-        self.root, self.estimator, self.method, self.phases, self.rebuild = root, estimator, method, phases, rebuild
+        self.root, self.method, self.phases, self.rebuild = root, method, phases, rebuild
         self.hook = {"estimator": estimator, "X": X, "y": y, "metadata": callback_metadata(sample_weight)}
         self.part, self.key = None, None
 

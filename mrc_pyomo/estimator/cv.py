@@ -32,7 +32,7 @@ CV_PARAMETERS = (Parameter("lambda0s", None, ["array-like", Interval(Integral, 1
                  Parameter("refit", True, ["boolean"]))
 
 #: what the folds' paths and the refit make of a parameter of :data:`SHARED` beyond MRCClassifier's meaning of it
-SHARED_NOTES = {"time_limit": "; it bounds each path and the refit",
+SHARED_NOTES = {"time_limit": "; each path and the refit has its own",
                 "class_weight": "; it weights the fits, not the validation scores, by all of ``y``"}
 
 

@@ -27,10 +27,10 @@ API_PAGE = "api.html"
 
 
 class DocLinkMixin:
-    """The link of an estimator's HTML repr (a notebook's) to its entry in the guide's :data:`API_PAGE`, which
-    scikit-learn's repr also takes each parameter's help from (the numpydoc "Parameters" section of the class
-    docstring, one entry per parameter): as scikit-learn's ``_doc_link_module`` and ``_doc_link_template`` say,
-    the anchor the module where the class is defined and documented."""
+    """The link of an estimator's HTML repr (a notebook's) to its entry in the guide's :data:`API_PAGE`, given by
+    scikit-learn's ``_doc_link_module`` and ``_doc_link_template``: the anchor is the class's dotted name in the
+    module that defines and documents it.  With the link, the repr shows each parameter's help, its entry in the
+    numpydoc "Parameters" section of the class docstring (one entry per parameter)."""
 
     _doc_link_module = "mrc_pyomo"
     _doc_link_template = API_PAGE + "#{estimator_module}.{estimator_name}"
