@@ -35,6 +35,11 @@ def progress_display(verbose, method, stages=False, phases=()):
     return LiveLine(method.title) if level == 1 else IterationLog(method, stages, phases, wide=level >= 3)
 
 
+def phase_method(record, phases, method):
+    """The method of ``phases`` whose columns hold the first-order ``record``'s keys (else ``method``, the fit's)."""
+    return next((phase for phase in phases if set(record) <= set(phase.columns)), method)
+
+
 def interval_text(lower, upper, record=None, room=None):
     """A fit's state in a few words: its certified interval and gap, then the size of ``record``'s master
     (MRC-CCG) or its phase, if the text then fits in ``room`` characters (None: no limit)."""
@@ -127,16 +132,12 @@ class IterationLog(Silent):
         self.method, self.phases, self.stages, self.header_shown, self.lambda0 = method, phases, stages, False, None
         self.wide = wide
 
-    def phase_of(self, record):
-        """The method of :attr:`phases` whose columns hold the first-order ``record``'s keys (else the fit's)."""
-        return next((method for method in self.phases if set(record) <= set(method.columns)), self.method)
-
     def __call__(self, record):
         if self.stages and record.get("lambda0", self.lambda0) != self.lambda0:   # a stage begins
             self.lambda0 = record["lambda0"]
             print(f"--- lambda0 = {self.lambda0:g} ---", flush=True)
         first_order = record.get("phase") == "first-order"
-        method = self.phase_of(record) if first_order else self.method
+        method = phase_method(record, self.phases, self.method) if first_order else self.method
         with wide_log(self.wide):
             line = None if method.log_line is None else method.log_line(record)
         if line is None:

@@ -8,6 +8,8 @@ them the rule (:mod:`mrc_pyomo.estimator.rule`) and its certified interval ``low
 ``ConvergenceWarning``.
 """
 
+from functools import partial
+
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
 from ..display.progress import progress_display
@@ -15,15 +17,18 @@ from ..methods import get_method
 from ..methods.deadline import Deadline, caller_time_left_out
 from ..methods.pathwise import fit_steps, schedule, zero_rule_lambda0
 from ..methods.result import finish
-from .fitted import Fitted, commit, fit_warnings, fitted_attributes
+from .callbacks import FitCallbacks, FitTasks, end_root, watched
+from .fitted import Fitted, FittedStateMixin, commit, fit_warnings, fitted_attributes, iteration_attributes
 from .fitting import plan_of, problem_of
-from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
+from .parameters import (API_PAGE, PARAMETER_CONSTRAINTS, PARAMETERS, DocLinkMixin, SolverCloneMixin, make_init,
+                         validate_parameters)
 from .rule import RuleMixin
 from .steps import Steps, check_not_fitting, running_fit
 from .warm import warm_start_of
 
 
-class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
+class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMixin, RuleMixin, ClassifierMixin,
+                    BaseEstimator):
     """Minimax risk classifier with the 0-1 loss, learned by constraint and column generation.
 
     Standardise raw features: ``R``, the rule and its certificate are invariant under a positive rescaling of a column
@@ -74,11 +79,15 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         (:data:`mrc_pyomo.oracles.certificate.GAP_FLOOR`).
     eps_2 : float, default=1e-5
         Threshold on the dual (feature) violations of the regime ``"nm"``.
-    n_max, m_max : int, default=400
-        Rows and features added per iteration at most.
+    n_max : int, default=400
+        Rows added per iteration at most.
+    m_max : int, default=400
+        Features added per iteration at most.
     max_iter : int or None, default=None
         Iterations at most: masters, MRC-SUB's steps, first-order iterations; None: 1,000, and 10,000 steps for MRC-SUB
-        (MRCpy's, as in the paper's comparisons).
+        (MRCpy's, as in the paper's comparisons).  It bounds the whole fit, the stages of ``continuation`` together
+        (they are one fit at ``lambda0``), where a path (:func:`~mrc_pyomo.mrc_path`, the folds of
+        :class:`~mrc_pyomo.MRCClassifierCV`) gives each of its values its own, as ``LogisticRegressionCV`` each ``C``.
     regime : {"auto", "n", "nm"}, default="auto"
         MRC-CCG's regime: ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"``:
         ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``; not in
@@ -151,12 +160,18 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
     coef_ : ndarray of shape (n_classes, n_features)
         The linear map only (``phi="linear"``): ``mu_`` without its intercept column, a read-only view; the class scores
         are ``X @ coef_.T + intercept_``.  With another ``phi`` the weights belong to ``Psi(x)``: ``coef_`` and
-        ``intercept_`` raise ``AttributeError``.
+        ``intercept_`` raise ``AttributeError``.  A row per class for two classes too, not scikit-learn's ``(1,
+        n_features)``: the MRC's rule is one vector per class, the one its certificate is about (``upper_ = R(mu_)``
+        weighs each row by ``lambda_``, which their difference does not determine).  Its predictions depend on the
+        difference alone (``decision_function`` is ``X @ (coef_[1] - coef_[0]) + intercept_[1] - intercept_[0]``, and
+        ``predict_proba`` is unchanged by a vector added to both rows): ``coef_[1] - coef_[0]`` is the ``(1,
+        n_features)`` row of scikit-learn's binary linear classifiers, its positive class ``classes_[1]``.
     intercept_ : ndarray of shape (n_classes,)
-        The linear map only: ``mu_[:, 0]`` with ``fit_intercept=True``, zeros otherwise.
+        The linear map only: ``mu_[:, 0]`` with ``fit_intercept=True``, zeros otherwise (read-only).
     """
 
     _parameter_constraints = PARAMETER_CONSTRAINTS
+    _doc_link_template = API_PAGE + "#mrc_pyomo.{estimator_name}"   # documented under its public name (docs/api.rst)
 
     __init__ = make_init(PARAMETERS)   # one attribute per parameter (mrc_pyomo.estimator.parameters)
 
@@ -182,10 +197,15 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         or is paused (:meth:`steps`) raises ``RuntimeError``.
 
         ``sample_weight`` (shape ``(n,)``, non-negative): the weights in ``tau`` and ``lambda`` (eq. 2), an integer
-        weight as that many copies; a sample of weight 0 is left out, also of ``R``'s maximum."""
+        weight as that many copies; a sample of weight 0 is left out, also of ``R``'s maximum.  scikit-learn's
+        callbacks (``set_callbacks``) see the fit's phases, stages and iterations
+        (:mod:`mrc_pyomo.estimator.callbacks`)."""
         with running_fit(self):
-            fitted = finish(self._fit_steps(X, y, sample_weight), self.callback)
-        return commit(self, fitted)
+            root = self._callback_root(X, y, sample_weight)
+            fitted = finish(self._fit_steps(X, y, sample_weight, root=root), self.callback)
+        commit(self, fitted)
+        end_root(root, self, X, y, sample_weight)
+        return self
 
     def steps(self, X, y, sample_weight=None):
         """Fit as :meth:`fit` does, one iteration at a time: a :class:`~mrc_pyomo.estimator.steps.Steps` iterator of
@@ -195,13 +215,14 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
         self._validate_params()   # now, and again when the fit starts (the parameters may change in between)
         return Steps(self, lambda: self._fit_steps(X, y, sample_weight, validate=True), self.callback)
 
-    def _fit_steps(self, X, y, sample_weight, validate=False):
+    def _fit_steps(self, X, y, sample_weight, validate=False, root=None):
         """The work of :meth:`fit` as a generator of its iterations (:mod:`mrc_pyomo.methods.result`) that returns a
         :class:`~mrc_pyomo.estimator.fitted.Fitted` (the parameters checked first if ``validate``): the problem prepared
         and the method planned (:mod:`mrc_pyomo.estimator.fitting`), then :func:`mrc_pyomo.methods.pathwise.fit_steps`
         within one :class:`~mrc_pyomo.methods.deadline.Deadline`, through the values of
         :func:`~mrc_pyomo.methods.pathwise.schedule` with ``continuation``, from the previous fit with ``warm_start``
-        (:mod:`mrc_pyomo.estimator.warm`)."""
+        (:mod:`mrc_pyomo.estimator.warm`); under the callbacks' ``root`` task, if any, its parts and iterations
+        (:class:`~mrc_pyomo.estimator.callbacks.FitTasks`)."""
         if validate:
             self._validate_params()
         deadline = Deadline(self.time_limit)
@@ -216,9 +237,11 @@ class MRCClassifier(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator)
                               phases=tuple(phase.method for phase in phases)) as progress:
             steps = fit_steps(problem, lambda0s, method, config, deadline=deadline, log=progress, phases=phases,
                               start=start)
-            result = yield from caller_time_left_out(steps, deadline)
+            tasks = None if root is None else FitTasks(root, self, method, tuple(phase.method for phase in phases), X,
+                                                       y, sample_weight, partial(iteration_attributes, problem, inputs))
+            result = yield from watched(caller_time_left_out(steps, deadline), tasks)
             attributes, rule = fitted_attributes(problem, result, config.regime, self.eps_1)
             messages = fit_warnings(problem, attributes, rule, self, getattr(config, "max_iter", None))
-            del problem   # not held once the attributes are made
+            del problem, tasks   # not held once the attributes are made
             progress.close(*(attributes[name] for name in ("status_", "lower_", "upper_", "n_iter_")))
         return Fitted({**inputs, **attributes}, messages)

@@ -8,19 +8,20 @@ from numbers import Integral
 import numpy as np
 from joblib import delayed
 from scipy.stats import rankdata
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ..display.progress import FoldsDisplay
+from .callbacks import FitCallbacks, callback_metadata, end_root, fold_tasks, refit_task
 from .classifier import MRCClassifier
-from .fitted import fit_transaction, fitted_names
+from .fitted import caller_stacklevel, fit_transaction, fitted_names
 from .fitting import class_sample_weight
-from .folds import check_fold_weights, fold_scorer, fold_scores, run_folds
-from .parameters import (SHARED, Parameter, SolverCloneMixin, constraints_of, make_init, parameters,
-                         validate_parameters)
+from .folds import check_fold_weights, fold_router, fold_scorer, fold_scores, routed_fit_params, run_folds
+from .parameters import (SHARED, DocLinkMixin, Parameter, SolverCloneMixin, constraints_of, make_init,
+                         parameter_entries, parameters, validate_parameters)
 from .path import lambda0_grid
 
 
@@ -29,6 +30,22 @@ CV_PARAMETERS = (Parameter("lambda0s", None, ["array-like", Interval(Integral, 1
                  Parameter("cv", 5, ["cv_object"]), Parameter("scoring", None, [str, callable, None]),
                  *parameters(*SHARED), Parameter("n_jobs", None, [Integral, None]),
                  Parameter("refit", True, ["boolean"]))
+
+#: what the folds' paths and the refit make of a parameter of :data:`SHARED` beyond MRCClassifier's meaning of it
+SHARED_NOTES = {"time_limit": "; each path and the refit has its own",
+                "class_weight": "; it weights the fits, not the validation scores, by all of ``y``"}
+
+
+def shared_parameters_doc():
+    """The entries of the class docstring of :class:`MRCClassifierCV` for the parameters it passes on to
+    :class:`~mrc_pyomo.MRCClassifier` (:data:`SHARED` but ``first_order`` and ``verbose``, which it documents
+    itself): MRCClassifier's own, said once there, each as the folds' paths and the refit take it
+    (:data:`SHARED_NOTES`), so that each has its help in the HTML repr."""
+    entries = parameter_entries(MRCClassifier.__doc__)
+    indent = entries["phi"][1][:len(entries["phi"][1]) - len(entries["phi"][1].lstrip())]
+    return "\n".join(line for name in SHARED if name not in ("first_order", "verbose") for line in (
+        *entries[name], f"{indent}For the folds' paths and the refit, as :class:`~mrc_pyomo.MRCClassifier`'s"
+                        f"{SHARED_NOTES.get(name, '')}.")) + "\n"
 
 
 def coefs_paths(folds, classes):
@@ -46,7 +63,7 @@ def coefs_paths(folds, classes):
     return paths
 
 
-class MRCClassifierCV(SolverCloneMixin, ClassifierMixin, BaseEstimator):
+class MRCClassifierCV(FitCallbacks, DocLinkMixin, SolverCloneMixin, ClassifierMixin, BaseEstimator):
     """An :class:`~mrc_pyomo.MRCClassifier` whose ``lambda0`` is chosen by cross-validation over a regularisation
     path (:func:`mrc_path` on each training fold), then refitted on all the data at the chosen value (MRC-CCG).
 
@@ -59,11 +76,9 @@ class MRCClassifierCV(SolverCloneMixin, ClassifierMixin, BaseEstimator):
         As scikit-learn's ``check_cv`` takes it (stratified folds for an integer).
     scoring : str or callable, optional
         As scikit-learn's ``check_scoring`` takes it; default the accuracy.  With ``sample_weight``, a callable without
-        a ``sample_weight`` parameter (or ``**kwargs``) scores unweighted, with a warning.
-    phi, fit_intercept, solver, eps_1, eps_2, n_max, m_max, max_iter, regime, time_limit, solver_options, \
-random_state, formulation, class_weight
-        As :class:`~mrc_pyomo.MRCClassifier`'s, for the folds' paths and the refit (``time_limit`` bounds each;
-        ``class_weight`` weights the fits, not the validation scores, by all of ``y``).
+        a ``sample_weight`` parameter (or ``**kwargs``) scores unweighted, with a warning; with scikit-learn's metadata
+        routing on, the scorer's requests decide, as in ``LogisticRegressionCV`` (:meth:`fit`).
+    {shared}
     first_order : "auto" or bool, default="auto"
         As :class:`~mrc_pyomo.MRCClassifier`'s, for the refit (the folds' paths run no first-order phase).
     n_jobs : int, optional
@@ -102,7 +117,9 @@ random_state, formulation, class_weight
         The number of columns of ``X`` seen in ``fit``.
     best_estimator_ : MRCClassifier
         With ``refit=True``: fitted on all the data at ``lambda0_``; ``predict``, ``predict_proba``,
-        ``decision_function`` and the fitted attributes (``mu_``, ``upper_``, ...) are its.
+        ``decision_function`` and the fitted attributes (``mu_``, ``upper_``, ...) are its.  Fitted on the data frame
+        itself where ``X`` was one, so that its ``feature_names_in_`` refuse columns in another order, as
+        scikit-learn's estimators do.
     """
 
     _parameter_constraints = constraints_of(CV_PARAMETERS)
@@ -122,50 +139,73 @@ random_state, formulation, class_weight
         """scikit-learn's checks of the parameters, then :func:`~mrc_pyomo.estimator.parameters.check_parameters`."""
         validate_parameters(self, self._parameter_constraints)
 
-    def fit(self, X, y, sample_weight=None):
+    # nested validation on: the refit checks the parameters of a user's feature map (phi)
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y, sample_weight=None, **params):
         """Score every ``lambda0`` on each fold, choose ``lambda0_``, refit on ``(X, y)`` if ``refit``; a fit that
         raises leaves the estimator as it was.  ``sample_weight``: as in :meth:`MRCClassifier.fit
         <mrc_pyomo.MRCClassifier.fit>` for the paths and the refit, times ``class_weight``'s weights, and alone for the
-        validation scores; a fold whose training or held-out samples all weigh 0 is refused before any path runs."""
-        self._validate_params()
+        validation scores; a fold whose training or held-out samples all weigh 0 is refused before any path runs.
+        ``params``: as ``LogisticRegressionCV.fit`` takes them, for the splitter (``groups``) and the scorer, routed by
+        scikit-learn's metadata routing where it is on; without it, ``groups`` reaches the splitter
+        (:func:`~mrc_pyomo.estimator.folds.routed_fit_params`).  scikit-learn's callbacks (``set_callbacks``) see
+        the folds, their paths' stages and the refit (:mod:`mrc_pyomo.estimator.callbacks`)."""
         with fit_transaction(self):
             for name in fitted_names(self):
                 delattr(self, name)
-            self._fit(X, y, sample_weight)
+            self._fit(X, y, sample_weight, params)
         return self
 
-    def _fit(self, X, y, sample_weight=None):
-        """The fit's work: the folds' paths, their scores, the choice of ``lambda0_`` and the refit."""
-        params = self._estimator_params()
-        scorer, takes_weight = fold_scorer(self.scoring, MRCClassifier(**params))
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=True)
-        if sample_weight is not None:
-            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        train_weight = class_sample_weight(self.class_weight, y, sample_weight)
-        lambda0s = lambda0_grid(self.lambda0s)
-        splits = list(check_cv(self.cv, y, classifier=True).split(X, y))
-        check_fold_weights(splits, train_weight, sample_weight, self.cv)
+    def get_metadata_routing(self):
+        """scikit-learn's metadata routing of the fit: its own ``sample_weight``, the ``cv``'s ``split`` and the
+        scorer's ``score`` (:func:`~mrc_pyomo.estimator.folds.fold_router`), as ``LogisticRegressionCV``'s."""
+        return fold_router(self, fold_scorer(self.scoring, MRCClassifier(**self._estimator_params()))[0])
+
+    def _score_params(self, sample_weight, routed, takes_weight):
+        """The scorer's keyword arguments over all the samples: those routed to it (the validated ``sample_weight``
+        for the one given); without routing (``routed`` None), ``sample_weight`` if the scorer ``takes_weight``,
+        else a warning that the scores are unweighted."""
+        if routed is not None:
+            return {**routed, **({"sample_weight": sample_weight} if "sample_weight" in routed else {})}
         if sample_weight is not None and not takes_weight:
             name = getattr(self.scoring, "__qualname__", type(self.scoring).__name__)
             warnings.warn(f"MRCClassifierCV's scoring ({name}) does not take sample_weight: the validation scores "
                           f"are unweighted (a scorer with a sample_weight parameter or **kwargs gets the held-out "
-                          f"samples' weights)",
-                          UserWarning, stacklevel=3)
-        part = lambda weight, rows: None if weight is None else weight[rows]  # noqa: E731
-        held_out = sample_weight if takes_weight else None
-        calls = [delayed(fold_scores)(k, X, y, train, test, lambda0s, {**params, "class_weight": None}, scorer,
-                                      part(train_weight, train), part(held_out, test))
+                          f"samples' weights)", UserWarning, stacklevel=caller_stacklevel())
+        return {} if sample_weight is None or not takes_weight else {"sample_weight": sample_weight}
+
+    def _fit(self, X, y, sample_weight=None, params=None):
+        """The fit's work: the folds' paths, their scores, the choice of ``lambda0_`` and the refit."""
+        estimator_params = self._estimator_params()
+        scorer, takes_weight = fold_scorer(self.scoring, MRCClassifier(**estimator_params))
+        split_params, routed = routed_fit_params(self, sample_weight, params or {})
+        given, (X, y) = X, validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=True)
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        train_weight = class_sample_weight(self.class_weight, y, sample_weight)
+        lambda0s = lambda0_grid(self.lambda0s)
+        splits = list(check_cv(self.cv, y, classifier=True).split(X, y, **split_params))
+        score_params = self._score_params(sample_weight, routed, takes_weight)
+        check_fold_weights(splits, train_weight, score_params.get("sample_weight"), self.cv)
+        root = self._callback_root(X, y, sample_weight, max_subtasks=len(splits) + bool(self.refit))
+        hook = {"X": X, "y": y, "metadata": callback_metadata(sample_weight)}
+        calls = [delayed(fold_scores)(k, X, y, train, test, lambda0s, {**estimator_params, "class_weight": None},
+                                      scorer, None if train_weight is None else train_weight[train], score_params)
                  for k, (train, test) in enumerate(splits)]
         folds = [None] * len(splits)
         with FoldsDisplay(self.verbose, len(splits), lambda0s) as display:
             for k, table, scores, coefs, classes in run_folds(calls, self.n_jobs):
                 folds[k] = (scores, coefs, classes)
                 display.fold(k, table, scores)
+                fold_tasks(root, self, k, lambda0s, scores, hook)
         self._choose(lambda0s, folds)
         if self.refit:
-            self.best_estimator_ = MRCClassifier(lambda0=self.lambda0_, **params).fit(X, y,
-                                                                                      sample_weight=sample_weight)
+            # a data frame's columns: the refit sees the frame, so that its predictions check the names as the fit's
+            refit_X = given if "feature_names_in_" in vars(self) else X
+            with refit_task(root, self, MRCClassifier(lambda0=self.lambda0_, **estimator_params), hook) as refitted:
+                self.best_estimator_ = refitted.fit(refit_X, y, sample_weight=sample_weight)
             self.classes_ = self.best_estimator_.classes_
+        end_root(root, self, X, y, sample_weight)
 
     def _choose(self, lambda0s, folds):
         """Set the attributes of the folds' results (``(scores, coefs, classes)`` per fold) over ``lambda0s``: scores,
@@ -178,7 +218,7 @@ random_state, formulation, class_weight
         if not finite.all():
             warnings.warn(f"{int((~finite).sum())} of {len(mean)} values of lambda0 have no score on some fold (a "
                           f"stage the fold's path did not reach, or a NaN score): they are ranked last", UserWarning,
-                          stacklevel=4)
+                          stacklevel=caller_stacklevel())
         rank = np.ones(len(mean), dtype=np.int32)
         if finite.any():
             rank = rankdata(-np.where(finite, mean, np.nanmin(mean) - 1), method="min").astype(np.int32)
@@ -223,3 +263,7 @@ random_state, formulation, class_weight
 
     def decision_function(self, X):
         return self._refitted("decision_function").decision_function(X)
+
+
+# the entries of the parameters the CV passes on to MRCClassifier, written once, in MRCClassifier's docstring
+MRCClassifierCV.__doc__ = MRCClassifierCV.__doc__.replace("    {shared}\n", shared_parameters_doc())

@@ -8,6 +8,7 @@ at the end, so a fit that raises or is abandoned leaves the estimator as it was 
 :func:`fit_transaction` does the same for a fit that writes as it goes (:class:`~mrc_pyomo.MRCClassifierCV`).
 """
 
+import copyreg
 import inspect
 import os
 import warnings
@@ -23,6 +24,11 @@ from ..methods.pathwise import zero_rule_lambda0
 from ..methods.result import Status
 from ..oracles.certificate import gap_tolerance
 
+#: the library's types in a skops file of a fitted model (``skops.io.get_untrusted_types`` lists them, skops trusting
+#: NumPy's, SciPy's and scikit-learn's estimators itself); a user's own feature map, scorer or splitter adds its own
+SKOPS_TYPES = ("mrc_pyomo.estimator.classifier.MRCClassifier", "mrc_pyomo.estimator.cv.MRCClassifierCV",
+               "mrc_pyomo.estimator.path.PathStage", "mrc_pyomo.feature_maps.FeatureMap",
+               "mrc_pyomo.feature_maps.LinearFeatures", "mrc_pyomo.feature_maps.RandomFourierFeatures")
 #: the attributes the validation of the training data sets (scikit-learn's ``validate_data``)
 INPUT_ATTRIBUTES = ("n_features_in_", "feature_names_in_")
 #: the end of the warning of a fit that stopped "stalled"
@@ -59,6 +65,17 @@ def fitted_attributes(problem, result, regime, eps_1):
         "history_": history,
         "master_": None if result.master is None else result.master.compact(),
     }, rule
+
+
+def iteration_attributes(problem, inputs, item):
+    """The fitted attributes that predict (``classes_``, ``feature_map_``, ``mu_`` and the data's ``inputs``) of the
+    rule a fit on ``problem`` returns if it stops at the iteration ``item`` (an MRC-CCG state: its best certified rule,
+    in the user's units); None for an item without one (a first-order iteration's record)."""
+    check = getattr(item, "check", None)
+    if check is None:
+        return None
+    return {**inputs, "classes_": problem.classes, "feature_map_": problem.feature_map,
+            "mu_": problem.rule(check.best.mu).mu}
 
 
 def unpredicted_classes_message(problem, rule, status, estimator):
@@ -152,6 +169,48 @@ def fit_warnings(problem, attributes, rule, estimator, max_iter=None):
     messages = ((unpredicted_classes_message(problem, rule, status, estimator), UserWarning),
                 (convergence_message(status, lower, upper, estimator, max_iter), ConvergenceWarning))
     return tuple((message, category) for message, category in messages if message is not None)
+
+
+def history_data(history):
+    """The fit's ``history_`` (a DataFrame) as data: ``{"columns": {name: list of values}, "dtypes": {name: dtype
+    name}}``, Python's numbers and strings, which :func:`history_frame` makes a DataFrame again."""
+    return {"columns": history.to_dict(orient="list"),
+            "dtypes": {name: str(dtype) for name, dtype in history.dtypes.items()}}
+
+
+def history_frame(data):
+    """The ``history_`` DataFrame of its :func:`history_data`, each column of its dtype."""
+    return pd.DataFrame(data["columns"], columns=list(data["dtypes"])).astype(data["dtypes"])
+
+
+class FittedStateMixin:
+    """The state of a fitted MRC for the formats that store an object's ``__getstate__``, such as skops, the format
+    scikit-learn recommends for sharing models without trusting pickles (``skops.io.dumps``): data only, as the
+    library's ``.npz`` model file holds it (:mod:`mrc_pyomo.cli.model_format`).  ``history_`` is stored as its
+    columns (:func:`history_data`) and is a DataFrame again once loaded; ``master_``, a Pyomo model (a program's
+    objects, not data), is not stored and is None once loaded: fit again to inspect or write the last master.
+    ``status_`` comes back a :class:`~mrc_pyomo.methods.result.Status`.  Pickle and :mod:`copy` keep everything,
+    the master too (``__reduce_ex__``), as before."""
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())   # scikit-learn's may be the estimator's own __dict__: left as it is
+        if isinstance(state.get("history_"), pd.DataFrame):
+            state["history_"] = history_data(state["history_"])
+        if state.get("master_") is not None:
+            state["master_"] = None
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        if isinstance(state.get("history_"), dict):
+            state["history_"] = history_frame(state["history_"])
+        if isinstance(state.get("status_"), str):
+            state["status_"] = Status(state["status_"])
+        super().__setstate__(state)
+
+    def __reduce_ex__(self, protocol):
+        # pickle and copy: the whole state (scikit-learn's), master_ and the history's DataFrame as they are
+        return copyreg.__newobj__, (type(self),), super().__getstate__()
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,11 @@ import warnings
 
 import numpy as np
 from joblib import Parallel, effective_n_jobs
+from sklearn import get_config
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import check_scoring, get_scorer_names
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, _raise_for_params, process_routing
+from sklearn.utils.validation import _check_method_params
 
 from .path import mrc_path
 
@@ -24,17 +27,17 @@ from .path import mrc_path
 WORKER_START_SECONDS = 2.0
 
 
-def fold_scores(k, X, y, train, test, lambda0s, params, scorer, train_weight=None, test_weight=None):
+def fold_scores(k, X, y, train, test, lambda0s, params, scorer, train_weight=None, score_params=None):
     """``(k, table, scores, coefs, classes)`` of fold ``k``: the path of :func:`mrc_path` on the samples ``train`` (its
-    limits' warnings silenced), the score by ``scorer`` of each stage on ``test`` (``sample_weight=test_weight`` if
-    given; NaN where not reached), each stage's ``mu`` and the fold's classes.  A function of its arguments alone, for
-    joblib's processes."""
+    limits' warnings silenced), the score by ``scorer`` of each stage on ``test`` with ``score_params`` (of all the
+    samples, the held-out ones' taken: ``sample_weight``, any metadata routed to the scorer; NaN where not reached),
+    each stage's ``mu`` and the fold's classes.  A function of its arguments alone, for joblib's processes."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         path = mrc_path(X[train], y[train], lambda0s, sample_weight=train_weight,
                         **{**params, "verbose": False, "first_order": False})
-    weighted = {} if test_weight is None else {"sample_weight": test_weight}
-    scores = [np.nan if estimator is None else scorer(estimator, X[test], y[test], **weighted)
+    held_out = _check_method_params(X, score_params or {}, indices=test)
+    scores = [np.nan if estimator is None else scorer(estimator, X[test], y[test], **held_out)
               for estimator in path.estimators]
     classes = next(estimator.classes_ for estimator in path.estimators if estimator is not None)
     return k, path.table, scores, path.coefs, classes
@@ -59,6 +62,34 @@ def fold_scorer(scoring, estimator):
     takes = any(p.kind is p.VAR_KEYWORD or (p.name == "sample_weight" and p.kind is not p.POSITIONAL_ONLY)
                 for p in parameters)
     return scorer, takes
+
+
+def routing_enabled():
+    """Whether scikit-learn's metadata routing is on (``sklearn.set_config(enable_metadata_routing=True)``)."""
+    return bool(get_config().get("enable_metadata_routing", False))
+
+
+def fold_router(estimator, scorer):
+    """The metadata router of the cross-validation ``estimator`` (MRCClassifierCV) whose folds ``scorer`` scores,
+    as ``LogisticRegressionCV``'s: its own requests (``sample_weight`` for its fits), its ``cv``'s ``split`` and the
+    scorer's ``score``, both from its ``fit``."""
+    return (MetadataRouter(owner=type(estimator).__name__).add_self_request(estimator)
+            .add(splitter=estimator.cv, method_mapping=MethodMapping().add(caller="fit", callee="split"))
+            .add(scorer=scorer, method_mapping=MethodMapping().add(caller="fit", callee="score")))
+
+
+def routed_fit_params(estimator, sample_weight, params):
+    """``(split, score)``: the keyword arguments of the cross-validation ``estimator``'s ``fit`` (``params``, and
+    ``sample_weight``) for its splitter's ``split`` and for its scorer.  With metadata routing on, scikit-learn routes
+    them by the requests of :func:`fold_router` (so a scorer that did not request ``sample_weight`` refuses it with
+    ``UnsetMetadataPassedError``, as in ``LogisticRegressionCV``); without, ``groups`` goes to the splitter (as
+    ``GridSearchCV`` takes it), any other name is refused (scikit-learn's ``ValueError``), and ``score`` is None:
+    the weights reach the scorer as its signature allows (:func:`fold_scorer`)."""
+    if routing_enabled():
+        routed = process_routing(estimator, "fit", sample_weight=sample_weight, **params)
+        return dict(routed.splitter.split), dict(routed.scorer.score)
+    _raise_for_params({name: value for name, value in params.items() if name != "groups"}, estimator, "fit")
+    return ({"groups": params["groups"]} if "groups" in params else {}), None
 
 
 def check_fold_weights(splits, train_weight, test_weight, cv):

@@ -20,6 +20,39 @@ from ..master.pyomo_solve import make_solver
 from ..methods.registry import METHODS
 
 
+#: the user guide's page of the estimators (docs/api.rst, built by Sphinx), relative to the guide's root, where the HTML
+#: repr's "?" and parameter names link: Sphinx's anchor of a class is its dotted name; a copy of the guide hosted
+#: elsewhere sets the estimators' ``_doc_link_template`` to its address
+API_PAGE = "api.html"
+
+
+class DocLinkMixin:
+    """The link of an estimator's HTML repr (a notebook's) to its entry in the guide's :data:`API_PAGE`, given by
+    scikit-learn's ``_doc_link_module`` and ``_doc_link_template``: the anchor is the class's dotted name in the
+    module that defines and documents it.  With the link, the repr shows each parameter's help, its entry in the
+    numpydoc "Parameters" section of the class docstring (one entry per parameter)."""
+
+    _doc_link_module = "mrc_pyomo"
+    _doc_link_template = API_PAGE + "#{estimator_module}.{estimator_name}"
+
+
+def parameter_entries(docstring):
+    """``{name: lines}``: each entry of the numpydoc "Parameters" section of ``docstring`` (its ``name : type`` line
+    and description, as indented there), for a class that documents parameters it takes from another."""
+    lines = docstring.splitlines()
+    start = [line.strip() for line in lines].index("Parameters") + 2
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    entries, name = {}, None
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        if len(line) - len(line.lstrip()) == indent:
+            name = line.split(" : ")[0].strip()
+            entries[name] = []
+        entries[name].append(line)
+    return entries
+
+
 class SolverCloneMixin:
     """``sklearn.base.clone`` of an estimator whose ``solver`` is a Pyomo solver instance that cannot be deep-copied
     (``SolverFactory("highs")``, the persistent interfaces: they hold a module or a lock): the clone gets a solver made

@@ -24,9 +24,10 @@ from ..methods.ccg.config import choose_regime, feature_density
 from ..methods.deadline import Deadline, caller_time_left_out
 from ..methods.pathwise import path_steps
 from ..methods.result import Status, finish
-from .fitted import fitted_attributes, set_fitted
+from .fitted import FittedStateMixin, fitted_attributes, set_fitted
 from .fitting import plan_of, problem_of
-from .parameters import PARAMETER_CONSTRAINTS, PARAMETERS, SolverCloneMixin, make_init, validate_parameters
+from .parameters import (PARAMETER_CONSTRAINTS, PARAMETERS, DocLinkMixin, SolverCloneMixin, make_init,
+                         validate_parameters)
 from .rule import RuleMixin
 
 #: the default grid of :func:`mrc_path` and :class:`MRCClassifierCV`: 8 values from 1 down to 1e-3 (at ``lambda0 = 1``,
@@ -72,7 +73,7 @@ def lambda0_grid(lambda0s=None):
     return np.sort(values)[::-1]
 
 
-class PathStage(SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
+class PathStage(FittedStateMixin, DocLinkMixin, SolverCloneMixin, RuleMixin, ClassifierMixin, BaseEstimator):
     """A stage of a regularisation path (:func:`mrc_path`): the rule fitted at its ``lambda0``, with the fitted
     attributes and parameters of :class:`~mrc_pyomo.MRCClassifier`; it predicts and scores as a fitted classifier does,
     and ``MRCClassifier(**stage.get_params())`` fits it on its own.  Its ``fit`` raises."""
@@ -119,11 +120,12 @@ def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
     """Fit the MRC at each ``lambda0`` of ``lambda0s`` (:func:`lambda0_grid`), each stage warm-started from the one
     before; ``params`` are :class:`~mrc_pyomo.MRCClassifier`'s but for ``lambda0``, ``continuation`` and ``warm_start``
     (``TypeError``), and a path runs no first-order phase (``first_order=True`` is a ``ValueError``).  ``time_limit``
-    bounds the whole path and ``max_iter`` the iterations of all stages; ``verbose`` and ``callback`` see every
-    iteration of every stage, and a callback's true value stops the path.  ``regime="auto"`` does not choose the full
-    LP, which would gain nothing from the warm starts.  ``sample_weight``: as in :meth:`MRCClassifier.fit
-    <mrc_pyomo.MRCClassifier.fit>`.  Returns a :class:`RegularizationPath`; a path stopped before its last value marks
-    the rest ``"not_reached"`` and warns (``ConvergenceWarning``)."""
+    bounds the whole path and ``max_iter`` each stage's iterations, as scikit-learn's ``LogisticRegressionCV``
+    applies ``max_iter`` to each ``C`` (a stage it stops has status ``"max_iter"``, and the next one starts from it);
+    ``verbose`` and ``callback`` see every iteration of every stage, and a callback's true value stops the path.
+    ``regime="auto"`` does not choose the full LP, which would gain nothing from the warm starts.  ``sample_weight``:
+    as in :meth:`MRCClassifier.fit <mrc_pyomo.MRCClassifier.fit>`.  Returns a :class:`RegularizationPath`; a path
+    stopped before its last value marks the rest ``"not_reached"`` and warns (``ConvergenceWarning``)."""
     lambda0s = lambda0_grid(lambda0s)
     template = path_template(lambda0s, params)
     deadline = Deadline(template.time_limit)
@@ -153,9 +155,8 @@ def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
                      "status": Status.NOT_REACHED, "n_iter": 0, "seconds": 0.0})
         coefs.append(None)
         estimators.append(None)
-    if len(stages) < len(lambda0s):
-        stop = (Status.CALLBACK if stages[-1][1].status == Status.CALLBACK else Status.TIME_LIMIT
-                if deadline.expired() else Status.MAX_ITER)
+    if len(stages) < len(lambda0s):   # only the time limit and a callback stop a path: max_iter stops a stage
+        stop = Status.CALLBACK if stages[-1][1].status == Status.CALLBACK else Status.TIME_LIMIT
         warnings.warn(f"the path stopped ({stop}) after {len(stages)} of {len(lambda0s)} values of "
                       f"lambda0: those below {stages[-1][0]:g} were not fitted (status 'not_reached', NaN bounds)",
                       ConvergenceWarning, stacklevel=2)

@@ -87,20 +87,24 @@ def keeping_rows(config):
     return replace(config, row_age=None) if "row_age" in {f.name for f in fields(config)} else config
 
 
-def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, stage_eps=None, start=None):
+def path_steps(problem, lambda0s, method, config, *, deadline=None, log=None, stage_eps=None, start=None,
+               shared_budget=False):
     """Fit ``problem`` at each ``lambda0`` of the decreasing ``lambda0s`` (module docstring) by the registered
     ``method``, each stage from the one before with the earlier stages' rules as candidates, the first from
     ``start`` (a :class:`~mrc_pyomo.methods.result.Start`): a generator of every stage's iterations.  ``deadline``
-    and ``config.max_iter`` bound all stages together; ``stage_eps``: the gap at which the stages before the last
-    stop (None: ``config.eps_1``).  Returns the ``(lambda0, FitResult)`` of the stages reached (with an iteration)."""
+    bounds all stages together, ``config.max_iter`` each stage (as scikit-learn's ``LogisticRegressionCV`` applies
+    ``max_iter`` to each ``C``), or all stages together with ``shared_budget`` (a single fit's continuation, whose
+    ``max_iter`` is the fit's); ``stage_eps``: the gap at which the stages before the last stop (None:
+    ``config.eps_1``).  Returns the ``(lambda0, FitResult)`` of the stages reached (with an iteration)."""
     deadline, start = deadline_of(deadline), start or Start()
     results, used = [], 0
     for position, lambda0 in enumerate(lambda0s):
-        if results and (deadline.expired() or used >= getattr(config, "max_iter", np.inf)):
+        if results and (deadline.expired() or (shared_budget and used >= getattr(config, "max_iter", np.inf))):
             break
         last = position == len(lambda0s) - 1
         eps_1 = getattr(config, "eps_1", None)
-        stage = stage_config(config, eps_1 if last or stage_eps is None else max(eps_1, stage_eps), used)
+        stage = stage_config(config, eps_1 if last or stage_eps is None else max(eps_1, stage_eps),
+                             used if shared_budget else 0)
         stage_start = Start(master=None if results else start.master, previous=results[-1][1] if results else None,
                             candidates=tuple(start.candidates) + tuple(result.mu for _, result in results),
                             solve_times=tuple(record["seconds_solve"] for _, result in results
@@ -147,7 +151,7 @@ def fit_steps(problem, lambda0s, method, config, *, deadline=None, log=None, pha
         raise ValueError(f"the last stage ({lambda0s[-1]}) must be the problem's lambda0 ({problem.lambda0})")
     if not phases:
         stages = yield from path_steps(problem, lambda0s, method, config, deadline=deadline, log=log,
-                                       stage_eps=STAGE_EPS, start=start)
+                                       stage_eps=STAGE_EPS, start=start, shared_budget=True)
         return at_last_stage(problem, lambda0s, stages, start.candidates, deadline)
     found, history, status = None, [], None
     for phase in phases:

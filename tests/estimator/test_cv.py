@@ -283,3 +283,98 @@ def test_class_weight_weights_the_folds_and_the_refit_with_the_weights_of_all_of
     assert np.array_equal(weighted.mu_, by_sample.mu_) and weighted.best_estimator_.class_weight == "balanced"
     with pytest.raises(ValueError, match=r"class_weight has weights for \[7\]"):
         MRCClassifierCV(lambda0s=[0.1], cv=3, class_weight={7: 2.0}).fit(X, y)
+
+
+def test_a_frame_s_feature_names_are_checked_on_every_predicting_surface_as_logistic_regression_cv_does():
+    """Fitted on a DataFrame, the refit keeps the column names (``best_estimator_.feature_names_in_``), so the columns
+    given in another order are refused by scikit-learn's own check, by the CV estimator and by its best estimator, on
+    ``predict``, ``predict_proba``, ``decision_function`` and ``score``, with LogisticRegressionCV's error; the frame
+    in the fit's order predicts without a warning (it warned that the refit had no feature names)."""
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegressionCV
+    X, y = iris()
+    frame = pd.DataFrame(X, columns=["sepal_length", "sepal_width", "petal_length", "petal_width"])
+    reordered = frame[frame.columns[::-1]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # iris's linear MRC never predicts class 1 (test_classifier.py)
+        cv = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2).fit(frame, y)
+        reference = LogisticRegressionCV(Cs=2, cv=2, l1_ratios=(0,), use_legacy_attributes=False).fit(frame, y)
+    assert list(cv.best_estimator_.feature_names_in_) == list(frame.columns)
+    with pytest.raises(ValueError) as expected:
+        reference.predict(reordered)
+    message = str(expected.value)
+    assert message.startswith("The feature names should match those that were passed during fit")
+    for estimator in (cv, cv.best_estimator_):
+        for call in (lambda: estimator.predict(reordered), lambda: estimator.predict_proba(reordered),
+                     lambda: estimator.decision_function(reordered), lambda: estimator.score(reordered, y)):
+            with pytest.raises(ValueError) as error:
+                call()
+            assert str(error.value) == message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        predicted = cv.predict(frame)
+    assert np.mean(predicted == y) == cv.score(frame, y) > 0.6
+
+
+def test_max_iter_bounds_each_lambda0_of_the_folds_paths():
+    """``max_iter=2`` gives every candidate its two masters on every fold, as LogisticRegressionCV gives each ``C``
+    its ``max_iter``: every value is scored (the smaller ones went unscored, ranked last, and the choice drifted to
+    large values); the refit's own two masters end in a ConvergenceWarning, as any fit's."""
+    from sklearn.exceptions import ConvergenceWarning
+    X, y = random_problem(150, 4, 3, seed=2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cv = MRCClassifierCV(lambda0s=[0.3, 0.03, 0.003], cv=3, max_iter=2).fit(X, y)
+    messages = [str(w.message) for w in caught]
+    assert not [m for m in messages if "no score on some fold" in m]
+    assert [w.category for w in caught] == [ConvergenceWarning] and cv.best_estimator_.n_iter_ == 2
+    assert np.isfinite(cv.scores_).all() and np.isfinite(cv.coefs_paths_).all()
+
+
+def test_groups_reach_the_splitter_with_and_without_metadata_routing():
+    """``fit(X, y, groups=g)`` with ``cv=GroupKFold(3)`` (it raised "unexpected keyword argument 'groups'"): the
+    folds are the splitter's of those groups, routed by scikit-learn where metadata routing is on, passed on as
+    ``GridSearchCV`` passes them where it is off; any other name without routing is refused as scikit-learn
+    refuses it."""
+    import sklearn
+    from sklearn.model_selection import GroupKFold
+    X, y = iris()
+    groups = np.arange(150) % 6
+    train, test = next(GroupKFold(3).split(X, y, groups))
+    fold = MRCClassifier(lambda0=0.1).fit(X[train], y[train]).score(X[test], y[test])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)   # iris's linear rule never predicts class 1
+        plain = MRCClassifierCV(lambda0s=[0.1], cv=GroupKFold(3)).fit(X, y, groups=groups)
+        with sklearn.config_context(enable_metadata_routing=True):
+            routed = MRCClassifierCV(lambda0s=[0.1], cv=GroupKFold(3)).fit(X, y, groups=groups)
+    assert plain.cv_results_["split0_test_score"][0] == routed.cv_results_["split0_test_score"][0] == fold
+    with pytest.raises(ValueError, match="'groups' parameter should not be None"):
+        MRCClassifierCV(lambda0s=[0.1], cv=GroupKFold(3)).fit(X, y)
+    with pytest.raises(ValueError, match=r"only supported if enable_metadata_routing=True.*\{'labels'\}"):
+        MRCClassifierCV(lambda0s=[0.1], cv=GroupKFold(3)).fit(X, y, groups=groups, labels=y)
+
+
+def test_with_metadata_routing_the_weights_reach_only_a_scorer_that_requested_them(monkeypatch):
+    """Routing on: a scorer that did not request ``sample_weight`` (the default accuracy) refuses it with
+    ``UnsetMetadataPassedError``, as LogisticRegressionCV's does (MRCClassifierCV passed the weights to it
+    silently), before any path runs; one that requested them gets each fold's held-out weights."""
+    import sklearn
+    from sklearn.exceptions import UnsetMetadataPassedError
+    from sklearn.linear_model import LogisticRegressionCV
+    from sklearn.metrics import accuracy_score, make_scorer
+    from sklearn.model_selection import StratifiedKFold
+    X, y = iris()
+    w = np.random.default_rng(0).uniform(0.1, 3.0, 150)
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.raises(UnsetMetadataPassedError, match=r"\[sample_weight\] are passed"):
+            LogisticRegressionCV(cv=3, l1_ratios=(0,), use_legacy_attributes=False).fit(X, y, sample_weight=w)
+        with monkeypatch.context() as patch:
+            no_path(patch)
+            for scoring in (None, "accuracy"):
+                with pytest.raises(UnsetMetadataPassedError, match=r"\[sample_weight\] are passed"):
+                    MRCClassifierCV(lambda0s=[0.01], cv=3, scoring=scoring).fit(X, y, sample_weight=w)
+        requested = make_scorer(accuracy_score).set_score_request(sample_weight=True)
+        cv = MRCClassifierCV(lambda0s=[0.01], cv=3, scoring=requested).fit(X, y, sample_weight=w)
+    train, test = next(StratifiedKFold(3).split(X, y))
+    fold = MRCClassifier(lambda0=0.01).fit(X[train], y[train], sample_weight=w[train])
+    assert cv.cv_results_["split0_test_score"][0] == fold.score(X[test], y[test], sample_weight=w[test])

@@ -156,3 +156,32 @@ def test_subgradient_takes_mrcpy_s_steps_by_default_and_names_its_stop():
         with pytest.warns(ConvergenceWarning, match="max_iter = 300 was reached"):
             MRCClassifier(method="subgradient", max_iter=300).fit(X, y)
     assert not any("fourier" in str(w.message) for w in caught)
+
+
+def test_a_fitted_model_round_trips_through_skops_with_the_library_s_types_trusted():
+    """``skops.io.dumps`` of a fitted MRCClassifier, a PathStage and an MRCClassifierCV (it raised on ``history_``, a
+    DataFrame, then recursed without end into ``master_``, a Pyomo model): loaded with the types skops lists, all of
+    them the library's :data:`~mrc_pyomo.estimator.fitted.SKOPS_TYPES`, each predicts as it did; ``history_`` is the
+    same DataFrame (a first-order phase's columns too), ``master_`` None, ``status_`` a Status.  The estimator saved
+    is left as it was, and pickle keeps the master."""
+    import pickle
+    sio = pytest.importorskip("skops.io")
+    from mrc_pyomo import mrc_path
+    from mrc_pyomo.estimator.fitted import SKOPS_TYPES
+    X, y = random_problem(90, 4, 3, seed=2)
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    models = [MRCClassifier(first_order=True).fit(frame, y), MRCClassifier(phi="fourier", random_state=0).fit(X, y),
+              mrc_path(X, y, [0.1, 0.01]).estimators[-1], MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2).fit(frame, y)]
+    for model in models:
+        data = frame if hasattr(model, "feature_names_in_") else X
+        blob = sio.dumps(model)
+        trusted = sio.get_untrusted_types(data=blob)
+        assert set(trusted) <= set(SKOPS_TYPES)
+        loaded = sio.loads(blob, trusted=trusted)
+        assert np.array_equal(loaded.predict(data), model.predict(data))
+        assert np.array_equal(loaded.predict_proba(data), model.predict_proba(data))
+        pd.testing.assert_frame_equal(loaded.history_, model.history_)
+        assert loaded.master_ is None and model.master_ is not None
+        assert type(loaded.status_) is Status and loaded.status_ == model.status_
+        assert isinstance(model.history_, pd.DataFrame)   # dumps left the model as it was
+        assert pickle.loads(pickle.dumps(model)).master_.n_rows == model.master_.n_rows

@@ -8,7 +8,8 @@ from sklearn.datasets import load_iris
 
 from mrc_pyomo import MRCClassifierCV
 from mrc_pyomo.estimator import folds
-from mrc_pyomo.estimator.folds import WORKER_START_SECONDS, check_fold_weights, run_folds, workers_pay
+from mrc_pyomo.estimator.folds import (WORKER_START_SECONDS, check_fold_weights, routed_fit_params, run_folds,
+                                      workers_pay)
 
 
 def test_workers_are_started_only_where_they_pay():
@@ -66,3 +67,22 @@ def test_the_training_and_the_held_out_weights_are_checked_each():
         check_fold_weights(splits, np.array([1.0, 0, 0, 0]), None, 2)
     with pytest.raises(ValueError, match=r"fold 0 \(split0_test_score\).*held-out samples"):
         check_fold_weights(splits, None, np.array([1.0, 1, 0, 0]), 2)
+
+
+def test_the_fit_s_parameters_are_split_between_the_splitter_and_the_scorer():
+    """Without metadata routing ``groups`` goes to the splitter, the scorer's are decided by its signature (None),
+    another name is scikit-learn's ValueError; with routing, scikit-learn routes each to whoever requested it."""
+    import sklearn
+    from sklearn.metrics import accuracy_score, make_scorer
+    from sklearn.model_selection import GroupKFold
+    from mrc_pyomo import MRCClassifierCV
+    groups, w = np.arange(6) % 3, np.ones(6)
+    cv = MRCClassifierCV(cv=GroupKFold(3))
+    assert routed_fit_params(cv, w, {"groups": groups}) == ({"groups": groups}, None)
+    assert routed_fit_params(cv, None, {}) == ({}, None)
+    with pytest.raises(ValueError, match="enable_metadata_routing=True"):
+        routed_fit_params(cv, None, {"groups": groups, "other": 1})
+    with sklearn.config_context(enable_metadata_routing=True):
+        scorer = make_scorer(accuracy_score).set_score_request(sample_weight=True)
+        split, score = routed_fit_params(cv.set_params(scoring=scorer), w, {"groups": groups})
+    assert split["groups"] is groups and score["sample_weight"] is w

@@ -6,8 +6,8 @@ import pytest
 from sklearn.utils._param_validation import InvalidParameterError
 
 from helpers import random_problem
-from mrc_pyomo import MRCClassifier
-from mrc_pyomo.estimator.parameters import validate_parameters
+from mrc_pyomo import MRCClassifier, MRCClassifierCV
+from mrc_pyomo.estimator.parameters import API_PAGE, validate_parameters
 
 
 @pytest.mark.parametrize("params,value", [
@@ -91,3 +91,21 @@ def test_a_misspelt_parameter_is_named_with_its_class_and_the_closest_name(make,
         getattr(mrc_pyomo, make)(**given)
     name = next(iter(given))
     assert str(error.value) == f"{make}(): got an unexpected keyword argument {name!r}{hint}"
+
+
+@pytest.mark.parametrize("estimator, anchor", [(MRCClassifier(lambda0=0.1), "mrc_pyomo.MRCClassifier"),
+                                               (MRCClassifierCV(cv=3), "mrc_pyomo.estimator.cv.MRCClassifierCV")])
+def test_the_html_repr_links_to_the_api_page_and_shows_every_parameter_s_help(estimator, anchor):
+    """A notebook's HTML repr links to the estimator's entry in the guide's API page (docs/api.rst: Sphinx's anchor
+    is the class's documented dotted name) and shows each parameter's help from the class docstring (no link, and
+    no help, before; nor for n_max and m_max, documented together, or the CV's parameters shared with MRCClassifier);
+    the CV's shared parameters show MRCClassifier's own entries."""
+    html = estimator._repr_html_()
+    assert f'href="{API_PAGE}#{anchor}"' in html
+    names = estimator.get_params(deep=False)
+    assert html.count('class="param-doc-description"') == len(names)
+    for name in names:
+        assert f"anchor-name: --doc-link-{name};" in html, name
+        assert f"{API_PAGE}#{anchor}#:~:text={name}," in html, name
+    if isinstance(estimator, MRCClassifierCV):
+        assert "Rows added per iteration at most." in html and "refit" in html

@@ -3,6 +3,8 @@ equal to an independent fit there; the values checked and sorted; the masters sh
 of a path where a single fit would solve the full LP.  Continuation inside one fit:
 ``tests/methods/test_continuation.py``; cross-validation over the path: ``test_cv.py``."""
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_wine
@@ -135,16 +137,21 @@ def test_a_path_honours_its_callback_and_reports_every_value():
         mrc_path(X, y, [0.1, 0.01], callback=fail)
 
 
-def test_a_path_stopped_by_max_iter_reports_every_value():
-    from sklearn.exceptions import ConvergenceWarning
-
+def test_max_iter_bounds_each_stage_of_a_path_as_logistic_regression_cv_bounds_each_c():
+    """``max_iter=2`` gives every ``lambda0`` its own two masters (it spent them once over the whole path, leaving
+    the smaller values "not_reached"); a stage it stops says "max_iter", and the path goes on without a warning."""
     X, y = random_problem(150, 4, 3, seed=2)
-    with pytest.warns(ConvergenceWarning, match="values of lambda0"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         path = mrc_path(X, y, [0.3, 0.03, 0.003], max_iter=2)
-    assert len(path.table) == 3 and "not_reached" in set(path.table.status)
+    assert "not_reached" not in set(path.table.status) and "max_iter" in set(path.table.status)
+    assert list(path.table.n_iter) == [2, 2, 2] and all(coef is not None for coef in path.coefs)
+    unbounded = mrc_path(X, y, [0.3, 0.03, 0.003])
+    assert unbounded.table.n_iter.sum() > 6   # max_iter=2 did stop stages
 
 
-@pytest.mark.parametrize("limit, stop", [({"max_iter": 1}, "max_iter"), ({"time_limit": 1e-9}, "time_limit")])
+@pytest.mark.parametrize("limit, stop", [({"callback": lambda state: True}, "callback"),
+                                         ({"time_limit": 1e-9}, "time_limit")])
 def test_a_path_stopped_early_names_its_limit(limit, stop):
     """The warning of a path that did not reach its last lambda0 names the limit that stopped it (it named the
     last stage's own status, "converged")."""

@@ -63,3 +63,25 @@ def test_predict_proba_with_huge_scores():
         proba = clf.predict_proba(X * factor)
         assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1.0)
         assert np.array_equal(clf.classes_[proba.argmax(axis=1)], clf.predict(X * factor))
+
+
+def test_a_binary_coef_has_a_row_per_class_and_says_why():
+    """Two classes: ``coef_`` is ``(2, d)`` and ``intercept_`` ``(2,)``, the rows of ``mu_``, whose difference is the
+    decision function (scikit-learn's ``(1, d)`` row) and whose shift by a common vector leaves the probabilities
+    as they are but not the certified risk; the class docstring and the API page say which shape and why."""
+    from sklearn.datasets import load_breast_cancer
+    from helpers import ROOT
+    X, y = load_breast_cancer(return_X_y=True)
+    X = (X[:120] - X[:120].mean(axis=0)) / X[:120].std(axis=0)
+    clf = MRCClassifier().fit(X, y[:120])
+    assert clf.coef_.shape == (2, 30) and clf.intercept_.shape == (2,)
+    assert np.allclose(clf.decision_function(X),
+                       X @ (clf.coef_[1] - clf.coef_[0]) + clf.intercept_[1] - clf.intercept_[0])
+    shifted = MRCClassifier().fit(X, y[:120])
+    shifted.mu_ = clf.mu_ + np.linspace(-1.0, 1.0, clf.mu_.shape[1])
+    assert np.allclose(shifted.predict_proba(X), clf.predict_proba(X))
+    assert np.sum(clf.lambda_ * np.abs(shifted.mu_)) > np.sum(clf.lambda_ * np.abs(clf.mu_))
+    docstring = " ".join(MRCClassifier.__doc__.split())
+    assert "A row per class for two classes too, not scikit-learn's ``(1, n_features)``" in docstring
+    api = " ".join((ROOT / "docs" / "api.rst").read_text().split())
+    assert "``coef_`` has a row per class for two classes too" in api

@@ -73,6 +73,25 @@ def test_continuation_reaches_the_same_R_star(regime, lambda0):
         assert continued.upper_ == pytest.approx(direct.upper_, abs=2 * EPS)
 
 
+def test_max_iter_bounds_each_stage_of_a_path_and_the_whole_of_a_single_fit():
+    """A path (``mrc_path``, the folds of ``MRCClassifierCV``) gives each ``lambda0`` its own ``max_iter``, as
+    scikit-learn's ``LogisticRegressionCV`` does each ``C`` (it spent ``max_iter`` once over the path, leaving the
+    smaller values unreached); a single fit through larger values (``continuation=True``) keeps the user's
+    ``max_iter`` as the bound of the whole fit, its stages together, with the records numbered on across them."""
+    X, y = random_problem(300, 5, 4, seed=4)
+    Psi = make_feature_map("linear").fit(X).transform(X)
+    tau, std = mean_and_confidence(Psi, y, 4, 1.0)
+    lambda0s = [0.3, 0.1, 0.03, 0.01]
+    problem, ccg = MRCProblem.from_arrays(Psi, y, tau, std), get_method("ccg")
+    config = CCGConfig(eps_1=1e-9, max_iter=2)
+    stages = finish(pathwise.path_steps(problem, lambda0s, ccg, config))
+    assert [lambda0 for lambda0, _ in stages] == lambda0s
+    assert [len(result.history) for _, result in stages] == [2, 2, 2, 2]
+    assert [record["iteration"] for _, result in stages for record in result.history] == list(range(1, 9))
+    single = finish(pathwise.fit_steps(problem.at(0.01), lambda0s, ccg, config))
+    assert len(single.history) == 2 and single.status == "max_iter"
+
+
 def test_a_fit_stopped_before_the_last_stage_returns_the_best_rule_seen():
     """Every stage's rule is a candidate at the user's lambda0: stopped by max_iter in an earlier stage, the
     fit returns the best of them there, with a valid lower bound from the last master's duals."""

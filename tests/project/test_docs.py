@@ -207,3 +207,15 @@ def test_every_fitted_attribute_is_documented():
     clf = MRCClassifier().fit(X, y)
     assert set(fitted_names(clf)) | {"coef_", "intercept_", "feature_names_in_"} <= documented, \
         set(fitted_names(clf)) - documented
+
+
+def test_the_html_repr_s_links_reach_the_estimators_entries_in_the_api_page(docs_build):
+    """The HTML repr's link of each estimator (its ``_doc_link_template``, relative to the guide's root) names the
+    built API page and an anchor Sphinx gave it there."""
+    from mrc_pyomo import MRCClassifier, MRCClassifierCV
+    from mrc_pyomo.estimator.path import PathStage
+    _, html, _ = docs_build
+    page = (html / "api.html").read_text()
+    for estimator in (MRCClassifier(), MRCClassifierCV(), PathStage()):
+        name, anchor = estimator._get_doc_link().split("#")
+        assert name == "api.html" and f'id="{anchor}"' in page, anchor
