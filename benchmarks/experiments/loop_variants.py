@@ -36,7 +36,8 @@ from mrc_pyomo.estimator.parameters import check_parameters, settings_of
 from mrc_pyomo.formulations.paper import objective_coefficients
 from mrc_pyomo.methods import get_method
 from mrc_pyomo.methods.deadline import Deadline
-from mrc_pyomo.methods.pathwise import fit_steps, schedule, zero_rule_lambda0
+from mrc_pyomo.methods.pathwise import fit_steps
+from mrc_pyomo.methods.plan import STAGE_EPS, Plan, schedule, zero_rule_lambda0
 from mrc_pyomo.methods.result import finish
 
 
@@ -76,8 +77,8 @@ def fit_variant(X, y, loop=None, **params):
     """An :class:`MRCClassifier` with ``params``, fitted by MRC-CCG as its ``fit`` does but with its
     :class:`~mrc_pyomo.methods.ccg.config.CCGConfig` changed by ``loop`` (``{setting: value}``): the problem
     prepared and the config made as the estimator makes them (:mod:`mrc_pyomo.estimator.fitting`), ``loop``'s
-    settings replaced, the fit by the path at the core (:func:`mrc_pyomo.methods.pathwise.fit_steps`, through the
-    estimator's stages when ``continuation=True``) and its attributes set
+    settings replaced, the fit by the runner (:func:`mrc_pyomo.methods.pathwise.fit_steps`, through the estimator's
+    stages when ``continuation=True``, no first-order phase) and its attributes set
     (:func:`~mrc_pyomo.estimator.fitted.fitted_attributes`).  A problem whose regime is ``"full"`` (the full LP,
     no loop) is refused."""
     clf = MRCClassifier(**params)
@@ -89,7 +90,8 @@ def fit_variant(X, y, loop=None, **params):
         raise ValueError("the regime 'auto' chose the full LP, which has no loop to vary: pass regime='n' or 'nm'")
     config = replace(config, **(loop or {}))
     lambda0s = schedule(clf.lambda0, zero_rule_lambda0(problem)) if clf.continuation else [clf.lambda0]
-    result = finish(fit_steps(problem, lambda0s, method, config, deadline=Deadline(clf.time_limit)), clf.callback)
+    plan = Plan(method, config, stages=tuple(lambda0s), stage_eps=STAGE_EPS)
+    result = finish(fit_steps(problem, plan, deadline=Deadline(clf.time_limit)), clf.callback)
     return set_fitted(clf, {**inputs, **fitted_attributes(problem, result, config.regime, clf.eps_1)[0]})
 
 

@@ -19,8 +19,8 @@ from .. import __version__
 from ..estimator.classifier import MRCClassifier
 from ..estimator.parameters import validate_parameters
 from ..master.pyomo_solve import solver_name
-from ..methods.result import Status
-from ..oracles.certificate import GAP_FLOOR, gap_tolerance
+from ..methods.result import Status, status_of
+from ..oracles.certificate import GAP_FLOOR
 from .model_arrays import ModelFormatError, check_classes, check_history, check_names, check_rule, numbers, shown
 
 #: the first entry of every model file, and its version
@@ -181,7 +181,7 @@ def check_fitted(fitted, n_features_in, status, eps_1):
                                f"lower_ <= R* <= upper_ <= R(0) = 1 - 1/K): lower_ = {shown(lower)}, upper_ = "
                                f"{shown(upper)}")
     gap, converged = upper - lower, status == Status.CONVERGED
-    if converged != (gap <= gap_tolerance(eps_1)):
+    if converged != (status_of(lower, upper, eps_1) == Status.CONVERGED):
         floor = f" (the floor is {GAP_FLOOR:g})" if eps_1 < GAP_FLOOR else ""
         raise ModelFormatError(f"the manifest's status_ is {status!r}, but its certified gap upper_ - lower_ = "
                                f"{shown(gap)} is {'above' if converged else 'within'} eps_1 = {eps_1:g}{floor}: a fit "

@@ -28,7 +28,7 @@ from abc import ABC, abstractmethod
 import numpy as np
 import scipy.sparse as sp
 
-from .namespace import array_namespace
+from .namespace import array_namespace, to_numpy
 
 #: the number of samples of a canonical block of every pass (see the module docstring)
 BLOCK_ROWS = 1000
@@ -90,10 +90,10 @@ class DataSource(ABC):
         products summed in the samples' order."""
         return self.map_reduce(lambda block, start, part: np.asarray(block.T @ part).T, sum, W)
 
-    def nonzeros(self):
-        """The number of nonzero entries of ``Psi`` (one pass)."""
-        return int(self.map_reduce(lambda block, start: block.nnz if sp.issparse(block) else np.count_nonzero(block),
-                                   sum))
+    def row_nonzeros(self):
+        """The number of nonzero entries of each row of ``Psi``, ``(n,)`` (one pass)."""
+        return self.map_reduce(lambda block, start: block.getnnz(axis=1) if sp.issparse(block)
+                               else np.count_nonzero(block, axis=1), np.concatenate)
 
     def persist(self):
         """A source of the same blocks computed once, for repeated passes (the class scores of a line search): by
@@ -198,8 +198,8 @@ class ArraySource(DataSource):
     def map_blocks(self, fn):
         return ArraySource(fn(self.array))
 
-    def nonzeros(self):
-        return int(self.xp.count_nonzero(self.array))
+    def row_nonzeros(self):
+        return to_numpy(self.xp.count_nonzero(self.array, axis=1))
 
     def persist(self):
         return self

@@ -34,7 +34,7 @@ LOG_HEADER = " ".join(f"{title:>{width}}" for title, width, _ in NARROW_COLUMNS)
 #: the first line of the wide log (``verbose=3``): every column of :data:`LOG_COLUMNS`
 WIDE_HEADER = " ".join(f"{title:>{width}}" for title, width, _ in LOG_COLUMNS)
 #: how a record's ``solver_status`` begins when the time limit stopped its master's solve
-#: (:func:`~mrc_pyomo.methods.ccg.record.failure_record`)
+#: (:func:`~mrc_pyomo.methods.history.failure_record`)
 TIME_LIMIT = "time limit"
 
 _LINES = {False: " ".join(spec for _, _, spec in NARROW_COLUMNS), True: " ".join(spec for _, _, spec in LOG_COLUMNS)}

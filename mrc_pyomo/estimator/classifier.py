@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from ..display.progress import progress_display
 from ..methods import get_method
 from ..methods.deadline import Deadline, caller_time_left_out
-from ..methods.pathwise import fit_steps, schedule, zero_rule_lambda0
+from ..methods.pathwise import fit_steps
 from ..methods.result import finish
 from .callbacks import FitCallbacks, FitTasks, end_root, watched
 from .fitted import Fitted, FittedStateMixin, commit, fit_warnings, fitted_attributes, iteration_attributes
@@ -44,9 +44,10 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMix
         Regularisation: ``lambda = lambda0 * std(Phi)``; larger regularises more (scikit-learn's ``alpha``).
     continuation : bool, default=False
         MRC-CCG only: reach ``lambda0`` through up to three larger values, each stage warm-started from the one before
-        (:func:`mrc_pyomo.methods.pathwise.schedule`); the attributes are those at ``lambda0``, every stage's rule a
+        (:func:`mrc_pyomo.methods.plan.schedule`); the attributes are those at ``lambda0``, every stage's rule a
         candidate for ``mu_``, ``history_`` has a ``lambda0`` column.  Off by default: the cases the loop certifies
-        directly take longer through the stages (docs/benchmarks.md, "The library's choices", "Continuation").
+        directly take longer through the stages (docs/benchmarks.md, "The library's choices", "Continuation").  Where
+        the plan runs first-order phases, they bring the loop near ``lambda0`` instead: no larger stage runs.
     fit_intercept : bool, default=True
         Prepend the constant feature 1 to ``Psi``.
     method : {"ccg", "lp", "subgradient", "fom", "pdhg"} or another registered name, default="ccg"
@@ -58,11 +59,13 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMix
         worst-case risk, and ``"pdhg"``, MRC-PDHG, a restarted primal-dual hybrid gradient on the LP's saddle form
         (:mod:`mrc_pyomo.methods.first_order`), each then certified by MRC-CCG from the rows it names active.
     first_order : "auto" or bool, default="auto"
-        First-order phases before the loop of a method that takes them (MRC-CCG), chosen by the problem's shape
-        (:func:`mrc_pyomo.methods.route.route`): none where masters are cheap, MRC-PDHG for many classes and random
-        Fourier features, FISTA then MRC-PDHG for images; the loop starts from the master of PDHG's supports, and every
-        phase's rule is a candidate for ``mu_`` (:mod:`mrc_pyomo.methods.pathwise`).  ``True``: the route's phases, or
-        MRC-PDHG's where it has none; ``False``: none.  ``max_iter`` bounds each.
+        First-order phases before the loop of a method that takes them (MRC-CCG), planned by the problem's shape and the
+        time limit (:mod:`mrc_pyomo.methods.plan`): none where masters are cheap, MRC-PDHG for many classes and random
+        Fourier features, FISTA then MRC-PDHG for images, FISTA for sparse text with a time limit (without one, its
+        full LP); with a time limit the loop alone gives way to MRC-PDHG's iterations if it has not certified within a
+        quarter of it.  The loop starts from the master of a phase's rows, and every phase's rule is a candidate for
+        ``mu_`` (:mod:`mrc_pyomo.methods.pathwise`).  ``True``: the route's phases, or MRC-PDHG's where it has none;
+        ``False``: none.  ``max_iter`` bounds each.
     solver : str or Pyomo solver instance, default="highs"
         ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is a Pyomo
         solver (``pyomo.environ.SolverFactory``; a persistent interface such as ``"gurobi_persistent"`` is handed each
@@ -218,30 +221,27 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMix
     def _fit_steps(self, X, y, sample_weight, validate=False, root=None):
         """The work of :meth:`fit` as a generator of its iterations (:mod:`mrc_pyomo.methods.result`) that returns a
         :class:`~mrc_pyomo.estimator.fitted.Fitted` (the parameters checked first if ``validate``): the problem prepared
-        and the method planned (:mod:`mrc_pyomo.estimator.fitting`), then :func:`mrc_pyomo.methods.pathwise.fit_steps`
-        within one :class:`~mrc_pyomo.methods.deadline.Deadline`, through the values of
-        :func:`~mrc_pyomo.methods.pathwise.schedule` with ``continuation``, from the previous fit with ``warm_start``
-        (:mod:`mrc_pyomo.estimator.warm`); under the callbacks' ``root`` task, if any, its parts and iterations
+        and the fit planned (:mod:`mrc_pyomo.estimator.fitting`, :mod:`mrc_pyomo.methods.plan`; from the previous fit
+        with ``warm_start``, :mod:`mrc_pyomo.estimator.warm`), then the plan run by
+        :func:`mrc_pyomo.methods.pathwise.fit_steps` within one :class:`~mrc_pyomo.methods.deadline.Deadline`; under the callbacks' ``root`` task, if any, its parts and iterations
         (:class:`~mrc_pyomo.estimator.callbacks.FitTasks`)."""
         if validate:
             self._validate_params()
         deadline = Deadline(self.time_limit)
         method = get_method(self.method)
         problem, inputs = problem_of(self, X, y, sample_weight, self.lambda0, method)
-        config, phases = plan_of(self, method, problem)
-        start, lambda0s = warm_start_of(self, problem, method, config), [self.lambda0]
-        if start is None and self.continuation and method.warm_starts:
-            lambda0s = schedule(self.lambda0, zero_rule_lambda0(problem))
-        phases = () if start is not None else phases   # a warm fit starts from the previous one
-        with progress_display(self.verbose, method, stages=len(lambda0s) > 1,
-                              phases=tuple(phase.method for phase in phases)) as progress:
-            steps = fit_steps(problem, lambda0s, method, config, deadline=deadline, log=progress, phases=phases,
-                              start=start)
-            tasks = None if root is None else FitTasks(root, self, method, tuple(phase.method for phase in phases), X,
-                                                       y, sample_weight, partial(iteration_attributes, problem, inputs))
+        plan = plan_of(self, method, problem)
+        start = warm_start_of(self, problem, method, plan.config)
+        if start is not None:   # a warm fit starts from the previous one
+            plan = plan_of(self, method, problem, start=start)
+        phases = tuple(phase.method for phase in plan.phases + plan.fallback)
+        with progress_display(self.verbose, method, stages=len(plan.stages) > 1, phases=phases) as progress:
+            steps = fit_steps(problem, plan, deadline=deadline, log=progress)
+            tasks = None if root is None else FitTasks(root, self, method, phases, X, y, sample_weight,
+                                                       partial(iteration_attributes, problem, inputs))
             result = yield from watched(caller_time_left_out(steps, deadline), tasks)
-            attributes, rule = fitted_attributes(problem, result, config.regime, self.eps_1)
-            messages = fit_warnings(problem, attributes, rule, self, getattr(config, "max_iter", None))
+            attributes, rule = fitted_attributes(problem, result, plan.config.regime, self.eps_1)
+            messages = fit_warnings(problem, attributes, rule, self, getattr(plan.config, "max_iter", None))
             del problem, tasks   # not held once the attributes are made
             progress.close(*(attributes[name] for name in ("status_", "lower_", "upper_", "n_iter_")))
         return Fitted({**inputs, **attributes}, messages)

@@ -20,9 +20,8 @@ import numpy as np
 import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 
-from ..methods.pathwise import zero_rule_lambda0
-from ..methods.result import Status
-from ..oracles.certificate import gap_tolerance
+from ..methods.plan import zero_rule_lambda0
+from ..methods.result import Status, status_of
 
 #: the library's types in a skops file of a fitted model (``skops.io.get_untrusted_types`` lists them, skops trusting
 #: NumPy's, SciPy's and scikit-learn's estimators itself); a user's own feature map, scorer or splitter adds its own
@@ -40,15 +39,6 @@ LIGHT_CLASSES = 1e-2
 STOP_ADVICE = {Status.MAX_ITER: "a larger max_iter", Status.TIME_LIMIT: "a larger time_limit"}
 
 
-def certified_status(status, lower, upper, eps_1):
-    """The status of a fit whose method stopped with ``status`` and whose certified interval is ``[lower, upper]``:
-    ``"converged"`` exactly when ``upper - lower <= max(eps_1, GAP_FLOOR)``, whatever the method said; a method's
-    "converged" that the interval in the user's units no longer supports is ``"stalled"``."""
-    if upper - lower <= gap_tolerance(eps_1):
-        return Status.CONVERGED
-    return Status.STALLED if status == Status.CONVERGED else status
-
-
 def fitted_attributes(problem, result, regime, eps_1):
     """``(attributes, rule)``: the fitted attributes (names ending in ``_``) of the method's
     :class:`~mrc_pyomo.methods.result.FitResult` ``result`` on ``problem``, fitted in ``regime`` with the target gap
@@ -61,7 +51,7 @@ def fitted_attributes(problem, result, regime, eps_1):
         "classes_": problem.classes, "feature_map_": problem.feature_map, "column_scale_": problem.scale,
         "regime_": regime, "tau_": rule.tau, "lambda_": rule.lam, "mu_": rule.mu, "nu_": rule.nu,
         "upper_": rule.upper, "lower_": rule.lower, "objective_": float(result.objective),
-        "status_": certified_status(result.status, rule.lower, rule.upper, eps_1), "n_iter_": len(result.history),
+        "status_": status_of(rule.lower, rule.upper, eps_1, result.status), "n_iter_": len(result.history),
         "history_": history,
         "master_": None if result.master is None else result.master.compact(),
     }, rule
@@ -81,7 +71,7 @@ def iteration_attributes(problem, inputs, item):
 def unpredicted_classes_message(problem, rule, status, estimator):
     """The warning for a rule that never predicts some classes of its training data (None if it predicts them all), with
     the cause: a fit stopped before it converged; missing classes lighter than :data:`LIGHT_CLASSES` of the sample
-    weight; a ``lambda0`` from :func:`~mrc_pyomo.methods.pathwise.zero_rule_lambda0` on, where ``mu = 0`` is minimax;
+    weight; a ``lambda0`` from :func:`~mrc_pyomo.methods.plan.zero_rule_lambda0` on, where ``mu = 0`` is minimax;
     else a feature map too poor, or ``lambda0`` too large."""
     classes = problem.classes
     missing = [classes[k] for k in np.flatnonzero(rule.predicted == 0)]
@@ -149,7 +139,7 @@ def convergence_message(status, lower, upper, estimator, max_iter=None):
     """The ``ConvergenceWarning`` of a fit whose certified gap is above ``estimator.eps_1`` (None otherwise): the stop,
     the gap, the interval and what lets the fit go on (``max_iter``: the method's)."""
     gap = upper - lower
-    if gap <= gap_tolerance(estimator.eps_1):
+    if status_of(lower, upper, estimator.eps_1) == Status.CONVERGED:
         return None
     cause = {Status.MAX_ITER: f"; max_iter = {max_iter} was reached: a larger max_iter lets it go on",
              Status.TIME_LIMIT: f"; time_limit = {estimator.time_limit:g} s was reached: a larger time_limit lets it "

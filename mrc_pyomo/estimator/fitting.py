@@ -1,7 +1,7 @@
 """From an estimator's parameters and data to the core's fit, the part :class:`~mrc_pyomo.MRCClassifier`'s ``fit`` and
 :func:`~mrc_pyomo.mrc_path` share: the data validated (against an unfitted copy), weighted (:func:`class_sample_weight`)
-and prepared (:func:`mrc_pyomo.problem.prepare`), the method configured with the first-order phases of its route.  The
-path at the core runs them (:mod:`mrc_pyomo.methods.pathwise`).
+and prepared (:func:`mrc_pyomo.problem.prepare`), and the fit planned (:mod:`mrc_pyomo.methods.plan`).  The path at the
+core runs the plan (:mod:`mrc_pyomo.methods.pathwise`).
 """
 
 from dataclasses import replace
@@ -15,10 +15,8 @@ from ..data import is_numpy
 from ..data.convert import is_dask_array
 from ..data.validation import validate_sample_weight, validate_training_data
 from ..master import check_solver
-from ..methods.pathwise import Phase
 from ..methods.pdhg.step import data_namespace
-from ..methods.registry import get_method
-from ..methods.route import route
+from ..methods.plan import plan_fit
 from ..problem import prepare
 from .fitted import input_attributes, unfitted_copy
 from .parameters import settings_of
@@ -42,18 +40,14 @@ def problem_of(estimator, X, y, sample_weight, lambda0, method, **options):
     return problem, inputs
 
 
-def plan_of(estimator, method, problem):
-    """``(config, phases)``: the config of the registered ``method`` on ``problem`` from the parameters of ``estimator``
-    (:func:`~mrc_pyomo.estimator.parameters.settings_of`), and the first-order phases before it
-    (:class:`~mrc_pyomo.methods.pathwise.Phase`), of :func:`~mrc_pyomo.methods.route.route` if the method takes any."""
-    settings = settings_of(estimator)
-    config = method.configure(settings, problem)
-    if not method.routed:
-        return config, ()
-    phases = route(problem, config.regime, estimator.first_order, linear=isinstance(estimator.phi, str) and
-                  estimator.phi == "linear", host=is_numpy(data_namespace(problem)))
-    return config, tuple(Phase(get_method(name), replace(get_method(name).configure(settings, problem), **changes))
-                         for name, changes in phases)
+def plan_of(estimator, method, problem, stages=None, start=None):
+    """The :class:`~mrc_pyomo.methods.plan.Plan` of a fit of ``problem`` by the registered ``method`` with the
+    parameters of ``estimator`` (:func:`~mrc_pyomo.estimator.parameters.settings_of`), the planner's
+    (:func:`~mrc_pyomo.methods.plan.plan_fit`): ``stages``, a path's ``lambda0`` values (None: a single fit);
+    ``start``, a warm start's."""
+    linear = isinstance(estimator.phi, str) and estimator.phi == "linear"
+    return plan_fit(problem, settings_of(estimator), method, linear=linear, host=is_numpy(data_namespace(problem)),
+                    stages=stages, start=start)
 
 
 def class_sample_weight(class_weight, y, sample_weight=None):

@@ -102,12 +102,12 @@ PARAMETERS = (
     Parameter("m_max", 400, [Interval(Integral, 1, None, closed="left")], setting=True),
     Parameter("max_iter", None, [Interval(Integral, 1, None, closed="left"), None], setting=True),
     Parameter("regime", "auto", [StrOptions({"auto", "n", "nm"})], setting=True),
-    Parameter("time_limit", None, [Interval(Real, 0, np.inf, closed="left"), None]),
+    Parameter("time_limit", None, [Interval(Real, 0, np.inf, closed="left"), None], setting=True),
     Parameter("solver_options", None, [dict, None], setting=True),
     Parameter("random_state", None, ["random_state"]),
     Parameter("verbose", False, [Interval(Integral, 0, 3, closed="both"), "boolean"]),   # 0 / False, 1 / True, 2, 3
     Parameter("callback", None, [callable, None]),
-    Parameter("continuation", False, ["boolean"]),
+    Parameter("continuation", False, ["boolean"], setting=True),
     Parameter("formulation", "paper", [str, Formulation], setting=True),   # a name: check_parameters
     Parameter("first_order", "auto", [StrOptions({"auto"}), "boolean"], setting=True),
     Parameter("class_weight", None, [dict, StrOptions({"balanced"}), None]),   # values checked: check_parameters

@@ -10,7 +10,7 @@ rules as candidates.  Each stage is a :class:`PathStage`, which predicts and sco
 """
 
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
@@ -20,7 +20,6 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..display.progress import progress_display
 from ..methods import get_method
-from ..methods.ccg.config import choose_regime, feature_density
 from ..methods.deadline import Deadline, caller_time_left_out
 from ..methods.pathwise import path_steps
 from ..methods.result import Status, finish
@@ -131,10 +130,8 @@ def mrc_path(X, y, lambda0s=None, *, sample_weight=None, **params):
     deadline = Deadline(template.time_limit)
     method = get_method(template.method)
     problem, inputs = problem_of(template, X, y, sample_weight, lambda0s[-1], method, centre=False)
-    config, _ = plan_of(template, method, problem)   # no first-order phase: each stage starts from the one before
-    if getattr(config, "regime", None) == "full" and method.warm_starts:
-        config = replace(config, regime=choose_regime(problem.n_classes, problem.n_features, None,
-                                                      feature_density(problem)))
+    plan = plan_of(template, method, problem, stages=lambda0s)   # each stage starts from the one before
+    config = plan.config
     # the iterations of all stages, as a fit shows them, each stage's start marked
     with progress_display(template.verbose, method, stages=True) as progress:
         stages = finish(caller_time_left_out(path_steps(problem, lambda0s, method, config, deadline=deadline,

@@ -23,6 +23,14 @@ def label_counts(labels):
     return dict(zip(values.tolist(), counts.tolist()))
 
 
+def label_nonzeros(labels, row_nonzeros):
+    """``{k: nonzeros of the rows of Psi of the samples that keep k labels}`` as Python integers."""
+    labels = np.asarray(labels, dtype=np.int64)
+    values, inverse = np.unique(labels, return_inverse=True)
+    sums = np.bincount(inverse, weights=np.asarray(row_nonzeros, dtype=float), minlength=len(values))
+    return dict(zip(values.tolist(), (int(round(total)) for total in sums)))
+
+
 def item_keys(samples, subsets):
     """One fixed-width key per (sample, label set) pair for ``np.isin``: the sample id's bytes, then the packed set."""
     packed = np.concatenate([np.ascontiguousarray(samples, dtype="<i8").view(np.uint8).reshape(-1, 8),
@@ -101,10 +109,11 @@ class Formulation(ABC):
         :class:`~mrc_pyomo.problem.reduction.Reduction`: of the reduced LP)."""
 
     @abstractmethod
-    def full_lp_size(self, labels, n_classes, psi_nonzeros):
-        """``(rows, nonzeros)`` of the full LP (Python integers, exact): ``labels[i]`` is the number of labels sample
-        ``i`` keeps (``K``, less those a :class:`~mrc_pyomo.problem.reduction.Reduction` blocks), ``psi_nonzeros`` the
-        nonzeros of ``Psi`` (the nonzeros are counted as if no label were blocked: a bound)."""
+    def full_lp_size(self, labels, n_classes, row_nonzeros):
+        """``(rows, nonzeros)`` of the full LP (Python integers): ``labels[i]`` is the number of labels sample ``i``
+        keeps (``K``, less those a :class:`~mrc_pyomo.problem.reduction.Reduction` blocks), ``row_nonzeros[i]`` the
+        nonzeros of its row of ``Psi``.  A label sample ``i`` keeps has no nonzero on a fixed feature (else it would
+        be blocked), so its entries in the reduced LP are all of ``Psi_i``'s."""
 
     def __repr__(self):
         return f"{type(self).__name__}()"

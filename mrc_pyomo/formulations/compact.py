@@ -28,7 +28,7 @@ import scipy.sparse as sp
 
 from ..oracles.primal import most_violated_subsets
 from ..oracles.rows import constraint_block
-from .base import Formulation, LPBlock, label_counts
+from .base import Formulation, LPBlock, label_counts, label_nonzeros
 from .paper import sample_label
 
 
@@ -143,9 +143,10 @@ class CompactFormulation(Formulation):
         kept = sets.any(axis=1)
         return samples[kept], sets[kept]
 
-    def full_lp_size(self, labels, n_classes, psi_nonzeros):
-        """``sum_i (k_i + 1)`` rows (``n (K + 1)`` without a reduction), ``2 nnz(Psi) K`` entries of ``mu``, and
-        ``3 n K`` of ``nu`` and the columns."""
+    def full_lp_size(self, labels, n_classes, row_nonzeros):
+        """``sum_i (k_i + 1)`` rows (``n (K + 1)`` without a reduction), ``sum_i 2 nnz(Psi_i) k_i`` entries of
+        ``mu``, and at most ``3 n K`` of ``nu`` and the columns."""
         n_samples = len(labels)
         rows = sum(count * (k + 1) for k, count in label_counts(labels).items())
-        return rows, 2 * int(psi_nonzeros) * n_classes + 3 * n_samples * n_classes
+        entries = sum(2 * total * k for k, total in label_nonzeros(labels, row_nonzeros).items())
+        return rows, entries + 3 * n_samples * n_classes

@@ -19,7 +19,7 @@ import scipy.sparse as sp
 
 from ..oracles.primal import subset_values
 from ..oracles.rows import all_subsets, constraint_block, right_hand_sides
-from .base import Formulation, LPBlock, item_keys, label_counts
+from .base import Formulation, LPBlock, item_keys, label_counts, label_nonzeros
 
 __all__ = ["PaperFormulation", "objective_coefficients", "sample_label", "subset_label"]
 
@@ -87,7 +87,9 @@ class PaperFormulation(Formulation):
         kept = reduction.kept_rows(*rows)
         return rows[0][kept], rows[1][kept]
 
-    def full_lp_size(self, labels, n_classes, psi_nonzeros):
-        """``sum_i (2^(k_i) - 1)`` rows (``n (2^K - 1)`` unreduced), ``2 nnz(Psi) K 2^(K-1) + rows`` entries."""
+    def full_lp_size(self, labels, n_classes, row_nonzeros):
+        """``sum_i (2^(k_i) - 1)`` rows (``n (2^K - 1)`` unreduced) and ``sum_i 2 nnz(Psi_i) k_i 2^(k_i - 1) + rows``
+        entries (a label is in ``2^(k - 1)`` of the ``k`` labels' subsets; ``mu1``, ``mu2`` and ``nu``)."""
         rows = sum(count * (2**k - 1) for k, count in label_counts(labels).items())
-        return rows, 2 * int(psi_nonzeros) * n_classes * 2 ** (n_classes - 1) + rows
+        entries = sum(2 * total * k * 2 ** (k - 1) for k, total in label_nonzeros(labels, row_nonzeros).items())
+        return rows, entries + rows

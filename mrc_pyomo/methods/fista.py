@@ -21,8 +21,7 @@ lower bound (:mod:`mrc_pyomo.oracles.certificate` needs ``|g_j - tau_j| <= lambd
 MRC-CCG goes on from its active rows (:func:`active_rows`; :mod:`mrc_pyomo.methods.first_order`).
 """
 
-from dataclasses import dataclass, field
-from typing import ClassVar
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,10 +29,9 @@ from ..data import array_namespace
 from ..oracles.incumbent import Incumbent
 from ..oracles.passes import backward, forward, soft_threshold
 from ..oracles.primal import most_violated_subsets, near_active_rows, psi_values, risk
-from .ccg.config import CCGConfig
-from .ccg.record import HISTORY_COLUMNS
 from .deadline import deadline_of
-from .first_order import FIRST_ORDER, register_first_order
+from .first_order import FirstOrderConfig, register_first_order
+from .history import FIRST_ORDER, HISTORY_COLUMNS
 from .result import Outcome, Status, reported
 
 #: the columns of the history of a fit: those of MRC-CCG's records, then the iterations' own
@@ -41,29 +39,18 @@ FIT_COLUMNS = HISTORY_COLUMNS + ["beta", "L"]
 
 
 @dataclass(frozen=True)
-class FOMConfig:
-    """Every setting of MRC-FOM.
+class FOMConfig(FirstOrderConfig):
+    """Every setting of MRC-FOM: those of every first-order method
+    (:class:`~mrc_pyomo.methods.first_order.FirstOrderConfig`; ``certify=False``: lower end 0; its certificate's
+    loop removes rows as MRC-CCG does, ``keep_rows`` False: FISTA's point is far from the optimum, its near rows
+    are not the final ones), and its own: ``beta`` starts at ``beta_start``, halved every ``beta_every`` iterations
+    down to ``beta_floor`` (docs/benchmarks.md, "The library's choices", "FISTA's smoothing"); the iterations stop
+    once their best R improved by less than ``tolerance`` (relative) over the last ``beta_every``."""
 
-    ``eps_1``: the certified gap of the certificate's loop; ``max_iter``: iterations at most (and masters of that
-    loop).  ``beta`` starts at ``beta_start``, halved every ``beta_every`` iterations down to ``beta_floor``
-    (docs/benchmarks.md, "The library's choices", "FISTA's smoothing").  The iterations stop once their best R
-    improved by less than ``tolerance`` (relative) over the last ``beta_every``.  ``certify=False`` ends the fit
-    there (lower end 0).  The certificate's first master holds the rows of the best point with ``psi_i`` within
-    ``near`` of the largest; its loop runs with ``certificate``'s settings, removing rows as MRC-CCG does
-    (``keep_rows`` False: FISTA's point is far from the optimum, its near rows are not the final ones)."""
-
-    eps_1: float = 1e-3
-    max_iter: int = 1000
     beta_start: float = 0.1
     beta_every: int = 80
     beta_floor: float = 1e-4
     tolerance: float = 1e-2
-    certify: bool = True
-    near: float = 1e-2
-    keep_rows: bool = False
-    certificate: CCGConfig = field(default_factory=lambda: CCGConfig(regime="n"))
-    #: the regime of every master it solves (all features), a constant of the method, not a setting
-    regime: ClassVar[str] = "n"
 
 
 def smoothed(V, mu, tau, beta, blocked=None):

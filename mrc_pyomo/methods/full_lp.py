@@ -36,13 +36,13 @@ import numpy as np
 from ..formulations import PaperFormulation, get_formulation
 from ..master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, MasterTimeLimit, RestrictedMaster
 from ..master.dual_lp import DualLPBackend
-from ..oracles.certificate import gap_tolerance, lower_bound
+from ..oracles.certificate import lower_bound
 from ..oracles.incumbent import Incumbent
 from ..oracles.primal import risk_on_segment
-from .ccg.record import HISTORY_COLUMNS
+from .history import HISTORY_COLUMNS
 from .deadline import deadline_of
 from .registry import Method, register_method
-from .result import FitResult, Status
+from .result import FitResult, Status, status_of
 
 MAX_ROWS = 2_000_000
 MAX_NONZEROS = 100_000_000
@@ -188,13 +188,13 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
         return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk,
                          status=Status.TIME_LIMIT, history=[], columns=tuple(HISTORY_COLUMNS))
     best, lower = certify(problem, master, solution)
-    if best.risk - lower > gap_tolerance(config.eps_1) and not deadline.expired():
+    if status_of(lower, best.risk, config.eps_1) is None and not deadline.expired():
         refined = refine(master, config.solver_options, deadline)
         if refined is not None:
             better, refined_lower = certify(problem, master, refined)
             if better.risk - refined_lower < best.risk - lower:
                 master.solution, solution, best, lower = refined, refined, better, refined_lower
-    status = Status.CONVERGED if best.risk - lower <= gap_tolerance(config.eps_1) else Status.STALLED
+    status = status_of(lower, best.risk, config.eps_1, Status.STALLED)
     return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower, upper=best.risk,
                      status=status, history=[], columns=tuple(HISTORY_COLUMNS))
 

@@ -1,25 +1,25 @@
-"""The path at the core: a prepared problem solved along a decreasing sequence of ``lambda0`` values, each stage
-by a registered method started from the stage before, the pathwise warm starts of glmnet and of homotopy methods
-for the lasso.  :func:`mrc_pyomo.mrc_path` is :func:`path_steps` behind validation; every fit of
-:class:`~mrc_pyomo.MRCClassifier` is :func:`fit_steps`: its ``lambda0`` alone, or through the larger values of
-:func:`schedule` (``continuation=True``), after the first-order phases of its route (:mod:`mrc_pyomo.methods.route`).
+"""The runner of every fit: a :class:`~mrc_pyomo.methods.plan.Plan` run on a prepared problem (:func:`fit_steps`),
+in three plain steps: its first-order phases, the start of its certificate, and its stages, the path at the core:
+the problem solved along a decreasing sequence of ``lambda0`` values, each stage by the plan's method started from
+the stage before (:func:`path_steps`), the pathwise warm starts of glmnet and of homotopy methods for the lasso.  A
+single fit of :class:`~mrc_pyomo.MRCClassifier`, :func:`mrc_pyomo.mrc_path`, a fold of
+:class:`~mrc_pyomo.MRCClassifierCV` and a warm start are all this runner; what runs is the plan's
+(:mod:`mrc_pyomo.methods.plan`).
 
 ``lambda = lambda0 * s`` (eq. 2, ``s`` the standard deviations of ``Phi``) enters the LP only through the costs
 of ``mu1`` and ``mu2``, ``-(tau - lambda)`` and ``tau + lambda``: the final master ``P_{I,J}`` of one stage is a
 master of the next with new costs (:func:`mrc_pyomo.methods.ccg.warm_master`), and the problem at each
-``lambda0`` is the same prepared problem (:meth:`~mrc_pyomo.problem.MRCProblem.at`, no new pass).  A larger
-``lambda0`` makes a better posed LP (a sparser ``mu``, fewer active rows), solved in few masters, whose final
-master holds most of the rows the next stage needs.  Every stage's rule is a candidate at the later stages: a fit
-stopped early returns the best of them, with the last master's Lagrangian bound, which holds for weights computed
-at any ``lambda`` (:mod:`mrc_pyomo.oracles.certificate`).
+``lambda0`` is the same prepared problem (:meth:`~mrc_pyomo.problem.MRCProblem.at`, no new pass).  Every stage's
+rule is a candidate at the later stages: a fit stopped early returns the best of them, with the last master's
+Lagrangian bound, which holds for weights computed at any ``lambda`` (:mod:`mrc_pyomo.oracles.certificate`).
 
-**The first-order phases** (:class:`Phase`; :mod:`mrc_pyomo.methods.first_order`) run each from the
-:class:`~mrc_pyomo.methods.result.Outcome` of the one before, then the stages from the master of the rows the
-last names active (:func:`certificate_master`), keeping them where its config's ``keep_rows`` says
-(:func:`keeping_rows`: MRC-PDHG's support), each master's point joined to the phases' rule by segments
-(:func:`with_segments`): the masters' lower end reaches ``R*`` before their points do.  A single fit, a path, a
-fold and a warm start are all this runner; records are made with their ``lambda0`` and number
-(``Start.iterations_before``), never edited after.
+**After first-order phases** (:mod:`mrc_pyomo.methods.first_order`), each run from the
+:class:`~mrc_pyomo.methods.result.Outcome` of the one before, the stages start from the master of the rows the last
+names active (:func:`certificate_master`), keeping them where its config's ``keep_rows`` says (MRC-PDHG's
+support), each master's point joined to the phases' rule by segments (:func:`with_segments`): the masters' lower
+end reaches ``R*`` before their points do.  **With a give-up time** (:attr:`~mrc_pyomo.methods.plan.Plan.give_up`),
+stages that have not certified by then hand over to the plan's fallback phases, which run to the deadline from the
+stages' rule.  Records are made with their ``lambda0`` and number (``Start.iterations_before``), never edited after.
 """
 
 import time
@@ -27,49 +27,12 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from ..oracles.certificate import gap_tolerance, lower_bound
+from ..oracles.certificate import lower_bound
 from ..oracles.incumbent import Incumbent, improve_on_segments
-from ..problem.scaling import column_means
 from .ccg.record import IterationState
 from .ccg.start import initial_master
 from .deadline import deadline_of
-from .result import FitResult, Start, Status
-
-#: each stage's lambda0 is this many times the next one's
-FACTOR = 3.0
-#: the continuation of a single fit starts at most this many stages above the user's lambda0
-MAX_STAGES = 3
-#: the certified gap at which a stage before the last stops (the last stops at the user's eps_1)
-STAGE_EPS = 1e-2
-
-
-@dataclass(frozen=True)
-class Phase:
-    """A first-order phase before a fit's loop: the registered ``method`` whose ``iterations`` run, with ``config``."""
-
-    method: object
-    config: object
-
-
-def zero_rule_lambda0(problem):
-    """A ``lambda0`` at and above which ``mu = 0`` minimises ``R``: the uniform weights on the rows ``(i, Y)``
-    give ``varphi``'s subgradient ``g_yj = mean_i Psi_ij / K``, and 0 is optimal once ``|g_yj - tau_yj| <=
-    lambda0 s_yj`` for every feature (``inf`` if one with ``s_yj = 0`` has ``g_yj != tau_yj``).  One pass."""
-    mean = column_means(problem.data) / problem.n_classes
-    excess = np.abs(mean[None, :] - problem.tau)
-    std = problem.std
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(std > 0, excess / std, np.where(excess > 1e-12, np.inf, 0.0))
-    return float(ratio.max())
-
-
-def schedule(lambda0, zero_rule=np.inf, factor=FACTOR, max_stages=MAX_STAGES):
-    """The ``lambda0`` values a single fit passes through, largest first, ``lambda0`` last: up to ``max_stages``
-    values ``lambda0 * factor^k`` below ``zero_rule`` (at or above it the rule is 0 and teaches nothing);
-    ``lambda0 = 0`` passes through ``factor^k * 1e-3``."""
-    base = lambda0 if lambda0 > 0 else 1e-3 / factor
-    stages = [base * factor ** k for k in range(max_stages, 0, -1) if base * factor ** k < zero_rule]
-    return stages + [lambda0]
+from .result import FitResult, Outcome, Start, Status, status_of
 
 
 def stage_config(config, eps_1, used):
@@ -139,48 +102,97 @@ def at_last_stage(problem, lambda0s, stages, candidates, deadline):
                      history=history, columns=result.columns)
 
 
-def fit_steps(problem, lambda0s, method, config, *, deadline=None, log=None, phases=(), start=None):
-    """The fit of ``problem`` by ``method`` through the larger values of ``lambda0s`` (the last must be
-    ``problem.lambda0``; the stages before it stop at :data:`STAGE_EPS`), from ``start`` (a warm start's) or
-    after the first-order ``phases`` (:class:`Phase`; module docstring): a generator of its iterations that
-    returns the :class:`~mrc_pyomo.methods.result.FitResult` at ``problem.lambda0``.  A stop sent, the deadline or
-    a gap closed by a phase ends the fit with the phases' rule (:func:`phase_result`)."""
-    deadline, start = deadline_of(deadline), start or Start()
-    lambda0s = list(lambda0s)
+@dataclass
+class Found:
+    """What a fit's phases leave: their ``outcome`` (None before any), ``history`` and ``status`` (None: they
+    handed over)."""
+
+    outcome: object = None
+    history: list = None
+    status: object = None
+
+    def __post_init__(self):
+        self.history = [] if self.history is None else self.history
+
+    def ended(self, deadline, eps_1):
+        """Whether the fit ends with the phases: a stop sent, the deadline, or their own gap closed."""
+        return (self.status in (Status.CONVERGED, Status.CALLBACK, Status.TIME_LIMIT) or deadline.expired()
+                or status_of(self.outcome.lower, self.outcome.risk, eps_1) == Status.CONVERGED)
+
+
+def run_phases(problem, phases, found, deadline, log):
+    """The first-order ``phases`` (:class:`~mrc_pyomo.methods.plan.Phase`), each from the outcome of the one before,
+    the first from ``found``'s (a :class:`Found`), its records numbered on: a generator of their iterations that
+    returns the :class:`Found` after them (they stop at a stop sent, the deadline or a closed gap)."""
+    for phase in phases:
+        outcome, records, status = yield from phase.method.iterations(
+            problem, phase.config, start=found.outcome, deadline=deadline, log=log,
+            iterations_before=len(found.history))
+        found = Found(outcome, found.history + records, status)
+        if found.ended(deadline, phase.config.eps_1):
+            break
+    return found
+
+
+def fit_steps(problem, plan, *, deadline=None, log=None):
+    """The fit of ``problem`` by ``plan`` (a :class:`~mrc_pyomo.methods.plan.Plan`; its last stage at
+    ``problem.lambda0``): a generator of its iterations that returns the
+    :class:`~mrc_pyomo.methods.result.FitResult` at ``problem.lambda0``.  Three steps: the **phases**, whose rule
+    ends the fit if a stop was sent, the deadline passed, their gap closed or no method follows
+    (:func:`phase_result`); the **start** of the stages (the plan's, or after phases the master of the rows the last
+    names active); the **stages** (:func:`path_steps`, joined by segments to the phases' rule), until the plan's
+    give-up time if it has fallback phases, which then take the rest of the time from the stages' rule."""
+    deadline = deadline_of(deadline)
+    lambda0s = list(plan.stages)
     if lambda0s[-1] != problem.lambda0:
         raise ValueError(f"the last stage ({lambda0s[-1]}) must be the problem's lambda0 ({problem.lambda0})")
-    if not phases:
-        stages = yield from path_steps(problem, lambda0s, method, config, deadline=deadline, log=log,
-                                       stage_eps=STAGE_EPS, start=start, shared_budget=True)
-        return at_last_stage(problem, lambda0s, stages, start.candidates, deadline)
-    found, history, status = None, [], None
-    for phase in phases:
-        found, records, status = yield from phase.method.iterations(
-            problem, phase.config, start=found, deadline=deadline, log=log, iterations_before=len(history))
-        history = history + records
-        ended = status in (Status.CONVERGED, Status.CALLBACK, Status.TIME_LIMIT) or deadline.expired()
-        if ended:
-            break
-    columns = method.columns
-    if ended or found.risk - found.lower <= gap_tolerance(config.eps_1):
-        return phase_result(found, history, status or Status.TIME_LIMIT, config.eps_1, columns)
-    start = Start(master=certificate_master(problem, found, phases[-1]), candidates=(found.mu,),
-                  iterations_before=len(history))
-    loop_config = keeping_rows(config) if phases[-1].config.keep_rows else config
-    result = yield from with_segments(fit_steps(problem, lambda0s, method, loop_config, deadline=deadline, log=log,
-                                                start=start), problem, found, config.eps_1)
-    result = replace(result, history=history + result.history, lower=max(result.lower, found.lower),
-                     columns=history_columns(history, columns=result.columns))
-    if result.upper - result.lower <= gap_tolerance(config.eps_1):
-        result = replace(result, status=Status.CONVERGED)
+    found = yield from run_phases(problem, plan.phases, Found(), deadline, log)
+    columns = plan.method.columns if plan.method is not None else plan.phases[-1].method.columns
+    if plan.phases and (plan.method is None or found.ended(deadline, plan.eps_1)):
+        stopped = found.status or (Status.TIME_LIMIT if deadline.expired() else Status.MAX_ITER)
+        return phase_result(found.outcome, found.history, stopped, plan.eps_1, columns)
+    start, config = plan.start or Start(), plan.config
+    if plan.phases:
+        start = Start(master=certificate_master(problem.at(lambda0s[0]), found.outcome, plan.phases[-1]),
+                      candidates=(found.outcome.mu,), iterations_before=len(found.history))
+        config = keeping_rows(config) if plan.keeps_rows else config
+    stages_deadline = deadline if plan.give_up is None else deadline.within(plan.give_up)
+    stages = path_steps(problem, lambda0s, plan.method, config, deadline=stages_deadline, log=log,
+                        stage_eps=plan.stage_eps, start=start, shared_budget=plan.shared_budget)
+    if plan.phases:
+        stages = with_segments(stages, problem, Incumbent(found.outcome.mu, found.outcome.risk, found.outcome.nu),
+                               plan.eps_1)
+    stages = yield from stages
+    result = at_last_stage(problem, lambda0s, stages, start.candidates, stages_deadline)
+    if plan.phases:
+        result = replace(result, history=found.history + result.history, lower=max(result.lower, found.outcome.lower),
+                         columns=history_columns(found.history, columns=result.columns))
+    result = replace(result, status=status_of(result.lower, result.upper, plan.eps_1, result.status))
+    if plan.fallback and result.status == Status.TIME_LIMIT and not deadline.expired():
+        result = yield from fall_back(problem, plan, result, deadline, log)
     return result
+
+
+def fall_back(problem, plan, result, deadline, log):
+    """The plan's fallback phases from the rule of the stages' ``result`` (they gave up), to the deadline: the better
+    rule of the two, the better lower end, every record."""
+    rule = Incumbent.evaluate(problem, result.mu)
+    start = Found(Outcome(rule.mu, rule.risk, rule.nu), result.history)
+    found = yield from run_phases(problem, plan.fallback, start, deadline, log)
+    outcome = found.outcome
+    best = (outcome.mu, outcome.risk) if outcome.risk < result.upper else (result.mu, result.upper)
+    lower = max(result.lower, outcome.lower)
+    status = status_of(lower, best[1], plan.eps_1, Status.CALLBACK if found.status == Status.CALLBACK
+                       else Status.TIME_LIMIT)
+    return replace(result, mu=best[0], upper=best[1], lower=lower, status=status, history=found.history,
+                   columns=history_columns(found.history, columns=result.columns))
 
 
 def certificate_master(problem, found, phase):
     """The first master of the loop after the first-order ``phase`` whose outcome is ``found``
-    (:func:`~mrc_pyomo.methods.ccg.start.initial_master`): the rows its method's ``active_rows`` names, each class
-    centroid's row of its own label and all features, marked a large change (its first solve cold, by the
-    interior point method where the solver has one)."""
+    (:func:`~mrc_pyomo.methods.ccg.start.initial_master`), with ``problem``'s costs (those of the first stage): the
+    rows its method's ``active_rows`` names, each class centroid's row of its own label and all features, marked a
+    large change (its first solve cold, by the interior point method where the solver has one)."""
     config = phase.config
     master = initial_master(problem, config.certificate, rows=phase.method.active_rows(problem, found, config),
                             own_labels_only=True)
@@ -189,10 +201,12 @@ def certificate_master(problem, found, phase):
 
 
 def with_segments(loop, problem, best, eps_1):
-    """MRC-CCG's ``loop`` (its generator) passed on, with after each master the best rule on the segments from
-    ``best`` (the phases' rule) to the master's point (:func:`~mrc_pyomo.oracles.incumbent.improve_on_segments`)
-    while a search takes less time than the master's solve.  Once that rule closes the gap to the loop's lower
-    end, the loop stops and its result takes it, "converged".  A stop sent by the caller stays a stop."""
+    """The ``loop`` (a generator of stages' iterations) passed on, with after each master the best rule on the
+    segments from ``best`` (the phases' rule) to the master's point
+    (:func:`~mrc_pyomo.oracles.incumbent.improve_on_segments`) while a search takes less time than the master's solve.
+    Once that rule closes the gap to the loop's lower end, the loop stops; the result (the stages') takes that rule
+    where it is better, and the fit's status is decided from its interval (:func:`fit_steps`).  A stop sent by the
+    caller stays a stop."""
     searching, closed = True, False
     try:
         item = next(loop)
@@ -202,13 +216,16 @@ def with_segments(loop, problem, best, eps_1):
                 started = time.perf_counter()
                 best = improve_on_segments(problem, best, item.mu)
                 searching = time.perf_counter() - started < item.record.get("seconds_solve", 0.0)
-                closed = stop = best.risk - item.record["lower"] <= gap_tolerance(eps_1)
+                closed = stop = status_of(item.record["lower"], best.risk, eps_1) == Status.CONVERGED
             item = loop.send(bool(stop))
     except StopIteration as end:
-        result = end.value
+        stages = end.value
+    lambda0, result = stages[-1]
     if best.risk < result.upper:
         result = replace(result, mu=best.mu, upper=best.risk)
-    return replace(result, status=Status.CONVERGED) if closed else result
+    if closed:
+        result = replace(result, status=Status.CONVERGED)
+    return stages[:-1] + [(lambda0, result)]
 
 
 def history_columns(*histories, columns=()):
@@ -222,8 +239,8 @@ def history_columns(*histories, columns=()):
 
 def phase_result(found, history, status, eps_1, columns=()):
     """The :class:`~mrc_pyomo.methods.result.FitResult` of a fit that ends with its first-order phases' outcome
-    ``found``: no master, ``"converged"`` when the gap is within ``eps_1``'s tolerance, else ``status``; its
-    history's columns ``columns``, then the phases'."""
-    status = Status.CONVERGED if found.risk - found.lower <= gap_tolerance(eps_1) else status
-    return FitResult(master=None, mu=found.mu, objective=np.nan, lower=found.lower, upper=found.risk, status=status,
-                     history=history, columns=history_columns(history, columns=columns))
+    ``found``: no master, the status of its interval (:func:`~mrc_pyomo.methods.result.status_of`) and ``status``;
+    its history's columns ``columns``, then the phases'."""
+    return FitResult(master=None, mu=found.mu, objective=np.nan, lower=found.lower, upper=found.risk,
+                     status=status_of(found.lower, found.risk, eps_1, status), history=history,
+                     columns=history_columns(history, columns=columns))

@@ -14,6 +14,7 @@ from enum import Enum
 
 import numpy as np
 
+from ..oracles.certificate import gap_tolerance
 from ..oracles.incumbent import Incumbent
 
 
@@ -33,6 +34,16 @@ class Status(str, Enum):
 
     def __format__(self, spec):
         return format(self.value, spec)
+
+
+def status_of(lower, upper, eps_1, stopped=None):
+    """Why a fit with the certified interval ``[lower, upper]`` stopped, the one place that says "converged":
+    ``"converged"`` exactly when ``upper - lower <= max(eps_1, GAP_FLOOR)``
+    (:func:`~mrc_pyomo.oracles.certificate.gap_tolerance`), whatever stopped it; else ``stopped``, what did (None:
+    nothing, the fit goes on), a method's "converged" that the interval does not support being ``"stalled"``."""
+    if upper - lower <= gap_tolerance(eps_1):
+        return Status.CONVERGED
+    return Status.STALLED if stopped == Status.CONVERGED else stopped
 
 
 @dataclass(frozen=True)

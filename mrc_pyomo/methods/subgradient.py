@@ -19,13 +19,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..data import InMemorySource
-from ..oracles.certificate import gap_tolerance, lagrangian_bound
+from ..oracles.certificate import lagrangian_bound
 from ..oracles.primal import class_scores, most_violated_subsets, risk
 from ..oracles.rounding import gamma
 from ..oracles.rows import right_hand_sides
 from .deadline import deadline_of
 from .registry import Method, register_method
-from .result import FitResult, Start, Status, reported
+from .result import FitResult, Start, Status, reported, status_of
 
 HISTORY_COLUMNS = ["iteration", "lambda0", "R_mu", "lower", "upper", "seconds_elapsed"]
 #: the iteration log shows every this many steps
@@ -74,7 +74,7 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
         raise ValueError("method='subgradient' takes thousands of passes over the data: it needs the data in memory "
                          "(a NumPy array or a SciPy sparse matrix), not a Dask array")
     Psi, tau, lam = problem.data.array, problem.tau, problem.lam
-    max_iter, gap = config.max_iter, gap_tolerance(config.eps_1)
+    max_iter = config.max_iter
     w = np.zeros_like(tau)
     w_prev = np.zeros_like(tau)
     theta, theta_prev = 1.0, 1.0
@@ -105,13 +105,13 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
         history.append({"iteration": before + k, "lambda0": problem.lambda0, "R_mu": value, "lower": lower,
                         "upper": best, "seconds_elapsed": deadline.elapsed()})
         stopped = (yield from reported(history[-1], log, deadline)) or Status.MAX_ITER
-        if stopped != Status.MAX_ITER or best - lower <= gap:
+        if stopped != Status.MAX_ITER or status_of(lower, best, config.eps_1) == Status.CONVERGED:
             break
     value, _, _ = _risk_and_subgradient_row(Psi, w, tau, lam)
     if value < best:
         best, best_mu = value, w
         history[-1] = {**history[-1], "upper": best}  # the last step's point is part of the last iteration
-    status = Status.CONVERGED if best - lower <= gap else stopped
+    status = status_of(lower, best, config.eps_1, stopped)
     return FitResult(master=None, mu=best_mu, objective=best, lower=lower, upper=best, status=status,
                      history=history, columns=tuple(HISTORY_COLUMNS))
 

@@ -102,9 +102,14 @@ class MRCProblem:
         return None if self.reduction is None else self.reduction.blocked
 
     @cached_property
+    def row_nonzeros(self):
+        """``nnz(Psi_i)`` of every sample, ``(n,)``, one pass (kept)."""
+        return self.data.row_nonzeros()
+
+    @property
     def nonzeros(self):
-        """``nnz(Psi)``, one pass (kept)."""
-        return self.data.nonzeros()
+        """``nnz(Psi)``."""
+        return int(self.row_nonzeros.sum())
 
     def at(self, lambda0):
         """The same problem at another ``lambda0`` (no pass).  Centring is R-invariant only at ``lambda0 = 0``:
@@ -116,7 +121,7 @@ class MRCProblem:
         labels = np.full(self.n_samples, self.n_classes)
         if self.reduction is not None:
             labels = labels - self.reduction.blocked.sum(axis=1)
-        return get_formulation(formulation).full_lp_size(labels, self.n_classes, self.nonzeros)
+        return get_formulation(formulation).full_lp_size(labels, self.n_classes, self.row_nonzeros)
 
     def rule(self, mu, lower=0.0):
         """The :class:`Rule` in the user's units of a rule ``mu`` of this problem: completed over the fixed features

@@ -15,7 +15,7 @@ from mrc_pyomo.display.log import (LOG_COLUMNS, LOG_HEADER, LOG_WIDTH, NARROW_CO
                                    WIDE_ONLY, format_record, log_header, time_split, wide_log)
 from mrc_pyomo.master import MasterSolveError, MasterTimeLimit
 from mrc_pyomo.methods import ccg
-from mrc_pyomo.methods.ccg.record import HISTORY_COLUMNS, failure_record
+from mrc_pyomo.methods.history import HISTORY_COLUMNS, failure_record
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.problem import MRCProblem
 from mrc_pyomo.methods.result import finish

@@ -2,7 +2,7 @@
 validates and prepares the data (``tau`` and ``lambda`` of eq. 2, the method's reduction, the samples of weight 0
 left out) and returns the input attributes without writing any attribute into the estimator, fitted or not;
 :func:`plan_of` gives the method's config from the estimator's settings and the first-order phase exactly where
-the method takes them, those :func:`~mrc_pyomo.methods.route.route` names."""
+the method takes them, those the planner's :func:`~mrc_pyomo.methods.plan.route` names."""
 
 import copy
 from dataclasses import replace
@@ -17,7 +17,8 @@ from mrc_pyomo.estimator import fitting
 from mrc_pyomo.estimator.fitting import plan_of, problem_of
 from mrc_pyomo.estimator.parameters import settings_of
 from mrc_pyomo.methods import get_method
-from mrc_pyomo.methods.pathwise import Phase
+from mrc_pyomo.methods import plan as plan_module
+from mrc_pyomo.methods.plan import Phase
 from mrc_pyomo.problem.estimates import mean_and_confidence
 
 
@@ -90,9 +91,10 @@ def test_prepared_checks_the_solver_first():
 @pytest.mark.parametrize("first_order", ["auto", True, False])
 @pytest.mark.parametrize("names", [(), ("pdhg",), ("fom", "pdhg")])
 def test_planned_runs_the_phases_of_the_route_where_the_method_takes_them(monkeypatch, method, first_order, names):
-    """:func:`plan_of` asks :func:`~mrc_pyomo.methods.route.route` (here answering ``names``) about the problem,
-    the config's regime, the estimator's ``first_order`` and its map, for a method that runs after phases; each
-    phase is that registered method's with its config from the same settings and the changes of the route."""
+    """:func:`plan_of` asks the planner's :func:`~mrc_pyomo.methods.plan.route` (here answering ``names``) about the
+    problem, the config's regime, the estimator's ``first_order`` and its map, for a method that runs after phases;
+    each phase is that registered method's with its config from the same settings and the changes of the route; a
+    first-order method's plan is its own phase; the estimator is left as it was."""
     X, y = frame(seed=2)
     clf = MRCClassifier(method=method, first_order=first_order, eps_1=0.05, n_max=7)
     registered = get_method(method)
@@ -103,32 +105,34 @@ def test_planned_runs_the_phases_of_the_route_where_the_method_takes_them(monkey
         asked.append((problem, regime, setting, linear, host))
         return tuple((name, {"max_iter": 3}) for name in names)
 
-    monkeypatch.setattr(fitting, "route", route)
+    monkeypatch.setattr(plan_module, "route", route)
     before = state(clf)
-    config, phases = plan_of(clf, registered, problem)
+    plan = plan_of(clf, registered, problem)
     assert state(clf) == before
     settings = settings_of(clf)
-    assert config == registered.configure(settings, problem)
-    assert config.eps_1 == 0.05
-    if not registered.routed:
-        assert phases == () and asked == []
+    if registered.iterations is not None:   # method="fom": its phase, then MRC-CCG for the certificate
+        assert [phase.method for phase in plan.phases] == [registered] and asked == []
+        assert plan.phases[0].config == registered.configure(settings, problem) and plan.eps_1 == 0.05
         return
-    assert asked == [(problem, config.regime, first_order, True, True)]
-    assert [phase.method.name for phase in phases] == list(names)
-    for phase in phases:   # each with its config from the same settings, and the route's changes
+    assert plan.config == registered.configure(settings, problem) and plan.config.eps_1 == 0.05
+    if not registered.routed:
+        assert plan.phases == () and asked == []
+        return
+    assert asked == [(problem, plan.config.regime, first_order, True, True)]
+    assert [phase.method.name for phase in plan.phases] == list(names)
+    for phase in plan.phases:   # each with its config from the same settings, and the route's changes
         assert isinstance(phase, Phase) and phase.method.iterations is not None
         assert phase.config == replace(phase.method.configure(settings, problem), max_iter=3)
 
 
 def test_planned_on_a_small_problem_runs_no_phase_by_default_and_pdhg_s_when_asked():
-    """With the real :func:`~mrc_pyomo.methods.route.route`: ``"auto"`` on tens of samples runs none,
-    ``first_order=True`` MRC-PDHG's."""
+    """With the planner's real route: ``"auto"`` on tens of samples runs none, ``first_order=True`` MRC-PDHG's."""
     X, y = frame(seed=3)
     for first_order, expected in (("auto", []), (True, ["pdhg"]), (False, [])):
         clf = MRCClassifier(first_order=first_order)
         problem, _ = problem_of(clf, X, y, None, 0.01, get_method("ccg"))
-        _, phases = plan_of(clf, get_method("ccg"), problem)
-        assert [phase.method.name for phase in phases] == expected
+        plan = plan_of(clf, get_method("ccg"), problem)
+        assert [phase.method.name for phase in plan.phases] == expected
 
 
 def test_class_sample_weight_multiplies_and_leaves_the_weightless_samples_out():

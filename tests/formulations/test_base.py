@@ -88,7 +88,7 @@ class Minimal(Formulation):
     def full_items(self, samples, n_classes, reduction=None):
         return samples, np.ones((len(samples), n_classes), dtype=bool)
 
-    def full_lp_size(self, labels, n_classes, psi_nonzeros):
+    def full_lp_size(self, labels, n_classes, row_nonzeros):
         return len(labels), 0
 
 

@@ -129,18 +129,19 @@ def test_the_reduced_full_lp_has_no_blocked_label():
 
 @pytest.mark.parametrize("n_classes", [2, 3, 5])
 def test_the_full_lp_size_counts_its_rows_and_nonzeros(n_classes):
-    """Without a reduction: the rows and nonzeros of ``[F, -F, -1]`` built from the full items; with blocked
-    labels, ``sum_i (2^k_i - 1)`` rows (the nonzeros a bound)."""
+    """Without a reduction: the rows and nonzeros of ``[F, -F, -1]`` built from the full items; with ``k_i``
+    labels kept, ``sum_i (2^k_i - 1)`` rows and ``sum_i 2 nnz(Psi_i) k_i 2^(k_i - 1)`` entries of ``F``."""
     X, _ = random_problem(6, 3, n_classes, sparse=True, seed=n_classes, density=0.5)
     n = X.shape[0]
     samples, subsets = PAPER.full_items(np.arange(n), n_classes)
     F = PAPER.block(InMemorySource(X).rows, samples, subsets, np.arange(n_classes * 3), 3).mu
-    rows, nonzeros = PAPER.full_lp_size(np.full(n, n_classes), n_classes, X.nnz)
+    rows, nonzeros = PAPER.full_lp_size(np.full(n, n_classes), n_classes, X.getnnz(axis=1))
     assert rows == len(samples) == n * (2 ** n_classes - 1)
     assert nonzeros == 2 * F.nnz + len(samples)
     assert type(rows) is int and type(nonzeros) is int
     labels = np.full(n, n_classes)
     labels[:2] -= 1
-    rows, bound = PAPER.full_lp_size(labels, n_classes, X.nnz)
+    rows, nonzeros = PAPER.full_lp_size(labels, n_classes, X.getnnz(axis=1))
     assert rows == (n - 2) * (2 ** n_classes - 1) + 2 * (2 ** (n_classes - 1) - 1)
-    assert bound == 2 * F.nnz + rows   # the entries of F counted as if no label were blocked
+    lost = X[:2].nnz * n_classes * 2 ** (n_classes - 1) - X[:2].nnz * (n_classes - 1) * 2 ** (n_classes - 2)
+    assert nonzeros == 2 * (F.nnz - lost) + rows

@@ -13,7 +13,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from helpers import assert_certified, fits_in_memory_and_on_dask, problems, random_problem
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.methods import first_order, get_method, pathwise
+from mrc_pyomo.methods import first_order, get_method, history, pathwise
 from mrc_pyomo.methods.ccg.config import CCGConfig
 from mrc_pyomo.methods.fista import FOMConfig
 from mrc_pyomo.methods.pdhg import FIT_COLUMNS, PDHGConfig, active_rows
@@ -129,7 +129,7 @@ def test_both_methods_are_configured_and_worded_alike():
         assert config.certificate.regime == "n" and config.certificate.row_age == CCGConfig().row_age
         assert config.keep_rows == (name == "pdhg")   # PDHG's support names nearly the final rows, FISTA's point not
         assert method.configure(Settings(max_iter=17), problem).max_iter == 17
-    record = {"iteration": 20, "phase": first_order.FIRST_ORDER, "R_mu": 0.5, "lower": 0.25, "upper": 0.5,
+    record = {"iteration": 20, "phase": history.FIRST_ORDER, "R_mu": 0.5, "lower": 0.25, "upper": 0.5,
               "seconds_elapsed": 1.0}
     assert get_method("pdhg").log_line(record).split()[:2] == ["20", "PDHG"]
     assert get_method("fom").log_line(record).split()[:2] == ["20", "FISTA"]

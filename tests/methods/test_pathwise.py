@@ -22,7 +22,7 @@ from mrc_pyomo.feature_maps import make_feature_map
 from mrc_pyomo.methods import get_method, pathwise, pdhg
 from mrc_pyomo.methods.ccg import CCGConfig
 from mrc_pyomo.methods.fista import FOMConfig
-from mrc_pyomo.methods.pathwise import Phase
+from mrc_pyomo.methods.plan import STAGE_EPS, Phase, Plan, schedule, zero_rule_lambda0
 from mrc_pyomo.methods.result import finish
 from mrc_pyomo.oracles.primal import worst_case_risk
 from mrc_pyomo.problem import MRCProblem, prepare
@@ -37,7 +37,7 @@ def test_the_first_stage_at_the_zero_rule_value_has_the_rule_mu_0():
     X, y = random_problem(150, 4, 3, seed=2)
     Psi = make_feature_map("linear").fit(X).transform(X)
     tau, std = mean_and_confidence(Psi, y, 3, 1.0)
-    zero_rule = pathwise.zero_rule_lambda0(MRCProblem.from_arrays(Psi, y, tau, std))
+    zero_rule = zero_rule_lambda0(MRCProblem.from_arrays(Psi, y, tau, std))
     assert 0 < zero_rule < np.inf
     clf = MRCClassifier(lambda0=zero_rule * (1 + 1e-9), eps_1=1e-9, continuation=False).fit(X, y)
     assert clf.upper_ == pytest.approx(1 - 1 / 3, abs=1e-8)
@@ -46,10 +46,10 @@ def test_the_first_stage_at_the_zero_rule_value_has_the_rule_mu_0():
 
 
 def test_the_schedule_descends_to_the_user_s_lambda0():
-    assert pathwise.schedule(0.01) == pytest.approx([0.27, 0.09, 0.03, 0.01])
-    assert pathwise.schedule(0.01, zero_rule=0.1) == pytest.approx([0.09, 0.03, 0.01])
-    assert pathwise.schedule(0.5, zero_rule=0.4) == [0.5]
-    assert pathwise.schedule(0.0)[-1] == 0.0 and pathwise.schedule(0.0)[0] > 0
+    assert schedule(0.01) == pytest.approx([0.27, 0.09, 0.03, 0.01])
+    assert schedule(0.01, zero_rule=0.1) == pytest.approx([0.09, 0.03, 0.01])
+    assert schedule(0.5, zero_rule=0.4) == [0.5]
+    assert schedule(0.0)[-1] == 0.0 and schedule(0.0)[0] > 0
 
 
 @pytest.mark.parametrize("regime", ["n", "nm"])
@@ -88,7 +88,7 @@ def test_max_iter_bounds_each_stage_of_a_path_and_the_whole_of_a_single_fit():
     assert [lambda0 for lambda0, _ in stages] == lambda0s
     assert [len(result.history) for _, result in stages] == [2, 2, 2, 2]
     assert [record["iteration"] for _, result in stages for record in result.history] == list(range(1, 9))
-    single = finish(pathwise.fit_steps(problem.at(0.01), lambda0s, ccg, config))
+    single = finish(pathwise.fit_steps(problem.at(0.01), Plan(ccg, config, stages=tuple(lambda0s))))
     assert len(single.history) == 2 and single.status == "max_iter"
 
 
@@ -101,9 +101,10 @@ def test_a_fit_stopped_before_the_last_stage_returns_the_best_rule_seen():
     lambda0s = [0.3, 0.1, 0.03, 0.01]
     config, ccg = CCGConfig(eps_1=1e-9), get_method("ccg")
     problem = MRCProblem.from_arrays(Psi, y, tau, std)
-    stages = finish(pathwise.path_steps(problem, lambda0s, ccg, config, stage_eps=pathwise.STAGE_EPS))
+    stages = finish(pathwise.path_steps(problem, lambda0s, ccg, config, stage_eps=STAGE_EPS))
     first_two = sum(len(r.history) for _, r in stages[:2])
-    stopped = finish(pathwise.fit_steps(problem.at(lambda0s[-1]), lambda0s, ccg, replace(config, max_iter=first_two)))
+    plan = Plan(ccg, replace(config, max_iter=first_two), stages=tuple(lambda0s), stage_eps=STAGE_EPS)
+    stopped = finish(pathwise.fit_steps(problem.at(lambda0s[-1]), plan))
     reached = set(record["lambda0"] for record in stopped.history)
     assert 0.01 not in reached and stopped.status == "max_iter"
     lam = 0.01 * std
@@ -194,8 +195,8 @@ def test_fista_s_phase_hands_pdhg_s_its_point_and_the_log_words_each():
     problem = prepare(X, y)
     fista = Phase(get_method("fom"), FOMConfig(max_iter=40, tolerance=0.0))
     primal_dual = Phase(get_method("pdhg"), pdhg.PDHGConfig(max_iter=30))
-    result = finish(pathwise.fit_steps(problem, [problem.lambda0], get_method("ccg"), CCGConfig(eps_1=1e-6),
-                                       phases=(fista, primal_dual)))
+    plan = Plan(get_method("ccg"), CCGConfig(eps_1=1e-6), phases=(fista, primal_dual), stages=(problem.lambda0,))
+    result = finish(pathwise.fit_steps(problem, plan))
     history = result.history
     assert [("beta" in record, "omega" in record) for record in history[:70]] == [(True, False)] * 40 + [
         (False, True)] * 30
@@ -215,16 +216,17 @@ def test_the_loop_keeps_its_rows_after_pdhg_only(monkeypatch):
     FISTA (whose point is far from the optimum) it removes rows as MRC-CCG does."""
     problem = prepare(*random_problem(200, 4, 3, seed=2))
     loops = []
-    real = pathwise.fit_steps
+    real = pathwise.path_steps
 
     def spy(problem, lambda0s, method, config, **kwargs):
         if kwargs.get("start") is not None and kwargs["start"].master is not None:
             loops.append(config.row_age)
         return real(problem, lambda0s, method, config, **kwargs)
 
-    monkeypatch.setattr(pathwise, "fit_steps", spy)
+    monkeypatch.setattr(pathwise, "path_steps", spy)
     for name in ("fom", "pdhg"):
         method = get_method(name)
         config = replace(method.configure(Settings(), problem), max_iter=30)
-        finish(real(problem, [problem.lambda0], get_method("ccg"), config.certificate, phases=(Phase(method, config),)))
+        plan = Plan(get_method("ccg"), config.certificate, phases=(Phase(method, config),), stages=(problem.lambda0,))
+        finish(pathwise.fit_steps(problem, plan))
     assert loops == [CCGConfig().row_age, None]

@@ -10,7 +10,7 @@ from sklearn.datasets import load_iris
 from mrc_pyomo import MRCClassifier, Status, prepare
 from mrc_pyomo.methods import METHODS
 from mrc_pyomo.estimator.parameters import Settings
-from mrc_pyomo.methods.result import FitResult, finish
+from mrc_pyomo.methods.result import FitResult, finish, status_of
 
 
 def test_a_status_is_its_string():
@@ -42,3 +42,15 @@ def test_the_estimator_s_status_is_a_status():
     clf = MRCClassifier().fit(X, y)
     assert isinstance(clf.status_, Status) and clf.status_ == "converged"
     assert np.isfinite(clf.objective_)
+
+
+def test_one_function_decides_converged_from_the_interval_and_what_stopped_the_fit():
+    """"converged" exactly when the certified gap is at most eps_1 (or the floor), whatever stopped the fit; a
+    method's "converged" the interval does not support is "stalled"; with nothing stopping it, None: go on."""
+    assert status_of(0.25, 0.2505, 1e-3, Status.SOLVER_ERROR) == "converged"
+    assert status_of(0.25, 0.25, 0.0, Status.TIME_LIMIT) == "converged"
+    assert status_of(0.25, 0.25 + 1e-10, 0.0) == "converged"   # eps_1 = 0: to the floor
+    assert status_of(0.25, 0.252, 1e-3, Status.CONVERGED) == "stalled"
+    for status in (Status.MAX_ITER, Status.TIME_LIMIT, Status.CALLBACK, Status.STALLED, Status.SOLVER_ERROR):
+        assert status_of(0.25, 0.252, 1e-3, status) is status
+    assert status_of(0.25, 0.252, 1e-3) is None

@@ -90,11 +90,14 @@ def test_one_count_of_the_full_lp_s_rows_for_every_caller(formulation):
     rows, nonzeros = problem.full_lp_size(formulation)
     kept = 3 - problem.reduction.blocked.sum(axis=1)
     expected = {"paper": int(np.sum(2 ** kept - 1)), "compact": int(np.sum(kept + 1))}[formulation]
-    assert rows == expected and rows < get_formulation(formulation).full_lp_size(np.full(n, 3), 3, 0)[0]
+    assert rows == expected and rows < get_formulation(formulation).full_lp_size(np.full(n, 3), 3, np.zeros(n))[0]
     master = finish(full_lp.steps(problem, full_lp.LPConfig(eps_1=0.0, formulation=formulation))).master
     lp_rows = int(get_formulation(formulation).shape(master.subsets)[0].sum())
     assert lp_rows == rows
     assert nonzeros >= 2 * problem.nonzeros and problem.nonzeros == X.tocsr().count_nonzero() + n
+    if formulation == "paper":   # the entries of the reduced LP exactly: F on the rows kept, twice, and nu's
+        block = master.block(master.samples, master.subsets, master.features)
+        assert nonzeros == 2 * block.mu.nnz + master.n_rows
 
 
 def test_a_problem_of_arrays_is_the_lp_as_given():

@@ -6,11 +6,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import full_lp
 
-# "auto" picks the large n and m regime when the LP has more than this many features m = K * D ...
+
+# "auto" picks the large n and m regime when the LP has more than this many features m = K * D, unless the full LP
+# fits the full LP's limits (full_lp.MAX_ROWS, full_lp.MAX_NONZEROS): it is then solved directly (regime "full") ...
 LARGE_M = 10_000
-# ... unless the full LP has at most this many rows: it is then solved directly (regime "full") ...
-FULL_LP_MAX_ROWS = 50_000
 # ... or the feature map has more than this fraction of nonzeros (dense features): regime "n" (choose_regime)
 SPARSE_DENSITY = 0.1
 # the regime "nm" first runs FEAT alone on the initial rows for at most this many masters
@@ -54,20 +55,21 @@ class CCGConfig:
     stall_floor: float = 1.0
 
 
-def choose_regime(n_classes, n_features, full_lp_rows=None, density=0.0):
-    """The regime of ``regime="auto"``: ``"n"`` when ``m = K D <= LARGE_M``; else ``"full"`` when the full LP has at
-    most :data:`FULL_LP_MAX_ROWS` rows (``full_lp_rows``; None: unknown, taken as more); else ``"nm"`` when the features
-    are sparse (``density``, the fraction of nonzeros of ``Psi``, at most :data:`SPARSE_DENSITY`) and ``"n"`` when they
-    are dense.
+def choose_regime(n_classes, n_features, full_lp_size=None, density=0.0):
+    """The regime of ``regime="auto"``: ``"n"`` when ``m = K D <= LARGE_M``; else ``"full"`` when the full LP's
+    ``(rows, nonzeros)`` (``full_lp_size``; None: unknown, taken as more) are within the full LP's limits
+    (:func:`mrc_pyomo.methods.full_lp.check_size`); else ``"nm"`` when the features are sparse (``density``, the
+    fraction of nonzeros of ``Psi``, at most :data:`SPARSE_DENSITY`) and ``"n"`` when they are dense.
 
-    The full LP (:mod:`mrc_pyomo.methods.full_lp`) certifies sparse text with few rows far sooner than the regime
-    ``"nm"``, but is far slower with few features (measured: docs/benchmarks.md, "The library's choices", "The regime of
-    regime='auto'").  Column generation pays when a feature is nonzero on few samples; with dense features every feature
-    outside ``J`` has a dual violation on the rows of ``I``, and the certificate of the regime ``"nm"``
+    The full LP (:mod:`mrc_pyomo.methods.full_lp`) certifies sparse text far sooner than the regime ``"nm"``: the
+    smallest master that certifies holds most of its rows, many samples of text pinned by their rare words (measured:
+    docs/benchmarks.md, "Sparse text"); it is far slower with few features ("The library's choices", "The regime of
+    regime='auto'").  Column generation pays when a feature is nonzero on few samples; with dense features every
+    feature outside ``J`` has a dual violation on the rows of ``I``, and the certificate of the regime ``"nm"``
     (docs/theory.rst, "The certified interval") stays near 0 until ``J`` holds nearly all."""
     if n_classes * n_features <= LARGE_M:
         return "n"
-    if full_lp_rows is not None and full_lp_rows <= FULL_LP_MAX_ROWS:
+    if full_lp_size is not None and full_lp_size[0] <= full_lp.MAX_ROWS and full_lp_size[1] <= full_lp.MAX_NONZEROS:
         return "full"
     return "nm" if density <= SPARSE_DENSITY else "n"
 
@@ -83,8 +85,8 @@ def problem_regime(problem, regime="auto", formulation="paper"):
     the rows of its full LP (:meth:`~mrc_pyomo.problem.MRCProblem.full_lp_size`) and its features' density."""
     if regime != "auto":
         return regime
-    rows = problem.full_lp_size(formulation)[0]
-    return choose_regime(problem.n_classes, problem.n_features, rows, feature_density(problem))
+    return choose_regime(problem.n_classes, problem.n_features, problem.full_lp_size(formulation),
+                         feature_density(problem))
 
 
 def simplex_budget(solve_seconds, config=None):

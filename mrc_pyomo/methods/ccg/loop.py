@@ -31,13 +31,13 @@ import numpy as np
 
 from ...master import MasterSolveError, MasterTimeLimit
 from ...master.solution import Changes
-from ...oracles.certificate import gap_tolerance
 from ...oracles.incumbent import Incumbent, improve_on_segments
 from ..deadline import deadline_of
-from ..result import FitResult, Start, Status
+from ..result import FitResult, Start, Status, status_of
 from .check import check_solution
 from .config import INIT_FEATURE_ROUNDS, CCGConfig, simplex_budget
-from .record import HISTORY_COLUMNS, IterationState, failure_record, iteration_record
+from ..history import HISTORY_COLUMNS, failure_record, iteration_record
+from .record import IterationState
 from .row_history import RowHistory
 from .start import as_added, first_master
 
@@ -124,7 +124,7 @@ def check_step(loop, problem, config, known, deadline):
 def stop_reason(loop, check, config, deadline, k):
     """Why the loop stops after master ``k`` (None: it goes on): the gap within ``eps_1``, the deadline, ``max_iter``,
     or nothing to add with the gap open after a re-solve from scratch (``"stalled"``, noted in the record)."""
-    if check.gap <= gap_tolerance(config.eps_1):
+    if status_of(check.lower, check.best.risk, config.eps_1) == Status.CONVERGED:
         return Status.CONVERGED
     if deadline.expired():
         return Status.TIME_LIMIT

@@ -8,7 +8,7 @@ from .. import full_lp
 from ..registry import Method, register_method
 from . import loop
 from .config import CCGConfig, configure
-from .record import HISTORY_COLUMNS
+from ..history import HISTORY_COLUMNS
 
 
 def steps(problem, config=None, *, start=None, deadline=None, log=None):

@@ -7,7 +7,7 @@ shares with MRC-FOM (:mod:`mrc_pyomo.methods.first_order`, which registers it he
 """
 
 from ..first_order import register_first_order
-from ..ccg.record import HISTORY_COLUMNS
+from ..history import HISTORY_COLUMNS
 from .bound import dual_bound
 from .config import PDHGConfig
 from .restarted import active_rows, iterations

@@ -1,40 +1,37 @@
 """Every setting of MRC-PDHG (:class:`PDHGConfig`), made by :func:`mrc_pyomo.methods.first_order.configure`."""
 
-from dataclasses import dataclass, field
-from typing import ClassVar
+from dataclasses import dataclass
 
-from ..ccg.config import CCGConfig
+from ..first_order import FirstOrderConfig
 
 
 @dataclass(frozen=True)
-class PDHGConfig:
+class PDHGConfig(FirstOrderConfig):
     """Every setting of MRC-PDHG (measured: docs/benchmarks.md, "The library's choices", "MRC-PDHG's settings";
-    ``python -m benchmarks.experiments.pdhg_phase CASE --set NAME=VALUE``).
+    ``python -m benchmarks.experiments.pdhg_phase CASE --set NAME=VALUE``): those of every first-order method
+    (:class:`~mrc_pyomo.methods.first_order.FirstOrderConfig`; its certificate's loop keeps every row, ``keep_rows``:
+    the support names nearly the final rows; ``certify=False``: lower end the iterations' bound), and its own.
 
-    ``eps_1``: the certified gap it stops at (its own bound's, or its certificate's loop's); ``max_iter``:
-    iterations at most (and masters of that loop).  ``eta``: the step scale, over the preconditioned operator's
-    norm (at most 1) found by ``power_iterations`` power steps.  ``adaptive``: PDLP's adaptive step (a step is
-    retried with a smaller ``eta`` beyond its local limit).  ``reflection``: None for plain PDHG, else the
-    reflection of a Halpern iteration anchored at the last restart point (1: reflected, as cuPDLP+).
-    ``restart_sufficient``, ``restart_necessary``, ``restart_artificial``: PDLP's restart rule on the fixed-point
-    residual.  ``weight_scale``: the first primal weight ``omega`` over PDLP's ratio of the scales
-    (:func:`~mrc_pyomo.methods.pdhg.restarted.primal_weight`).  ``weight_smoothing``: the weight of the new estimate
-    of ``log omega`` at a restart (PDLP: 0.5; 0 keeps the first).  ``bound_every``: the dual's bound is evaluated
-    every this many iterations (it reads ``Psi^T W`` back to the host, which costs on a GPU).
+    ``eta``: the step scale, over the preconditioned operator's norm (at most 1) found by ``power_iterations`` power
+    steps.  ``adaptive``: PDLP's adaptive step (a step is retried with a smaller ``eta`` beyond its local limit).
+    ``reflection``: None for plain PDHG, else the reflection of a Halpern iteration anchored at the last restart
+    point (1: reflected, as cuPDLP+).  ``restart_sufficient``, ``restart_necessary``, ``restart_artificial``: PDLP's
+    restart rule on the fixed-point residual.  ``weight_scale``: the first primal weight ``omega`` over PDLP's ratio
+    of the scales (:func:`~mrc_pyomo.methods.pdhg.restarted.primal_weight`).  ``weight_smoothing``: the weight of the
+    new estimate of ``log omega`` at a restart (PDLP: 0.5; 0 keeps the first).  ``bound_every``: the dual's bound is
+    evaluated every this many iterations (it reads ``Psi^T W`` back to the host, which costs on a GPU).
 
     The iterations hand over to the certificate on a stall (:func:`~mrc_pyomo.methods.pdhg.restarted.stalled`:
     ``tolerance``, ``stall_window``) or, looked at every ``window`` iterations, once the support of ``W`` (above
     ``support_floor``) settled (``settled``) or the passes' work reached ``handover`` times its master's
     (:class:`~mrc_pyomo.methods.pdhg.restarted.Support`); with a time limit, only with ``room`` times the time
-    spent left (:func:`~mrc_pyomo.methods.pdhg.restarted.room_for_masters`).  ``certify=False`` ends the fit there
-    (lower end the iterations' bound).  The certificate's first master holds the rows of
-    :func:`~mrc_pyomo.methods.pdhg.restarted.active_rows` (``support_floor``, ``near``); its loop runs with
-    ``certificate``'s settings, keeping every row (``keep_rows``: the support names nearly the final rows).  The
+    spent left (:func:`~mrc_pyomo.methods.pdhg.restarted.room_for_masters`).  The certificate's first master holds
+    the rows of :func:`~mrc_pyomo.methods.pdhg.restarted.active_rows` (``support_floor``, ``near``).  The
     measurements behind ``settled``, ``handover``, ``room`` and ``near``: docs/benchmarks.md, "The route of the
     default fit"."""
 
-    eps_1: float = 1e-3
     max_iter: int = 100_000
+    keep_rows: bool = True
     eta: float = 0.95
     power_iterations: int = 12
     reflection: float = None
@@ -51,13 +48,7 @@ class PDHGConfig:
     handover: float = 3e4
     room: float = 1.5
     bound_every: int = 1
-    certify: bool = True
     support_floor: float = 1e-9
-    near: float = 1e-2
-    keep_rows: bool = True
-    certificate: CCGConfig = field(default_factory=lambda: CCGConfig(regime="n"))
-    #: the regime of every master it solves (all features), a constant of the method, not a setting
-    regime: ClassVar[str] = "n"
 
     def __post_init__(self):
         if self.reflection is not None and not 0.0 <= self.reflection <= 1.0:

@@ -8,14 +8,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...data import array_namespace, as_source, to_numpy
-from ...oracles.certificate import gap_tolerance
 from ...oracles.incumbent import Incumbent
 from ...oracles.passes import backward, forward
 from ...oracles.primal import near_active_rows
 from ...problem.scaling import column_peaks
 from ..deadline import deadline_of
-from ..first_order import FIRST_ORDER
-from ..result import Outcome, Status, reported
+from ..history import FIRST_ORDER
+from ..result import Outcome, Status, reported, status_of
 from .bound import dual_bound
 from .config import PDHGConfig
 from .saddle import empirical_weights, nested_rows, nested_size
@@ -208,7 +207,7 @@ def stop_of(history, log, config, deadline, settled=False):
     status it ends the iterations with (None: a stall or ``settled``), or ``"max_iter"`` to go on."""
     record = history[-1]
     status = yield from reported(record, log, deadline)
-    if status != Status.CALLBACK and record["upper"] - record["lower"] <= gap_tolerance(config.eps_1):
+    if status != Status.CALLBACK and status_of(record["lower"], record["upper"], config.eps_1) == Status.CONVERGED:
         return Status.CONVERGED
     if status is not None:
         return status

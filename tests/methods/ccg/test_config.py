@@ -41,12 +41,15 @@ def test_auto_solves_the_full_lp_of_sparse_text():
     reduction = find_reduction(sp.hstack([np.ones((X.shape[0], 1)), X]).tocsr(), y, 2)
     problem = prepare(X, y)
     assert problem.reduction.blocked.tolist() == reduction.blocked.tolist()
-    rows, _ = problem.full_lp_size()
+    rows, nonzeros = problem.full_lp_size()
     assert rows == int(np.sum(2 ** (2 - reduction.blocked.sum(axis=1)) - 1))
     assert rows < 3 * X.shape[0]   # samples of class 0 with a word of class 1 keep a single row
-    assert ccg.choose_regime(2, 6001, rows) == "full"
-    assert ccg.choose_regime(2, 6001, ccg.FULL_LP_MAX_ROWS + 1) == "nm"
-    assert ccg.choose_regime(2, 100, 10) == "n"
+    assert ccg.choose_regime(2, 6001, (rows, nonzeros)) == "full"
+    # the full LP while it is within its limits, of rows and of nonzeros (exact, with the reduction)
+    assert ccg.choose_regime(2, 6001, (full_lp.MAX_ROWS, full_lp.MAX_NONZEROS)) == "full"
+    assert ccg.choose_regime(2, 6001, (full_lp.MAX_ROWS + 1, nonzeros)) == "nm"
+    assert ccg.choose_regime(2, 6001, (rows, full_lp.MAX_NONZEROS + 1)) == "nm"
+    assert ccg.choose_regime(2, 100, (10, 100)) == "n"
     # many classes: the full LP is out of reach; column generation for sparse features only
     assert ccg.feature_density(problem) < 0.01
     assert ccg.feature_density(prepare(np.ones((3, 2)), [0, 1, 1], fit_intercept=False)) == 1.0

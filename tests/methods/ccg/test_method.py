@@ -11,7 +11,8 @@ from mrc_pyomo.display.log import LOG_HEADER, format_record
 from mrc_pyomo.methods import full_lp, get_method
 from mrc_pyomo.methods.ccg import method
 from mrc_pyomo.methods.ccg.config import CCGConfig, configure
-from mrc_pyomo.methods.ccg.record import HISTORY_COLUMNS, IterationState
+from mrc_pyomo.methods.ccg.record import IterationState
+from mrc_pyomo.methods.history import HISTORY_COLUMNS
 from mrc_pyomo.methods.result import finish
 from mrc_pyomo.problem import MRCProblem
 

@@ -1,0 +1,165 @@
+"""The planner (:mod:`mrc_pyomo.methods.plan`): which first-order phases run before MRC-CCG's loop, by the problem's
+shape, and what ``True`` and ``False`` ask for (:func:`route`); the plan of every kind of fit (:func:`plan_fit`):
+sparse text's full LP, or FISTA's phase with a time limit; a loop that gives way to MRC-PDHG's iterations at a share
+of the time limit; phases in place of continuation's stages; a path's stages; a warm start; ``method="pdhg"``."""
+
+import warnings
+from dataclasses import replace
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+
+from helpers import random_problem
+from mrc_pyomo import MRCClassifier
+from mrc_pyomo.estimator.parameters import Settings
+from mrc_pyomo.methods import get_method, pathwise
+from mrc_pyomo.methods.plan import (FALLBACK, FISTA_THEN_PDHG, LOOP, LOOP_SHARE, PDHG, STAGE_EPS, first_order_plan,
+                                    plan_fit, route, schedule, zero_rule_lambda0)
+from mrc_pyomo.methods.result import Start, finish
+from mrc_pyomo.problem import prepare
+
+
+def shape(n, K, D):
+    return SimpleNamespace(n_samples=n, n_classes=K, n_features=D)
+
+
+def test_the_route_follows_the_problem_s_shape():
+    # the harness's cases (training samples, classes, columns of Psi with the intercept)
+    assert route(shape(5148, 6, 437), "n", linear=False) == PDHG            # satellite + 400 RFF
+    assert route(shape(8000, 50, 21), "n") == PDHG                          # 50 Gaussian classes
+    assert route(shape(2000, 26, 17), "n") == PDHG                          # 26 classes, 16 columns
+    assert route(shape(6400, 10, 785), "n") == FISTA_THEN_PDHG              # mnist_8000: images
+    assert route(shape(14318, 2, 409), "n", linear=False) == LOOP           # pulsar + RFF: two classes
+    assert route(shape(10888, 7, 417), "n", linear=False) == LOOP           # dry bean + RFF: 26 samples a column
+    assert route(shape(1437, 10, 465), "n", linear=False) == PDHG           # digits + RFF
+    assert route(shape(56000, 10, 785), "n") == FISTA_THEN_PDHG             # all of mnist: images, 71 a column
+    assert route(shape(1600, 6, 37), "n") == LOOP                           # satellite: a small master
+    assert route(shape(2400, 7, 17), "n") == LOOP                           # dry bean, linear
+    assert route(shape(16612, 2, 173335), "full") == LOOP                   # sparse text: its own regime
+    assert route(shape(200, 10, 785), "n") == LOOP                          # n K D = 1.6e6: the loop is quick
+    assert route(shape(800, 10, 785), "n") == LOOP                          # mnist_8000 in the quick harness
+    assert route(shape(1600, 10, 785), "n") == LOOP                         # images: the loop certifies sooner
+    assert route(shape(2560, 10, 785), "n") == FISTA_THEN_PDHG              # ... here the phases' rule is better
+    assert route(shape(300, 26, 17), "n") == LOOP                           # many classes, few samples
+    assert route(shape(6400, 10, 785), "nm") == LOOP                        # sparse features: columns come later
+    assert route(shape(6400, 10, 785), "n", host=False) == PDHG             # images on a GPU: PDHG's phase alone
+
+
+def test_the_routes_name_registered_phases():
+    from dataclasses import fields
+
+    from mrc_pyomo.methods import get_method
+    from mrc_pyomo.methods.fista import FOMConfig
+    from mrc_pyomo.methods.pdhg import PDHGConfig
+    configs = {"fom": FOMConfig, "pdhg": PDHGConfig}
+    for path in (PDHG, FISTA_THEN_PDHG):
+        for name, changes in path:
+            assert get_method(name).iterations is not None and get_method(name).active_rows is not None
+            assert set(changes) <= {field.name for field in fields(configs[name])}
+
+
+def test_true_and_false_decide_alone():
+    assert route(shape(6400, 10, 785), "n", False) == LOOP
+    assert route(shape(10, 2, 3), "n", True) == PDHG                        # no phase in the route: PDHG's
+    assert route(shape(6400, 10, 785), "nm", True) == FISTA_THEN_PDHG
+
+
+def test_a_small_fit_runs_the_loop_alone_and_a_fit_asked_for_one_runs_pdhg_s_phase():
+    X, y = random_problem(300, 4, 3, seed=2)
+    assert "first-order" not in set(MRCClassifier().fit(X, y).history_.phase)
+    clf = MRCClassifier(first_order=True).fit(X, y)
+    assert clf.status_ == "converged" and "first-order" in set(clf.history_.phase)
+    assert "omega" in clf.history_   # the records of MRC-PDHG's iterations
+
+
+def text_problem(n=400, words=12_000, seed=0):
+    """Sparse text of two classes: each document a few words, most of them seen in one class only."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    rows = np.repeat(np.arange(n), 4)
+    columns = rng.integers(0, words // 2, 4 * n) + (words // 2) * np.repeat(y, 4) * (rng.random(4 * n) < 0.8)
+    X = sp.csr_matrix((np.ones(4 * n), (rows, columns)), shape=(n, words))
+    X.sum_duplicates()
+    return X, y
+
+
+def test_sparse_text_is_planned_its_full_lp_without_a_time_limit_and_fista_s_phase_with_one():
+    """The regime "auto" solves sparse text's full LP (its smallest master that certifies holds most of its rows):
+    no phase; with a time limit, FISTA's phase then the loop of the regime "n", whose rule is the best early and
+    whose masters raise the lower end; a regime asked for is kept."""
+    X, y = text_problem()
+    problem, ccg = prepare(X, y), get_method("ccg")
+    plan = plan_fit(problem, Settings(), ccg)
+    assert plan.config.regime == "full" and plan.phases == () and plan.stages == (problem.lambda0,)
+    limited = plan_fit(problem, replace(Settings(), time_limit=60.0), ccg)
+    assert [phase.method.name for phase in limited.phases] == ["fom"] and limited.method is ccg
+    assert limited.config.regime == "n" and not limited.keeps_rows
+    assert plan_fit(problem, replace(Settings(), time_limit=60.0, first_order=False), ccg).phases == ()
+    assert plan_fit(problem, replace(Settings(), regime="nm", time_limit=60.0), ccg).config.regime == "nm"
+    clf = MRCClassifier(time_limit=60.0, eps_1=1e-6).fit(X, y)
+    assert clf.status_ == "converged" and clf.history_.phase.iloc[0] == "first-order"
+
+
+def test_with_a_time_limit_the_loop_alone_gives_way_to_pdhg_at_a_share_of_it():
+    """A route of the loop alone on a problem where a phase runs (more than two classes, the regime "n") gives the
+    loop a share of the time limit, then MRC-PDHG's iterations until they stall (no master follows them); two
+    classes, no limit, or ``first_order=False``: none."""
+    problem, ccg = prepare(*random_problem(300, 4, 3, seed=2)), get_method("ccg")
+    plan = plan_fit(problem, replace(Settings(), time_limit=40.0), ccg)
+    assert plan.phases == () and plan.give_up == LOOP_SHARE * 40.0
+    assert [phase.method.name for phase in plan.fallback] == [name for name, _ in FALLBACK]
+    assert plan.fallback[0].config.handover == np.inf and plan.fallback[0].config.settled == np.inf
+    assert plan_fit(problem, Settings(), ccg).give_up is None
+    assert plan_fit(problem, replace(Settings(), time_limit=40.0, first_order=False), ccg).fallback == ()
+    binary = prepare(*random_problem(300, 4, 2, seed=2))
+    assert plan_fit(binary, replace(Settings(), time_limit=40.0), ccg).fallback == ()
+
+
+def test_a_loop_that_gives_up_hands_its_rule_to_pdhg_and_keeps_its_lower_end():
+    """The loop stopped at the give-up time (status "time_limit" of its part), MRC-PDHG's iterations run from its rule
+    to the deadline: the fit's rule is the better of the two, its lower end the better, every record kept, numbered
+    on, and the status decided by the interval."""
+    problem, ccg = prepare(*random_problem(600, 6, 4, seed=5)), get_method("ccg")
+    plan = replace(plan_fit(problem, replace(Settings(), time_limit=3.0, n_max=2), ccg), give_up=0.0)
+    result = finish(pathwise.fit_steps(problem, plan, deadline=pathwise.deadline_of(None).within(3.0)))
+    phases = [record["phase"] for record in result.history]
+    assert phases[0] == "generation" and phases[-1] == "first-order"
+    assert [record["iteration"] for record in result.history] == list(range(1, len(phases) + 1))
+    loop_upper = min(record["upper"] for record in result.history if record["phase"] == "generation")
+    assert result.upper <= loop_upper + 1e-12 and result.lower >= result.history[0]["lower"]
+
+
+def test_phases_replace_continuation_s_stages_and_the_certificate_starts_at_its_costs():
+    """With phases the loop starts from the master of their rows at the user's lambda0, whose costs its master has:
+    no larger stage (continuation's stages warm-start the loop where no phase does)."""
+    problem, ccg = prepare(*random_problem(300, 4, 3, seed=2)), get_method("ccg")
+    phased = plan_fit(problem, replace(Settings(), first_order=True, continuation=True), ccg)
+    assert phased.phases and phased.stages == (problem.lambda0,)
+    continued = plan_fit(problem, replace(Settings(), continuation=True), ccg)
+    assert continued.phases == () and continued.stages == tuple(schedule(problem.lambda0, zero_rule_lambda0(problem)))
+    assert continued.stage_eps == STAGE_EPS
+
+
+def test_a_path_a_warm_start_and_a_first_order_method_are_plans():
+    """A path: its stages, each its own max_iter, no phase and no full LP; a warm start: its start, no phase;
+    ``method="pdhg"``: its phase, then MRC-CCG with its certificate's settings at its eps_1 and max_iter, or no
+    method with ``certify=False``."""
+    X, y = text_problem()
+    problem, ccg = prepare(X, y), get_method("ccg")
+    path = plan_fit(problem, Settings(), ccg, stages=(0.1, 0.01))
+    assert path.stages == (0.1, 0.01) and not path.shared_budget and path.phases == ()
+    assert path.config.regime == "nm"
+    start = Start(candidates=(np.zeros_like(problem.tau),))
+    warm = plan_fit(prepare(*random_problem(300, 4, 3, seed=2)), replace(Settings(), first_order=True), ccg,
+                    start=start)
+    assert warm.start is start and warm.phases == ()
+    pdhg = get_method("pdhg")
+    config = replace(pdhg.configure(Settings(), problem), eps_1=1e-4, max_iter=77)
+    plan = first_order_plan(pdhg, config, problem.lambda0)
+    assert plan.method is ccg and plan.config.eps_1 == 1e-4 and plan.config.max_iter == 77 and plan.keeps_rows
+    alone = first_order_plan(pdhg, replace(config, certify=False), problem.lambda0)
+    assert alone.method is None and alone.eps_1 == 1e-4
+    assert plan_fit(problem, Settings(), pdhg).phases[0].method is pdhg
