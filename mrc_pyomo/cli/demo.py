@@ -4,7 +4,7 @@ on scikit-learn's digits data set, with its iteration log, its certified worst-c
 import time
 
 
-def run(solver="highs", eps_1=1e-3, wide=False):
+def fit_digits(solver="highs", eps_1=1e-3, wide=False):
     """Fit and print (the command's description: :data:`mrc_pyomo.cli.help.DEMO_HELP`)."""
     from sklearn.datasets import load_digits
     from sklearn.model_selection import train_test_split

@@ -188,9 +188,9 @@ def check_columns(model, X, path, sep=","):
 
 
 def _demo(args):
-    """The digits job (``python -m mrc_pyomo`` with no command): :func:`mrc_pyomo.cli.demo.run`."""
-    from .demo import run
-    run(args.solver, args.eps_1, args.wide_log)
+    """The digits job (``python -m mrc_pyomo`` with no command): :func:`mrc_pyomo.cli.demo.fit_digits`."""
+    from .demo import fit_digits
+    fit_digits(args.solver, args.eps_1, args.wide_log)
 
 
 def main(argv=None, prog="mrc-pyomo"):

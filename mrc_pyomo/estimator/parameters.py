@@ -6,7 +6,6 @@ say to a method's ``configure``, so a new parameter is one entry here.  The ``me
 """
 
 import copy
-import difflib
 import inspect
 from dataclasses import dataclass, field, make_dataclass
 from numbers import Integral, Real
@@ -15,6 +14,7 @@ import numpy as np
 from sklearn.utils._param_validation import (HasMethods, Interval, InvalidParameterError, StrOptions,
                                             validate_parameter_constraints)
 
+from ..display.words import suggestion
 from ..formulations import Formulation, get_formulation
 from ..master.pyomo_solve import make_solver
 from ..methods.registry import METHODS
@@ -148,7 +148,7 @@ def make_init(specification):
         try:
             bound = signature.bind(self, *args, **kwargs)
         except TypeError as error:
-            raise TypeError(f"{type(self).__name__}(): {error}{suggestion(kwargs, specification)}") from None
+            raise TypeError(f"{type(self).__name__}(): {error}{meant(kwargs, specification)}") from None
         bound.apply_defaults()
         for name, value in list(bound.arguments.items())[1:]:
             setattr(self, name, value)
@@ -157,14 +157,14 @@ def make_init(specification):
     return __init__
 
 
-def suggestion(given, specification):
+def meant(given, specification):
     """``"; did you mean 'lambda0'?"`` for the first name of ``given`` that is no parameter of ``specification`` but
     close to one (as a misspelt solver name gets), else ``""``."""
     names = [parameter.name for parameter in specification]
     for name in given:
-        close = difflib.get_close_matches(name, names, n=1, cutoff=0.7) if name not in names else None
+        close = suggestion(name, names, 0.7) if name not in names else None
         if close:
-            return f"; did you mean {close[0]!r}?"
+            return f"; did you mean {close!r}?"
     return ""
 
 

@@ -7,11 +7,11 @@ interface, else :class:`~mrc_pyomo.master.pyomo_backends.PyomoBackend`).  A new 
 ``solver_options={"tee": True}`` stands for.
 """
 
-import difflib
 import pickle
 
 import pyomo.environ as pyo
 
+from ..display.words import suggestion
 from .backend import TEE, tee_value
 from .highs_backend import HighsBackend
 from .pyomo_backends import PersistentBackend, PyomoBackend
@@ -56,14 +56,13 @@ def check_solver(solver):
     try:
         (_BACKENDS.get(solver) or PyomoBackend).check_available(solver)
     except ValueError as error:
-        raise ValueError(f"{error}{suggestion(solver)}") from None
+        raise ValueError(f"{error}{meant(solver)}") from None
 
 
-def suggestion(solver):
+def meant(solver):
     """`` (did you mean 'highs'?)`` for a name close to a registered or Pyomo solver name (any case), else ``""``."""
-    names = {name.lower(): name for name in [*_BACKENDS, *pyo.SolverFactory] if not name.startswith("_")}
-    close = difflib.get_close_matches(solver.lower(), list(names), n=1, cutoff=0.75)
-    return f" (did you mean {names[close[0]]!r}?)" if close else ""
+    close = suggestion(solver, [name for name in [*_BACKENDS, *pyo.SolverFactory] if not name.startswith("_")], 0.75)
+    return f" (did you mean {close!r}?)" if close else ""
 
 
 def backend_options(solver, options):
