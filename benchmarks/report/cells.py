@@ -50,6 +50,17 @@ def limit_ratio_cell(record):
     return "-"
 
 
+def minimal_cell(record):
+    """The smallest master that certifies (the final master without its rows of zero dual) for a table cell: its rows
+    and the minimal ratio, fit seconds over its best cold solve (``<= x`` when every solve hit its cap); ``-`` for
+    records without it (not MRC-CCG, or older)."""
+    if record.get("minimal_rows") is None:
+        return "-"
+    if record.get("minimal_ratio") is not None:
+        return f"{record['minimal_rows']} rows, {record['minimal_ratio']:.1f}"
+    return f"{record['minimal_rows']} rows, <= {record.get('minimal_ratio_bound', float('nan')):.1f}"
+
+
 def cold_cell(record, method):
     """A method's cold-solve seconds; ``>= s`` when the solve stopped without an optimum (its cap)."""
     seconds = (record.get("cold_seconds") or {}).get(method)

@@ -47,6 +47,10 @@ def test_run_case_and_report(tmp_path, monkeypatch):
     assert ccg["cold_best_seconds"] == min(ccg["cold_seconds"].values()) == ccg["cold_seconds"][ccg["cold_best"]]
     assert ccg["limit_ratio"] > 0 and ccg["limit_ratio"] == pytest.approx(ccg["seconds"] / ccg["cold_best_seconds"])
     assert "cold_seconds" not in records[1] and "limit_ratio" not in records[1]   # MRC-SUB has no master
+    # the minimal master: the final one without its rows of zero dual, its value the final master's, no larger
+    assert 0 < ccg["minimal_rows"] <= ccg["final_rows"] and ccg["minimal_objective_matches"]
+    assert ccg["minimal_ratio"] == pytest.approx(ccg["seconds"] / ccg["minimal_best_seconds"])
+    assert set(ccg["minimal_seconds"]) == set(COLD_METHODS)
     # the waste decomposition: the masters and rows of the history, the solver's seconds split by phase
     w = ccg["waste"]
     assert w["masters"] == ccg["iterations"] and w["final_rows"] <= w["rows_added"] - w["rows_dropped"]
@@ -68,6 +72,7 @@ def test_run_case_and_report(tmp_path, monkeypatch):
     column = [c.strip() for c in header.split("|")].index("limit ratio")
     assert float(cells[column]) == pytest.approx(ccg["limit_ratio"], rel=0.05)
     assert "## Limit ratio" in text and "| dual simplex s | IPM s | IPM, no crossover s |" in text
+    assert "| minimal master: rows, ratio |" in text and f"{ccg['minimal_rows']} rows, " in text
     assert (tmp_path / "img" / "convergence_quick.png").exists()
 
 
