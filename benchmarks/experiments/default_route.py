@@ -1,5 +1,6 @@
 """The default fit before and after a change, case by case, side by side: the measurements behind the route of the
-default fit (``mrc_pyomo/methods/route.py``) and the section "The route of the default fit" of docs/benchmarks.md.
+default fit (``route`` of ``mrc_pyomo/methods/plan.py``, once ``mrc_pyomo/methods/route.py``) and the section "The
+route of the default fit" of docs/benchmarks.md.
 
     python -m benchmarks.experiments.default_route run --before PYTHON [--tags TAG ...] [--out DIR] [--record]
     python -m benchmarks.experiments.default_route import DIR [--record]

@@ -1,15 +1,16 @@
 """The sections "The route of the default fit" and "Certificate masters" of docs/benchmarks.md: the default fit
-before and after the route of ``mrc_pyomo/methods/route.py``, case by case, side by side (the records of the
-experiment ``default_route`` of ``experiments.jsonl``: ``python -m benchmarks.experiments.default_route``), and the
-masters of the certificate after a first-order phase, each against a cold solve of it (the experiment
-``certificate_masters``: ``python -m benchmarks.experiments.certificate_masters``)."""
+before and after the route (then ``mrc_pyomo/methods/route.py``, now ``route`` of ``mrc_pyomo/methods/plan.py``),
+case by case, side by side (the records of the experiment ``default_route`` of ``experiments.jsonl``: ``python -m
+benchmarks.experiments.default_route``), and the masters of the certificate after a first-order phase, each against
+a cold solve of it (the experiment ``certificate_masters``: ``python -m benchmarks.experiments.certificate_masters``)."""
 
 from benchmarks.harness.record_files import read
 
-#: the route each case takes after the change, as ``mrc_pyomo.methods.route.route`` names it on its shape
+#: the route each case takes after the change, as ``mrc_pyomo.methods.plan.route`` names it on its shape
 INTRO = [
     "", "## The route of the default fit", "",
-    "The default fit (`first_order=\"auto\"`) before and after it took the route of `mrc_pyomo/methods/route.py`,",
+    "The default fit (`first_order=\"auto\"`) before and after it took the route of `mrc_pyomo/methods/route.py`",
+    "(now `route` of `mrc_pyomo/methods/plan.py`),",
     "each case's two fits side by side, one core each (`python -m benchmarks.experiments.default_route`; records",
     "of the experiment `default_route` in `benchmarks/results/experiments.jsonl`). The rule the table backs:",
     "no phase where masters are cheap (two classes, few columns, more than 20 samples a column, sparse text);",
@@ -20,7 +21,10 @@ INTRO = [
     "--first-order {auto,off} --time-limit 150`, side by side: at n = 640 the loop certifies in 16.1 s against",
     "31.8 s through the phases, at n = 1,600 in 98.9 s against 122.7 s; at n = 2,560 neither certifies in 150 s",
     "and the phases' rule is 0.323 against the loop's 0.896; records of the experiment `route_images`). After a",
-    "phase, the loop starts from the master of PDHG's dual's and primal's supports and keeps its rows. The limit",
+    "phase, the loop starts from the master of PDHG's dual's and primal's supports and keeps its rows. Since, the",
+    "planner gives sparse text FISTA's phase then the loop with a time limit (its full LP without one), and with a",
+    "time limit a loop alone on more than two classes hands over to MRC-PDHG's iterations at a quarter of it",
+    "(`LOOP_SHARE`): this table does not measure those. The limit",
     "ratio is the fit time over the best cold solve of the fit's own final master (capped by the run's",
     "`--cold-time-limit`: `<=` marks a bound); a fit stopped by its time limit is shown with its rule's R.", "",
     "| case | route after | before: fit s | status | [lower, R] | masters | limit ratio | after: fit s | status "
