@@ -167,7 +167,7 @@ def check_feature_map(spec):
 def check_fitted(fitted, n_features_in, status, eps_1):
     """The fitted numbers: finite (``objective_`` NaN where no master was solved), ``0 <= lower_ <= upper_ <= 1``
     (``upper_ <= R(0) = 1 - 1/K``), status ``"converged"`` exactly when the gap is within ``max(eps_1, GAP_FLOOR)``
-    (:func:`~mrc_pyomo.estimator.fitted.certified_status`), counts, a known regime, the feature map's input width."""
+    (:func:`~mrc_pyomo.methods.result.status_of`), counts, a known regime, the feature map's input width."""
     known_keys(fitted, SCALARS, "fitted")
     for name in ("nu_", "upper_", "lower_"):
         entry(fitted, name, Real, "fitted.", finite, "a finite number")

@@ -1,4 +1,4 @@
-"""The one format of MRC-CCG's records (:data:`mrc_pyomo.methods.ccg.record.HISTORY_COLUMNS`) that the iteration log,
+"""The one format of MRC-CCG's records (:data:`mrc_pyomo.methods.history.HISTORY_COLUMNS`) that the iteration log,
 the command line and the plots share: :func:`format_record` (a line per master) and :func:`time_split`.
 
 The log fits :data:`LOG_WIDTH` columns by default; the wide log (``verbose=3``, :data:`WIDE_HEADER`) has every
@@ -17,7 +17,7 @@ TIME_PARTS = [("seconds_oracle", "oracles"), ("seconds_update", "model updates")
 #: the most characters of a line of the default (narrow) log
 LOG_WIDTH = 100
 #: the columns of the wide iteration log of MRC-CCG, 122 characters: title, width, and the format of the record's
-#: value (the keys of :data:`~mrc_pyomo.methods.ccg.record.HISTORY_COLUMNS`; ``gap`` derived).  ``R(mu^k)``, the
+#: value (the keys of :data:`~mrc_pyomo.methods.history.HISTORY_COLUMNS`; ``gap`` derived).  ``R(mu^k)``, the
 #: worst-case error of the master's point (optimal for its rows only), can be far above ``upper``.
 LOG_COLUMNS = [("it.", 5, "{iteration:5d}"), ("R^k", 9, "{R_master:9.6f}"), ("lower", 10, "{lower:10.8f}"),
                ("upper", 10, "{upper:10.8f}"), ("gap", 8, "{gap:8.1e}"), ("R(mu^k)", 9, "{R_mu:9.4g}"),

@@ -6,7 +6,7 @@ their config and generator of iterations (:mod:`~mrc_pyomo.methods.result`):
 * :mod:`~mrc_pyomo.methods.subgradient`: MRC-SUB, the paper's subgradient baseline, ``method="subgradient"``;
 * the first-order methods (:mod:`~mrc_pyomo.methods.first_order`): MRC-FOM (:mod:`~mrc_pyomo.methods.fista`,
   ``method="fom"``) and MRC-PDHG (:mod:`~mrc_pyomo.methods.pdhg`, ``method="pdhg"``), each then MRC-CCG from its
-  active rows; the default fit's first-order phases are :mod:`~mrc_pyomo.methods.route`'s.
+  active rows; the default fit's first-order phases are :mod:`~mrc_pyomo.methods.plan`'s.
 
 Shared: :mod:`~mrc_pyomo.methods.deadline` (the fit's clock) and :mod:`~mrc_pyomo.methods.pathwise` (the runner
 of every fit and of :func:`mrc_pyomo.mrc_path`).  Importing this package registers the built-in methods.

@@ -196,7 +196,7 @@ def plan_fit(problem, settings, method, *, linear=True, host=True, stages=None, 
     """The :class:`Plan` of a fit of ``problem`` by the registered ``method`` with the estimator's ``settings``
     (:class:`~mrc_pyomo.estimator.parameters.Settings`: ``first_order``, ``time_limit``, the regime).  ``stages``: a
     path's ``lambda0`` values (each stage its own ``max_iter``, no phase, no full LP: the stages warm-start one
-    another); None: a single fit at ``problem.lambda0`` (through :func:`~mrc_pyomo.methods.pathwise.schedule`'s
+    another); None: a single fit at ``problem.lambda0`` (through :func:`schedule`'s
     values with ``continuation``).  ``start``: a warm start's (no phase: the fit starts from the previous one).
     ``linear``: the feature map is linear; ``host``: the data are NumPy's, SciPy's or Dask's (:func:`route`)."""
     config = method.configure(settings, problem)

@@ -1,6 +1,6 @@
 """The one registry of methods: a method is one module plus one :class:`Method` entry (:func:`register_method`),
 and everything that offers a choice of method reads it: the estimator's ``method``, the command line's
-``--method``, the progress display and the default fit's phases (:mod:`mrc_pyomo.methods.route`).
+``--method``, the progress display and the default fit's phases (:mod:`mrc_pyomo.methods.plan`).
 
 A method's module holds its config dataclass, a ``configure(settings, problem)`` that makes it from the
 estimator's :class:`~mrc_pyomo.estimator.parameters.Settings`, and its ``steps(problem, config, *, start=None,
@@ -21,7 +21,7 @@ class Method:
     line for the command line's help; ``configure(settings, problem) -> config``; ``steps``: its generator of
     iterations; ``columns``: its records' keys; ``masters``: it solves LP masters (a ``master_``); ``reduces``: it
     solves the exact reduction (:mod:`mrc_pyomo.problem.reduction`); ``warm_starts``: it starts from a path's
-    previous stage; ``routed``: the default fit runs its route's phases first (:func:`mrc_pyomo.methods.route.route`);
+    previous stage; ``routed``: the default fit runs its route's phases first (:func:`mrc_pyomo.methods.plan.route`);
     ``iterations``, ``active_rows``: a first-order method's (:mod:`mrc_pyomo.methods.first_order`; else None);
     ``log_line(record)``: a record's log line (None: not shown); ``log_header``: the line before the first.
     """
