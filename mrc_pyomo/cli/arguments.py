@@ -54,10 +54,12 @@ def fit_arguments(fit):
     fit.add_argument("--method", choices=names, default="ccg",
                      help="; ".join(f"{name}: {METHODS[name].summary}" for name in names) + " (default: ccg)")
     fit.add_argument("--first-order", choices=list(FIRST_ORDER), default="auto",
-                     help="MRC-CCG only: first-order phases before the loop ('auto': the route measured best for "
-                          "the data's shape: none where masters are cheap, MRC-PDHG's iterations for many classes "
-                          "and random Fourier features, FISTA's then PDHG's for images; 'on': the route's, or "
-                          "PDHG's; 'off': none)")
+                     help="MRC-CCG only: first-order phases before the loop ('auto': the plan measured best for "
+                          "the data's shape and the time limit: none where masters are cheap, MRC-PDHG's iterations "
+                          "for many classes and random Fourier features, FISTA's then PDHG's for images, FISTA's "
+                          "for sparse text with a time limit (without one, its full LP); with a time limit the loop "
+                          "alone gives way to PDHG's iterations at a quarter of it; 'on': the route's, or PDHG's; "
+                          "'off': none)")
     fit.add_argument("--solver", default="highs", help=SOLVER_HELP)
     fit.add_argument("--solver-option", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
     fit.add_argument("--formulation", choices=list(FORMULATIONS), default="paper",

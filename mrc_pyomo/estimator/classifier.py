@@ -21,7 +21,7 @@ from .callbacks import FitCallbacks, FitTasks, end_root, watched
 from .fitted import Fitted, FittedStateMixin, commit, fit_warnings, fitted_attributes, iteration_attributes
 from .fitting import plan_of, problem_of
 from .parameters import (API_PAGE, PARAMETER_CONSTRAINTS, PARAMETERS, DocLinkMixin, SolverCloneMixin, make_init,
-                         validate_parameters)
+                         settings_of, validate_parameters)
 from .rule import RuleMixin
 from .steps import Steps, check_not_fitting, running_fit
 from .warm import warm_start_of
@@ -93,8 +93,9 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMix
         :class:`~mrc_pyomo.MRCClassifierCV`) gives each of its values its own, as ``LogisticRegressionCV`` each ``C``.
     regime : {"auto", "n", "nm"}, default="auto"
         MRC-CCG's regime: ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"``:
-        ``"n"`` when ``K * D <= LARGE_M``, else the full LP when it has few rows (``regime_ = "full"``; not in
-        :func:`~mrc_pyomo.mrc_path`), else ``"nm"`` for sparse features and ``"n"`` for dense ones
+        ``"n"`` when ``K * D <= LARGE_M``, else the full LP when its rows and nonzeros are within the full LP's limits
+        (``regime_ = "full"``; not in :func:`~mrc_pyomo.mrc_path`, nor with a time limit, where sparse text takes
+        FISTA's phase, then the loop of the regime ``"n"``), else ``"nm"`` for sparse features and ``"n"`` for dense ones
         (:func:`mrc_pyomo.methods.ccg.config.choose_regime` states the rule and its measurements).
     time_limit : float, optional
         Seconds the fit may take (None: no limit), the data's preparation included, the time spent at a step
@@ -230,10 +231,8 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMix
         deadline = Deadline(self.time_limit)
         method = get_method(self.method)
         problem, inputs = problem_of(self, X, y, sample_weight, self.lambda0, method)
-        plan = plan_of(self, method, problem)
-        start = warm_start_of(self, problem, method, plan.config)
-        if start is not None:   # a warm fit starts from the previous one
-            plan = plan_of(self, method, problem, start=start)
+        start = warm_start_of(self, problem, method, method.configure(settings_of(self), problem))
+        plan = plan_of(self, method, problem, start=start)   # a warm fit starts from the previous one
         phases = tuple(phase.method for phase in plan.phases + plan.fallback)
         with progress_display(self.verbose, method, stages=len(plan.stages) > 1, phases=phases) as progress:
             steps = fit_steps(problem, plan, deadline=deadline, log=progress)

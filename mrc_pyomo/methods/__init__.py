@@ -8,8 +8,10 @@ their config and generator of iterations (:mod:`~mrc_pyomo.methods.result`):
   ``method="fom"``) and MRC-PDHG (:mod:`~mrc_pyomo.methods.pdhg`, ``method="pdhg"``), each then MRC-CCG from its
   active rows; the default fit's first-order phases are :mod:`~mrc_pyomo.methods.plan`'s.
 
-Shared: :mod:`~mrc_pyomo.methods.deadline` (the fit's clock) and :mod:`~mrc_pyomo.methods.pathwise` (the runner
-of every fit and of :func:`mrc_pyomo.mrc_path`).  Importing this package registers the built-in methods.
+Shared: :mod:`~mrc_pyomo.methods.deadline` (the fit's clock), :mod:`~mrc_pyomo.methods.history` (the records of
+every method), :mod:`~mrc_pyomo.methods.result` (what every method returns, and its status), the planner
+:mod:`~mrc_pyomo.methods.plan` (how a fit runs) and :mod:`~mrc_pyomo.methods.pathwise` (the runner of every plan and
+of :func:`mrc_pyomo.mrc_path`).  Importing this package registers the built-in methods.
 """
 
 from . import first_order, fista, full_lp, pathwise, pdhg, subgradient

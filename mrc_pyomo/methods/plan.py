@@ -121,7 +121,7 @@ class Plan:
     """How a fit runs (module docstring), in the order :func:`~mrc_pyomo.methods.pathwise.fit_steps` runs it.
 
     ``phases``: the first-order phases (:class:`Phase`), each from the one before.  Then ``method`` (a registered
-    method; None: the phases alone) with ``config`` over ``stages``, the ``lambda0`` values, largest first, the last
+    method; None: the phases alone, ``config`` the last one's) with ``config`` over ``stages``, the ``lambda0`` values, largest first, the last
     the problem's, each from the one before; the stages before the last stop at the gap ``stage_eps`` (None: the
     config's), and ``config.max_iter`` bounds all stages together (``shared_budget``, a single fit) or each (a path).
     The first stage starts from ``start`` (a :class:`~mrc_pyomo.methods.result.Start`: a warm start), or after phases
@@ -147,7 +147,7 @@ class Plan:
     @property
     def eps_1(self):
         """The certified gap the fit stops at."""
-        return (self.config if self.method is not None else self.phases[-1].config).eps_1
+        return self.config.eps_1
 
     @property
     def names(self):
@@ -187,14 +187,15 @@ def first_order_plan(method, config, lambda0):
     ``max_iter`` (none with ``certify=False``)."""
     phase = (Phase(method, config),)
     if not config.certify:
-        return Plan(None, None, phases=phase, stages=(lambda0,))
+        return Plan(None, config, phases=phase, stages=(lambda0,))
     certificate = replace(config.certificate, eps_1=config.eps_1, max_iter=config.max_iter)
     return Plan(get_method("ccg"), certificate, phases=phase, stages=(lambda0,))
 
 
 def plan_fit(problem, settings, method, *, linear=True, host=True, stages=None, start=None):
     """The :class:`Plan` of a fit of ``problem`` by the registered ``method`` with the estimator's ``settings``
-    (:class:`~mrc_pyomo.estimator.parameters.Settings`: ``first_order``, ``time_limit``, the regime).  ``stages``: a
+    (:class:`~mrc_pyomo.estimator.parameters.Settings`: ``first_order``, ``time_limit``, ``continuation``, the
+    regime).  ``stages``: a
     path's ``lambda0`` values (each stage its own ``max_iter``, no phase, no full LP: the stages warm-start one
     another); None: a single fit at ``problem.lambda0`` (through :func:`schedule`'s
     values with ``continuation``).  ``start``: a warm start's (no phase: the fit starts from the previous one).
@@ -217,8 +218,9 @@ def plan_fit(problem, settings, method, *, linear=True, host=True, stages=None, 
         phases = phases_of(FISTA, settings, problem)   # anytime: FISTA's rule, then masters for the lower end
         return first_order_plan(phases[0].method, phases[0].config, problem.lambda0)
     pairs = route(problem, config.regime, settings.first_order, linear, host)
-    if pairs:   # the phases bring the loop near the user's lambda0: no continuation stages
-        return Plan(method, config, phases=phases_of(pairs, settings, problem), stages=single)
+    if pairs:   # the phases bring the loop near the user's lambda0: no continuation stages; its masters hold every
+        # feature (the regime "n"), as a first-order method's certificate's
+        return Plan(method, replace(config, regime="n"), phases=phases_of(pairs, settings, problem), stages=single)
     lambda0s = schedule(problem.lambda0, zero_rule_lambda0(problem)) if settings.continuation else single
     plan = Plan(method, config, stages=tuple(lambda0s), stage_eps=STAGE_EPS)
     if settings.time_limit is None or settings.first_order is False or config.regime != "n" or problem.n_classes <= 2:
