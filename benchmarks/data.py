@@ -21,6 +21,8 @@ ORIGINS = {
     "optdigits": "Optical Recognition of Handwritten Digits (UCI)",
     "mnist": "MNIST, raw pixels 0..255, 70,000 images (e.g. OpenML mnist_784)",
     "tweets": "trump_tweets of the R package dslabs (columns text, label = source)",
+    "debian_packages": "Debian bookworm's package index, main, amd64 (columns text: a package's one-line "
+                       "description and its debtags, label: its section)",
 }
 
 
