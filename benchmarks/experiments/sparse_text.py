@@ -1,10 +1,11 @@
 """Sparse text at scale, the paper's second regime: Debian's package index (one-line descriptions and debtags), TF-IDF
 of words and word pairs, 80% for training; the section "Sparse text" of docs/benchmarks.md.
 
-    python -m benchmarks.experiments.sparse_text TASK [--n N] [--fits SPEC ...] [--minimal] [--record]
+    python -m benchmarks.experiments.sparse_text TASK [--n N] [--lambda0 L] [--fits SPEC ...] [--minimal] [--record]
 
 ``TASK``: ``python`` (the section ``python`` against the rest, two classes) or ``topK`` (the ``K`` largest sections,
-e.g. ``top10``); ``--n``: the training documents drawn at random (seed 0) from the 80% (default: all).  Each fit of
+e.g. ``top10``); ``--n``: the training documents drawn at random (seed 0) from the 80% (default: all); ``--lambda0``:
+the fits' (default 0.01, the estimator's).  Each fit of
 ``--fits`` (``default``, ``lp``, ``pdhg``, ``fom``, ``loop`` for ``regime="n"`` without a phase, each optionally
 ``NAME@SECONDS`` for a time limit, default ``default lp``) runs in this process, one after the other (one core: run
 it with single-threaded BLAS), and LinearSVC first, the baseline of the rule's test error.  Prints each fit's
@@ -52,16 +53,16 @@ def task(name, n=None, seed=0):
     return vectorizer.fit_transform(train).tocsr(), y_train, vectorizer.transform(test).tocsr(), y_test
 
 
-def fit(spec, X, y, X_test, y_test, minimal=False):
-    """The row of the fit ``spec`` (``NAME`` or ``NAME@SECONDS``)."""
+def fit(spec, X, y, X_test, y_test, minimal=False, lambda0=0.01):
+    """The row of the fit ``spec`` (``NAME`` or ``NAME@SECONDS``) at ``lambda0``."""
     name, _, limit = spec.partition("@")
-    clf = MRCClassifier(time_limit=float(limit) if limit else None, **FITS[name])
+    clf = MRCClassifier(lambda0=lambda0, time_limit=float(limit) if limit else None, **FITS[name])
     started = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf.fit(X, y)
     seconds = time.perf_counter() - started
-    row = {"fit": spec, "seconds": seconds, "status": str(clf.status_), "regime": clf.regime_,
+    row = {"fit": spec, "lambda0": lambda0, "seconds": seconds, "status": str(clf.status_), "regime": clf.regime_,
            "lower": float(clf.lower_), "upper": float(clf.upper_), "n_iter": int(clf.n_iter_),
            "test_error": float(np.mean(clf.predict(X_test) != y_test))}
     master = clf.master_
@@ -75,6 +76,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("task")
     parser.add_argument("--n", type=int)
+    parser.add_argument("--lambda0", type=float, default=0.01)
     parser.add_argument("--fits", nargs="+", default=["default", "lp"])
     parser.add_argument("--minimal", action="store_true")
     parser.add_argument("--record", action="store_true")
@@ -91,7 +93,7 @@ def main(argv=None):
           f"{base['linear_svc_seconds']:.2f} s, test error {base['linear_svc_error']:.4f}", flush=True)
     rows = []
     for spec in args.fits:
-        row = {**base, **fit(spec, X, y, X_test, y_test, args.minimal)}
+        row = {**base, **fit(spec, X, y, X_test, y_test, args.minimal, args.lambda0)}
         rows.append(row)
         minimal = (f"; minimal master {row['minimal_rows']} rows ({row['minimal_samples']} documents) of "
                    f"{row['final_rows']}, cold {row['minimal_best_seconds']:.1f} s" if row.get("minimal_best_seconds")
