@@ -26,9 +26,10 @@ from benchmarks.report.earlier_targets import earlier_targets_section
 from benchmarks.report.figures import draw_figures, plots_section
 from benchmarks.report.formulations import formulations_section
 from benchmarks.report.records import newest, run_environment
-from benchmarks.report.route import masters_section, route_section
+from benchmarks.report.route import masters_section, route_grid_section, route_section
 from benchmarks.report.tables import anytime_table, limit_ratio_table, missing_runs, speed_table, waste_table
 from benchmarks.report.targets import targets_section
+from benchmarks.report.text import sparse_text_section
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -94,7 +95,8 @@ def write_report(path, out=None):
     if mode == "full":
         lines += missing_runs(speed) + dask_section(Path(path).parent / "dask.jsonl")
         experiments = Path(path).parent / "experiments.jsonl"
-        lines += route_section(experiments) + masters_section(experiments) + choices_section()
+        lines += route_section(experiments) + route_grid_section(experiments) + masters_section(experiments)
+        lines += sparse_text_section(experiments) + choices_section()
     lines += plots_section(img, mode)
     out.write_text("\n".join(lines) + "\n")
     print(f"report written to {out}")

@@ -108,3 +108,59 @@ def masters_section(path, cap=60.0):
             str(sum(m["simplex_iterations"] for m in masters)), str(last["rows"]), *shown,
             f"{seconds / min(colds):.1f}"]) + " |")
     return lines
+
+
+GRID_ROUTES = ("default", "loop", "phases", "pdhg")
+GRID_INTRO = [
+    "", "## The route's time limit", "",
+    "The default fit against each fixed route on the first n images of mnist (pixels over 255, ten classes, all",
+    "for training), with a time limit of 10 s, 60 s or none (`none`: capped at the record's `cap`), one fit after",
+    "the other on one core (`python -m benchmarks.experiments.route_grid --sizes ... --limits ... --record`;",
+    "records of the experiment `route_grid` in `benchmarks/results/experiments.jsonl`, each with the trace of its",
+    "certified interval). The routes: `loop` (`first_order=False`), `phases` (`first_order=True`: FISTA's then",
+    "MRC-PDHG's on images), `pdhg` (`method=\"pdhg\"`). A cell is the fit's seconds where it certified, else R",
+    "(`upper_`) at the limit with its lower end. The last column: where some route certified, the default's time",
+    "over the best certified time (`-`: the default did not certify); where none did, the default's R less the best",
+    "R. Without a limit the default's route is one of the fixed ones (`route` of `mrc_pyomo/methods/plan.py`).", "",
+    "| n | limit | " + " | ".join(GRID_ROUTES) + " | default against the best |",
+    "| ---: | ---: | " + " | ".join("---" for _ in GRID_ROUTES) + " | ---: |",
+]
+
+
+def grid_cell(record):
+    """A route's cell: its seconds where it certified, else its R and lower end."""
+    if record is None:
+        return "-"
+    if record["status"] == "converged":
+        return f"{record['seconds']:.1f} s"
+    return f"{record['upper']:.4f} [{record['lower']:.4f}]"
+
+
+def grid_verdict(fits):
+    """The last column of a line whose routes' records are ``fits`` (route -> record)."""
+    default = fits.get("default")
+    certified = [r["seconds"] for r in fits.values() if r["status"] == "converged"]
+    if default is None:
+        return "-"
+    if certified:
+        return f"{default['seconds'] / min(certified):.2f}x" if default["status"] == "converged" else "-"
+    return f"{default['upper'] - min(r['upper'] for r in fits.values()):+.4f}"
+
+
+def route_grid_section(path):
+    """The section "The route's time limit" from the records of ``path`` (``experiments.jsonl``), the newest record
+    of each size, limit and route; none without them."""
+    try:
+        records = [r for r in read(path) if r.get("experiment") == "route_grid"]
+    except FileNotFoundError:
+        return []
+    if not records:
+        return []
+    newest = {(r["n"], r["limit"], r["route"]): r for r in records}
+    lines = list(GRID_INTRO)
+    for n, limit in sorted({(n, limit) for n, limit, _ in newest}, key=lambda k: (k[0], k[1] or float("inf"))):
+        fits = {route: newest[(n, limit, route)] for route in GRID_ROUTES if (n, limit, route) in newest}
+        shown_limit = f"{limit:g} s" if limit else f"none ({max(r['cap'] for r in fits.values()):g} s)"
+        lines.append("| " + " | ".join([str(n), shown_limit, *(grid_cell(fits.get(route)) for route in GRID_ROUTES),
+                                        grid_verdict(fits)]) + " |")
+    return lines

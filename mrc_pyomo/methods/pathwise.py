@@ -18,8 +18,9 @@ Lagrangian bound, which holds for weights computed at any ``lambda`` (:mod:`mrc_
 names active (:func:`certificate_master`), keeping them where its config's ``keep_rows`` says (MRC-PDHG's
 support), each master's point joined to the phases' rule by segments (:func:`with_segments`): the masters' lower
 end reaches ``R*`` before their points do.  **With a give-up time** (:attr:`~mrc_pyomo.methods.plan.Plan.give_up`),
-stages that have not certified by then hand over to the plan's fallback phases, which run to the deadline from the
-stages' rule.  Records are made with their ``lambda0`` and number (``Start.iterations_before``), never edited after.
+stages still far from certifying by then (:func:`giving_up`) hand over to the plan's fallback phases, which run to
+the deadline from the stages' rule.  Records are made with their ``lambda0`` and number
+(``Start.iterations_before``), never edited after.
 """
 
 import time
@@ -140,8 +141,9 @@ def fit_steps(problem, plan, *, deadline=None, log=None):
     :class:`~mrc_pyomo.methods.result.FitResult` at ``problem.lambda0``.  Three steps: the **phases**, whose rule
     ends the fit if a stop was sent, the deadline passed, their gap closed or no method follows
     (:func:`phase_result`); the **start** of the stages (the plan's, or after phases the master of the rows the last
-    names active); the **stages** (:func:`path_steps`, joined by segments to the phases' rule), until the plan's
-    give-up time if it has fallback phases, which then take the rest of the time from the stages' rule."""
+    names active); the **stages** (:func:`path_steps`, joined by segments to the phases' rule), given up after the
+    plan's give-up time while far from certifying (:func:`giving_up`), the plan's fallback phases then taking the rest
+    of the time from the stages' rule."""
     deadline = deadline_of(deadline)
     lambda0s = list(plan.stages)
     if lambda0s[-1] != problem.lambda0:
@@ -156,21 +158,45 @@ def fit_steps(problem, plan, *, deadline=None, log=None):
         start = Start(master=certificate_master(problem.at(lambda0s[0]), found.outcome, plan.phases[-1]),
                       candidates=(found.outcome.mu,), iterations_before=len(found.history))
         config = keeping_rows(config) if plan.keeps_rows else config
-    stages_deadline = deadline if plan.give_up is None else deadline.within(plan.give_up)
-    stages = path_steps(problem, lambda0s, plan.method, config, deadline=stages_deadline, log=log,
+    stages = path_steps(problem, lambda0s, plan.method, config, deadline=deadline, log=log,
                         stage_eps=plan.stage_eps, start=start, shared_budget=plan.shared_budget)
     if plan.phases:
         stages = with_segments(stages, problem, Incumbent(found.outcome.mu, found.outcome.risk, found.outcome.nu),
                                plan.eps_1)
-    stages = yield from stages
-    result = at_last_stage(problem, lambda0s, stages, start.candidates, stages_deadline)
+    gave_up = False
+    if plan.give_up is not None:
+        block = min(getattr(config, "n_max", 0), problem.n_samples)
+        stages, gave_up = yield from giving_up(stages, plan.give_up, block, deadline)
+    else:
+        stages = yield from stages
+    result = at_last_stage(problem, lambda0s, stages, start.candidates, deadline)
     if plan.phases:
         result = replace(result, history=found.history + result.history, lower=max(result.lower, found.outcome.lower),
                          columns=history_columns(found.history, columns=result.columns))
-    result = replace(result, status=status_of(result.lower, result.upper, plan.eps_1, result.status))
-    if plan.fallback and result.status == Status.TIME_LIMIT and not deadline.expired():
+    stopped = Status.TIME_LIMIT if gave_up else result.status
+    result = replace(result, status=status_of(result.lower, result.upper, plan.eps_1, stopped))
+    if gave_up and result.status == Status.TIME_LIMIT and not deadline.expired():
         result = yield from fall_back(problem, plan, result, deadline, log)
     return result
+
+
+def giving_up(stages, give_up, block, deadline):
+    """The ``stages`` (a generator of the loop's iterations) passed on until the first master checked ``give_up``
+    seconds into the fit or later whose check still picked a full ``block`` of samples (``n_max`` violated samples, or
+    every sample where there are fewer: the loop's active set still grows at a block a master, far from certifying,
+    where fewer name its last rows): there the stages are stopped.  Returns ``(stages, gave_up)``: the stages'
+    ``(lambda0, FitResult)`` and whether they were stopped so.  A stop sent by the caller stays the caller's."""
+    gave_up = False
+    try:
+        item = next(stages)
+        while True:
+            stop = yield item
+            if (not stop and isinstance(item, IterationState) and deadline.elapsed() >= give_up
+                    and len(item.check.new_samples) >= block):
+                stop = gave_up = True
+            item = stages.send(bool(stop))
+    except StopIteration as end:
+        return end.value, gave_up
 
 
 def fall_back(problem, plan, result, deadline, log):

@@ -11,9 +11,10 @@ saves masters; it pays where masters are dear and many: many classes (``2^K - 1`
 masters (random Fourier features, images: ``|C| D`` nonzeros a row).  So, on the problem's shape:
 
 * sparse text (the regime ``"auto"`` chooses ``"full"`` or ``"nm"``,
-  :func:`~mrc_pyomo.methods.ccg.config.choose_regime`): without a time limit the full LP where it fits, which
-  certifies sooner than any generation (the smallest master that certifies holds most of its rows); with one, FISTA's
-  phase, whose rule is the best early, then the loop of the regime ``"n"``, whose masters raise the lower end;
+  :func:`~mrc_pyomo.methods.ccg.config.choose_regime`): the full LP where it fits, which certifies sooner than any
+  generation (the smallest master that certifies holds most of its rows), but with a time limit it is not expected to
+  meet (:func:`full_lp_within`): then FISTA's phase, whose rule is the best early, then the loop of the regime
+  ``"n"``, whose masters raise the lower end;
 * two classes, or masters cheap against the passes (fewer than :data:`MANY_CLASSES` classes with ``K D <``
   :data:`WIDE`, ``n K D <`` :data:`ENTRIES` or, but on images, more than :data:`SAMPLES_PER_COLUMN` samples a
   column; many classes with ``n K <`` :data:`MANY_ROWS`): the loop alone;
@@ -26,10 +27,13 @@ masters (random Fourier features, images: ``|C| D`` nonzeros a row).  So, on the
 
 **What the route measures: the time.**  The loop's rule stays poor until its masters certify, while a phase's rule
 is good within seconds.  So with a time limit, a route of the loop alone on a problem where a phase can run gives the
-loop :data:`LOOP_SHARE` of the time: if it has not certified by then (its masters proved dear), MRC-PDHG's iterations
-take the rest (:attr:`Plan.fallback`), the loop's rule a candidate and its lower end kept.  The measurements behind
-each boundary and share: docs/benchmarks.md, "The route of the default fit".  ``first_order=True`` runs the phases
-of the route, or MRC-PDHG's where the route has none; ``False`` none.
+loop :data:`LOOP_SHARE` of the time, then watches its checks: at the first master past it whose check still picks a
+full block of ``n_max`` violated samples (every sample where there are fewer: the loop's rows still growing at a
+block a master, far from certifying: its masters proved dear), MRC-PDHG's iterations take the rest
+(:attr:`Plan.fallback`), the loop's rule a candidate and its lower end kept; a loop whose checks pick fewer (its last
+rows) goes on to the deadline.  The measurements behind
+each boundary and share: docs/benchmarks.md, "The route of the default fit" and "The route's time limit".
+``first_order=True`` runs the phases of the route, or MRC-PDHG's where the route has none; ``False`` none.
 """
 
 import math
@@ -64,8 +68,14 @@ MANY_ROWS = 20_000
 IMAGES = 4000
 #: ... over at least this many entries of the scores (``n K D``): with fewer the loop certifies sooner
 IMAGE_ENTRIES = 1.6e7
-#: with a time limit, the share of it a route of the loop alone gives the loop before MRC-PDHG's iterations take over
+#: with a time limit, the share of it a route of the loop alone gives the loop before MRC-PDHG's iterations may take
+#: over
 LOOP_SHARE = 0.25
+
+#: sparse text's full LP takes about this many seconds times its rows squared (HiGHS's interior point method, one
+#: core; an upper end of the measured: docs/benchmarks.md, "Sparse text"): with a time limit, the text route takes
+#: the full LP when that is within LOOP_SHARE of it
+FULL_LP_SECONDS = 2e-7
 
 #: FISTA's phase before MRC-PDHG's ends once its best R improved by less than this (relative) over a smoothing
 #: stage: FISTA gives the better rule early, PDHG's iterations the better rule after it
@@ -121,12 +131,13 @@ class Plan:
     """How a fit runs (module docstring), in the order :func:`~mrc_pyomo.methods.pathwise.fit_steps` runs it.
 
     ``phases``: the first-order phases (:class:`Phase`), each from the one before.  Then ``method`` (a registered
-    method; None: the phases alone, ``config`` the last one's) with ``config`` over ``stages``, the ``lambda0`` values, largest first, the last
-    the problem's, each from the one before; the stages before the last stop at the gap ``stage_eps`` (None: the
-    config's), and ``config.max_iter`` bounds all stages together (``shared_budget``, a single fit) or each (a path).
+    method; None: the phases alone, ``config`` the last one's) with ``config`` over ``stages``, the ``lambda0``
+    values, largest first, the last the problem's, each from the one before; the stages before the last stop at the
+    gap ``stage_eps`` (None: the config's), and ``config.max_iter`` bounds all stages together (``shared_budget``, a single fit) or each (a path).
     The first stage starts from ``start`` (a :class:`~mrc_pyomo.methods.result.Start`: a warm start), or after phases
     from the master of the rows the last phase names active, keeping them if its config's ``keep_rows``.  ``give_up``:
-    seconds into the fit after which stages that have not certified hand over to the ``fallback`` phases, which run
+    seconds into the fit after which stages still far from certifying (a master's check picking a full block of
+    ``n_max`` samples: :func:`~mrc_pyomo.methods.pathwise.giving_up`) hand over to the ``fallback`` phases, which run
     to the deadline (None: never)."""
 
     method: object
@@ -192,6 +203,15 @@ def first_order_plan(method, config, lambda0):
     return Plan(get_method("ccg"), certificate, phases=phase, stages=(lambda0,))
 
 
+def full_lp_within(problem, config, time_limit):
+    """Whether the full LP of ``problem`` (with ``config``'s regime ``"full"``) is expected to certify within
+    :data:`LOOP_SHARE` of ``time_limit``: :data:`FULL_LP_SECONDS` times its rows squared."""
+    if config.regime != "full":
+        return False
+    rows, _ = problem.full_lp_size(config.formulation)
+    return FULL_LP_SECONDS * rows ** 2 <= LOOP_SHARE * time_limit
+
+
 def plan_fit(problem, settings, method, *, linear=True, host=True, stages=None, start=None):
     """The :class:`Plan` of a fit of ``problem`` by the registered ``method`` with the estimator's ``settings``
     (:class:`~mrc_pyomo.estimator.parameters.Settings`: ``first_order``, ``time_limit``, ``continuation``, the
@@ -214,7 +234,8 @@ def plan_fit(problem, settings, method, *, linear=True, host=True, stages=None, 
         lambda0s = schedule(problem.lambda0, zero_rule_lambda0(problem)) if continued else single
         return Plan(method, config, stages=tuple(lambda0s), stage_eps=STAGE_EPS, start=start)
     text = settings.regime == "auto" and config.regime != "n"
-    if text and settings.time_limit is not None and settings.first_order is not False:
+    if (text and settings.time_limit is not None and settings.first_order is not False
+            and not full_lp_within(problem, config, settings.time_limit)):
         phases = phases_of(FISTA, settings, problem)   # anytime: FISTA's rule, then masters for the lower end
         return first_order_plan(phases[0].method, phases[0].config, problem.lambda0)
     pairs = route(problem, config.regime, settings.first_order, linear, host)

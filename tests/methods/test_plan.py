@@ -1,7 +1,8 @@
 """The planner (:mod:`mrc_pyomo.methods.plan`): which first-order phases run before MRC-CCG's loop, by the problem's
 shape, and what ``True`` and ``False`` ask for (:func:`route`); the plan of every kind of fit (:func:`plan_fit`):
-sparse text's full LP, or FISTA's phase with a time limit; a loop that gives way to MRC-PDHG's iterations at a share
-of the time limit; phases in place of continuation's stages; a path's stages; a warm start; ``method="pdhg"``."""
+sparse text's full LP, or FISTA's phase with a time limit it would not meet; a loop that gives way to MRC-PDHG's
+iterations past a share of the time limit while far from certifying; phases in place of continuation's stages; a
+path's stages; a warm start; ``method="pdhg"``."""
 
 import warnings
 from dataclasses import replace
@@ -16,6 +17,7 @@ from helpers import random_problem
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.estimator.parameters import Settings
 from mrc_pyomo.methods import get_method, pathwise
+from mrc_pyomo.methods import plan as plan_module
 from mrc_pyomo.methods.plan import (FALLBACK, FISTA_THEN_PDHG, LOOP, LOOP_SHARE, PDHG, STAGE_EPS, first_order_plan,
                                     plan_fit, route, schedule, zero_rule_lambda0)
 from mrc_pyomo.methods.result import Start, finish
@@ -86,19 +88,25 @@ def text_problem(n=400, words=12_000, seed=0):
     return X, y
 
 
-def test_sparse_text_is_planned_its_full_lp_without_a_time_limit_and_fista_s_phase_with_one():
+def test_sparse_text_is_planned_its_full_lp_and_fista_s_phase_with_a_time_limit_it_would_not_meet(monkeypatch):
     """The regime "auto" solves sparse text's full LP (its smallest master that certifies holds most of its rows):
-    no phase; with a time limit, FISTA's phase then the loop of the regime "n", whose rule is the best early and
-    whose masters raise the lower end; a regime asked for is kept."""
+    no phase, also with a time limit the LP is expected to meet (``FULL_LP_SECONDS`` times its rows squared within
+    ``LOOP_SHARE`` of it); with a shorter one, FISTA's phase then the loop of the regime "n", whose rule is the best
+    early and whose masters raise the lower end; a regime asked for is kept."""
     X, y = text_problem()
     problem, ccg = prepare(X, y), get_method("ccg")
     plan = plan_fit(problem, Settings(), ccg)
     assert plan.config.regime == "full" and plan.phases == () and plan.stages == (problem.lambda0,)
-    limited = plan_fit(problem, replace(Settings(), time_limit=60.0), ccg)
+    rows, _ = problem.full_lp_size()
+    expected = plan_module.FULL_LP_SECONDS * rows ** 2
+    met = plan_fit(problem, replace(Settings(), time_limit=1.01 * expected / LOOP_SHARE), ccg)
+    assert met.config.regime == "full" and met.phases == ()
+    limited = plan_fit(problem, replace(Settings(), time_limit=0.99 * expected / LOOP_SHARE), ccg)
     assert [phase.method.name for phase in limited.phases] == ["fom"] and limited.method is ccg
     assert limited.config.regime == "n" and not limited.keeps_rows
-    assert plan_fit(problem, replace(Settings(), time_limit=60.0, first_order=False), ccg).phases == ()
-    assert plan_fit(problem, replace(Settings(), regime="nm", time_limit=60.0), ccg).config.regime == "nm"
+    assert plan_fit(problem, replace(Settings(), time_limit=1e-6, first_order=False), ccg).phases == ()
+    assert plan_fit(problem, replace(Settings(), regime="nm", time_limit=1e-6), ccg).config.regime == "nm"
+    monkeypatch.setattr(plan_module, "FULL_LP_SECONDS", 1.0)   # the LP taken for one beyond any limit below
     clf = MRCClassifier(time_limit=60.0, eps_1=1e-6).fit(X, y)
     assert clf.status_ == "converged" and clf.history_.phase.iloc[0] == "first-order"
 
@@ -163,3 +171,13 @@ def test_a_path_a_warm_start_and_a_first_order_method_are_plans():
     alone = first_order_plan(pdhg, replace(config, certify=False), problem.lambda0)
     assert alone.method is None and alone.eps_1 == 1e-4
     assert plan_fit(problem, Settings(), pdhg).phases[0].method is pdhg
+
+
+def test_a_loop_whose_checks_pick_less_than_a_block_does_not_give_up():
+    """Past the give-up time, a loop whose checks pick fewer than ``n_max`` samples (its last rows) goes on to
+    certify: the fallback runs only after a master whose check still picked a full block."""
+    problem, ccg = prepare(*random_problem(300, 4, 3, seed=2)), get_method("ccg")
+    plan = replace(plan_fit(problem, replace(Settings(), time_limit=60.0, n_max=1000), ccg), give_up=0.0)
+    result = finish(pathwise.fit_steps(problem, plan, deadline=pathwise.deadline_of(None).within(60.0)))
+    assert result.status == "converged"
+    assert {record["phase"] for record in result.history} == {"generation"}

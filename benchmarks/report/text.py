@@ -1,0 +1,50 @@
+"""The section "Sparse text" of docs/benchmarks.md: the paper's second regime on Debian's package index, each fit
+beside the full LP and LinearSVC of its task, and the smallest master that certifies beside each certified fit (the
+records of the experiment ``sparse_text`` of ``experiments.jsonl``: ``python -m benchmarks.experiments.sparse_text``).
+"""
+
+from benchmarks.harness.record_files import read
+
+INTRO = [
+    "", "## Sparse text", "",
+    "Debian's package index (one-line descriptions and debtags, `debian_packages.csv.gz`), TF-IDF of words and word",
+    "pairs seen in two training documents at least (sublinear term frequencies), 80% of the documents for training",
+    "(stratified, seed 0; `--n`: that many of them drawn at random): `python` against the other sections (two",
+    "classes) and the K largest sections (`topK`). Each fit ran in one process on one core, one after the other",
+    "(`python -m benchmarks.experiments.sparse_text TASK [--n N] [--lambda0 L] --fits ... --minimal --record`;",
+    "records of the experiment `sparse_text` in `benchmarks/results/experiments.jsonl`). `default` is",
+    "`MRCClassifier()`, `lp` `method=\"lp\"` (the full LP by HiGHS's interior point method), `fom` and `pdhg` the",
+    "first-order methods, `loop` the regime \"n\" without a phase; `@S` a time limit of S seconds. The minimal",
+    "master is the fit's final master without its rows of zero dual, solved cold by each HiGHS method (the best",
+    "shown): no generation method can certify in less, and its rows name the documents that pin the rule. The",
+    "test error is on the other 20%, beside LinearSVC's (its fit seconds in brackets).", "",
+    "| task | documents x columns, K | lambda0 | LinearSVC error (s) | fit | s | status | [lower, R] | regime "
+    "| test error | minimal master: rows of final (documents) | minimal cold s | fit / minimal |",
+    "| --- | --- | ---: | --- | --- | ---: | --- | --- | --- | ---: | --- | ---: | ---: |",
+]
+
+
+def row(r):
+    """The table's line of the record ``r``."""
+    rows = r.get("minimal_rows")
+    minimal = f"{rows:,} of {r['final_rows']:,} ({r['minimal_samples']:,})" if rows else "-"
+    cold = f"{r['minimal_best_seconds']:.1f}" if r.get("minimal_best_seconds") else "-"
+    ratio = f"{r['seconds'] / r['minimal_best_seconds']:.1f}" if r.get("minimal_best_seconds") else "-"
+    return "| " + " | ".join([
+        r["task"], f"{r['n']:,} x {r['D']:,}, {r['K']}", f"{r.get('lambda0', 0.01):g}",
+        f"{r['linear_svc_error']:.3f} ({r['linear_svc_seconds']:.1f})", r["fit"], f"{r['seconds']:.1f}", r["status"],
+        f"[{r['lower']:.4f}, {r['upper']:.4f}]", r["regime"], f"{r['test_error']:.3f}", minimal, cold, ratio]) + " |"
+
+
+def sparse_text_section(path):
+    """The section's lines from the records of ``path`` (``experiments.jsonl``), one line a fit, grouped by task,
+    size and ``lambda0`` in the order first recorded; none without them."""
+    try:
+        records = [r for r in read(path) if r.get("experiment") == "sparse_text"]
+    except FileNotFoundError:
+        return []
+    if not records:
+        return []
+    key = lambda r: (r["task"], r["n"], r.get("lambda0", 0.01))   # noqa: E731
+    order = list(dict.fromkeys(key(r) for r in records))
+    return INTRO + [row(r) for group in order for r in records if key(r) == group]
