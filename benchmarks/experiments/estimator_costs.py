@@ -1,6 +1,6 @@
-"""What two of the estimator's conveniences cost or save, measured from outside.
+"""What three of the estimator's conveniences cost or save, measured from outside.
 
-    python -m benchmarks.experiments.estimator_costs [--repeat R]
+    python -m benchmarks.experiments.estimator_costs [--repeat R] [--part {cv,warm,continuation,all}]
 
 1. ``MRCClassifierCV(n_jobs=...)`` on small data (scikit-learn's iris, ``cv=5``, the default grid): each fit in a
    fresh interpreter (``python -c``), so that joblib's workers start as a user's would, ``n_jobs=1`` and
@@ -8,6 +8,10 @@
 2. ``MRCClassifier(warm_start=True)``: the masters of a fit at ``lambda0 = 0.01`` from scratch and warm-started
    from a fit at ``0.02``, on scikit-learn's digits (standardised) and on 2,000 generated samples of 4 classes
    (``make_classification``, 20 features), with both fits' certified intervals.
+3. ``MRCClassifier(continuation=True)`` with the route's first-order phases (which replace continuation's stages)
+   and without them (``first_order=False``: the loop through the stages), taking turns ``R`` times in this process,
+   on 30 Gaussian classes (the harness's ``many_classes``, 2,500 samples), ``eps_1 = 1e-6``; each fit's seconds and
+   interval, then the medians.
 """
 
 import argparse
@@ -53,16 +57,33 @@ def warm_start():
               f"{cold.upper_:.6f}] cold, [{warm.lower_:.6f}, {warm.upper_:.6f}] warm", flush=True)
 
 
+def continuation(repeat):
+    """Part 3 (module docstring): a line per fit, then the medians."""
+    from benchmarks.harness.cases import many_classes
+    X, y, params = many_classes(True, n_classes=30, n_samples=2500)
+    seconds = {"with the phases": [], "the loop alone": []}
+    for _ in range(repeat):
+        for name, extra in zip(seconds, ({}, {"first_order": False})):
+            start = time.perf_counter()
+            clf = MRCClassifier(continuation=True, eps_1=1e-6, **extra, **params).fit(X, y)
+            seconds[name].append(time.perf_counter() - start)
+            print(f"continuation, {name}: {seconds[name][-1]:.2f} s, {clf.status_} [{clf.lower_:.8f}, "
+                  f"{clf.upper_:.8f}], {clf.n_iter_} iterations", flush=True)
+    print("medians: " + ", ".join(f"{n} {statistics.median(s):.2f} s" for n, s in seconds.items()), flush=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--part", choices=["cv", "warm", "both"], default="both")
+    parser.add_argument("--part", choices=["cv", "warm", "continuation", "all"], default="all")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", ConvergenceWarning)
-    if args.part in ("cv", "both"):
+    if args.part in ("cv", "all"):
         cross_validation(args.repeat)
-    if args.part in ("warm", "both"):
+    if args.part in ("warm", "all"):
         warm_start()
+    if args.part in ("continuation", "all"):
+        continuation(args.repeat)
 
 
 if __name__ == "__main__":

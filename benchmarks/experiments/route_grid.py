@@ -21,7 +21,7 @@ import warnings
 
 from benchmarks.data import read, require
 from benchmarks.harness.environment import versions
-from benchmarks.harness.record_files import append, records_path
+from benchmarks.harness.record_files import append, records_file
 from mrc_pyomo import MRCClassifier
 
 #: the routes: name -> the estimator's parameters that fix it
@@ -59,22 +59,18 @@ def main(argv=None):
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args(argv)
     require(["mnist"])
-    rows = []
+    path, environment, rows = records_file("experiments.jsonl", args.record), versions(), 0
     for n in args.sizes:
         X, y = images(n)
         for limit in args.limits:
-            for route in args.routes:
+            for route in args.routes:   # each row appended as its fit ends: a run stopped keeps the fits it made
                 row = {"experiment": "route_grid", "n": n, **fit(X, y, route, limit, args.cap)}
-                rows.append(row)
+                append(path, {**row, "versions": environment})
+                rows += 1
                 print(f"n={n:5d} limit={limit or 'none':>5} {route:8s} {row['status']:10s} "
                       f"[{row['lower']:.4f}, {row['upper']:.4f}] {row['seconds']:7.1f} s {row['n_iter']:6d} it. "
                       f"{'+'.join(row['phases'])}", flush=True)
-    path = records_path("experiments.jsonl", args.record)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    environment = versions()
-    for row in rows:
-        append(path, {**row, "versions": environment})
-    print(f"{len(rows)} rows -> {path}")
+    print(f"{rows} rows -> {path}")
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ e.g. ``top10``); ``--n``: the training documents drawn at random (seed 0) from t
 the fits' (default 0.01, the estimator's).  Each fit of
 ``--fits`` (``default``, ``lp``, ``pdhg``, ``fom``, ``loop`` for ``regime="n"`` without a phase, each optionally
 ``NAME@SECONDS`` for a time limit, default ``default lp``) runs in this process, one after the other (one core: run
-it with single-threaded BLAS), and LinearSVC first, the baseline of the rule's test error.  Prints each fit's
-seconds, certified interval, status, regime and test error; ``--minimal`` also solves the smallest master that
+it with single-threaded BLAS), and LinearSVC first, the baseline of the rule's test error.  Prints the size of the
+reduced full LP (rows, nonzeros: :meth:`mrc_pyomo.problem.MRCProblem.full_lp_size`) and each fit's seconds, certified
+interval, status, regime and test error; ``--minimal`` also solves the smallest master that
 certifies of a certified fit cold (the final master without its rows of zero dual,
 :func:`benchmarks.harness.run_case.minimal_solves`) and counts the samples its rows hold.  ``--record`` appends the
 rows to ``benchmarks/results/experiments.jsonl`` (experiment ``sparse_text``; else ``benchmarks/runs/``).
@@ -23,9 +24,10 @@ import numpy as np
 
 from benchmarks.data import read, require
 from benchmarks.harness.environment import versions
-from benchmarks.harness.record_files import append, records_path
+from benchmarks.harness.record_files import append, records_file
 from benchmarks.harness.run_case import minimal_master, minimal_solves
 from mrc_pyomo import MRCClassifier
+from mrc_pyomo.problem import prepare
 
 #: the fits: name -> the estimator's parameters
 FITS = {"default": {}, "lp": {"method": "lp"}, "pdhg": {"method": "pdhg"}, "fom": {"method": "fom"},
@@ -89,22 +91,19 @@ def main(argv=None):
     base = {"experiment": "sparse_text", "task": args.task, "n": X.shape[0], "D": X.shape[1],
             "K": len(np.unique(y)), "nnz": int(X.nnz), "linear_svc_seconds": time.perf_counter() - started,
             "linear_svc_error": float(np.mean(svc.predict(X_test) != y_test))}
-    print(f"{args.task}: {X.shape[0]} documents x {X.shape[1]} columns, {base['K']} classes; LinearSVC "
+    base["full_lp_rows"], base["full_lp_nonzeros"] = (int(v) for v in prepare(X, y).full_lp_size())
+    print(f"{args.task}: {X.shape[0]} documents x {X.shape[1]} columns, {base['K']} classes, full LP of "
+          f"{base['full_lp_rows']} rows; LinearSVC "
           f"{base['linear_svc_seconds']:.2f} s, test error {base['linear_svc_error']:.4f}", flush=True)
-    rows = []
-    for spec in args.fits:
+    path, environment = records_file("experiments.jsonl", args.record), versions()
+    for spec in args.fits:   # each row appended as its fit ends: a long run stopped keeps the fits it made
         row = {**base, **fit(spec, X, y, X_test, y_test, args.minimal, args.lambda0)}
-        rows.append(row)
+        append(path, {**row, "versions": environment})
         minimal = (f"; minimal master {row['minimal_rows']} rows ({row['minimal_samples']} documents) of "
                    f"{row['final_rows']}, cold {row['minimal_best_seconds']:.1f} s" if row.get("minimal_best_seconds")
                    else "")
         print(f"{spec:12s} {row['seconds']:8.1f} s  [{row['lower']:.6f}, {row['upper']:.6f}] {row['status']:10s} "
               f"regime {row['regime']:4s} test error {row['test_error']:.4f}{minimal}", flush=True)
-    path = records_path("experiments.jsonl", args.record)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    environment = versions()
-    for row in rows:
-        append(path, {**row, "versions": environment})
 
 
 if __name__ == "__main__":

@@ -21,6 +21,13 @@ def records_path(name, record=False):
     return (RESULTS if record else RUNS) / name
 
 
+def records_file(name, record=False):
+    """:func:`records_path`, its folder made: where a command appends its records."""
+    path = records_path(name, record)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def append(path, record):
     """Append ``record`` to ``path`` as one JSON line, in a single write to a file opened in append mode: two
     runs of the harness writing into the same file side by side never mix their lines."""

@@ -5,10 +5,18 @@ it: :mod:`benchmarks.harness.record_files`)."""
 import numpy as np
 
 from benchmarks.harness.environment import describe
-from benchmarks.harness.record_files import run_key
+from benchmarks.harness.record_files import read, run_key
 
 PREVIOUS_RUN_BEFORE = "2026-11-22"   # records timestamped before this day are the previous run: the issue's "today"
 FINISHED = ("converged", "optimal")   # statuses of a run that reached its goal (MRC-CCG, MRC-LP)
+
+
+def experiment_records(path, experiment):
+    """The records of ``experiment`` in the file ``path`` (``experiments.jsonl``), in its order; none without it."""
+    try:
+        return [r for r in read(path) if r.get("experiment") == experiment]
+    except FileNotFoundError:
+        return []
 
 
 def newest(records):

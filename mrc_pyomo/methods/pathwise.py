@@ -200,16 +200,16 @@ def giving_up(stages, give_up, block, deadline):
 
 
 def fall_back(problem, plan, result, deadline, log):
-    """The plan's fallback phases from the rule of the stages' ``result`` (they gave up), to the deadline: the better
-    rule of the two, the better lower end, every record."""
+    """The plan's fallback phases from the rule of the stages' ``result`` (they gave up), to the deadline or their
+    stall (then ``"max_iter"``, as phases alone): the better rule of the two, the better lower end, every record."""
     rule = Incumbent.evaluate(problem, result.mu)
     start = Found(Outcome(rule.mu, rule.risk, rule.nu), result.history)
     found = yield from run_phases(problem, plan.fallback, start, deadline, log)
     outcome = found.outcome
     best = (outcome.mu, outcome.risk) if outcome.risk < result.upper else (result.mu, result.upper)
     lower = max(result.lower, outcome.lower)
-    status = status_of(lower, best[1], plan.eps_1, Status.CALLBACK if found.status == Status.CALLBACK
-                       else Status.TIME_LIMIT)
+    stopped = found.status or (Status.TIME_LIMIT if deadline.expired() else Status.MAX_ITER)   # as phases alone
+    status = status_of(lower, best[1], plan.eps_1, stopped)
     return replace(result, mu=best[0], upper=best[1], lower=lower, status=status, history=found.history,
                    columns=history_columns(found.history, columns=result.columns))
 

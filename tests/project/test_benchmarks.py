@@ -426,6 +426,39 @@ def test_report_route_and_certificate_masters_sections(tmp_path):
     assert "| satellite_rff | after | 20.0 | 10.0 (1100) | 2 | 6.0 | 20 / 4 / 2 | 14 | 12 | >= 60.0 | 2.0 | 3.0 |" in masters
 
 
+def test_report_route_grid_and_sparse_text_sections(tmp_path):
+    """"The route's time limit" shows each route's seconds where it certified, else its R and lower end, and the
+    default against the best: its time over the best certified time, or its R less the best R where none certified
+    (the newest record of each cell); "Sparse text" shows each fit beside LinearSVC, the full LP's seconds over its
+    rows squared for a fit of the full LP, and the minimal master, a cold solve that never ended shown as a bound;
+    neither section without its records."""
+    from benchmarks.report.route import route_grid_section
+    from benchmarks.report.text import sparse_text_section
+    path = tmp_path / "experiments.jsonl"
+    assert route_grid_section(path) == [] and sparse_text_section(path) == []
+    cell = {"experiment": "route_grid", "n": 500, "cap": 200.0, "lower": 0.08, "upper": 0.09}
+    grid = [{**cell, "limit": 10.0, "route": "default", "status": "time_limit", "seconds": 10.0, "upper": 0.3},
+            {**cell, "limit": 10.0, "route": "default", "status": "converged", "seconds": 6.0},
+            {**cell, "limit": 10.0, "route": "loop", "status": "converged", "seconds": 4.0},
+            {**cell, "limit": 60.0, "route": "default", "status": "time_limit", "seconds": 60.0, "upper": 0.25},
+            {**cell, "limit": 60.0, "route": "pdhg", "status": "time_limit", "seconds": 60.0, "upper": 0.2}]
+    task = {"experiment": "sparse_text", "task": "python", "n": 1000, "D": 2000, "K": 2, "full_lp_rows": 1000,
+            "linear_svc_error": 0.02, "linear_svc_seconds": 0.1, "lambda0": 0.01, "status": "converged",
+            "lower": 0.05, "upper": 0.05, "test_error": 0.05}
+    text = [{**task, "fit": "lp", "seconds": 2.0, "regime": "full", "minimal_rows": 900, "final_rows": 1000,
+             "minimal_samples": 890, "minimal_best_seconds": None, "minimal_time_limit": 2.0},
+            {**task, "fit": "default@1", "seconds": 1.0, "regime": "n", "status": "time_limit", "lower": 0.0}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in grid + text))
+    lines = route_grid_section(path)
+    assert "| 500 | 10 s | 6.0 s | 4.0 s | - | - | 1.50x |" in lines
+    assert "| 500 | 60 s | 0.2500 [0.0800] | - | - | 0.2000 [0.0800] | +0.0500 |" in lines
+    lines = sparse_text_section(path)
+    assert ("| python | 1,000 x 2,000, 2 | 1,000 | 0.01 | 0.020 (0.1) | lp | 2.0 | converged | [0.0500, 0.0500] "
+            "| full | 0.050 | 2.0e-06 | 900 of 1,000 (890) | >= 2.0 | <= 1.0 |") in lines
+    assert any(line.startswith("| python |") and "| default@1 |" in line and line.endswith("| - | - | - | - |")
+               for line in lines)
+
+
 def test_formulations_experiment_and_section(tmp_path, monkeypatch):
     """``--formulations`` runs each planned (case, method) in the paper's and then in the compact formulation
     and nothing else; ``run`` passes ``--formulation compact`` for a ``*_compact`` method; the section pairs
