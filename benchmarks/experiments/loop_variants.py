@@ -37,7 +37,7 @@ from mrc_pyomo.formulations.paper import objective_coefficients
 from mrc_pyomo.methods import get_method
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.methods.pathwise import fit_steps
-from mrc_pyomo.methods.plan import STAGE_EPS, Plan, schedule, zero_rule_lambda0
+from mrc_pyomo.methods.plan import STAGE_EPS, Plan, continuation_stages
 from mrc_pyomo.methods.result import finish
 
 
@@ -89,8 +89,8 @@ def fit_variant(X, y, loop=None, **params):
     if config.regime == "full":
         raise ValueError("the regime 'auto' chose the full LP, which has no loop to vary: pass regime='n' or 'nm'")
     config = replace(config, **(loop or {}))
-    lambda0s = schedule(clf.lambda0, zero_rule_lambda0(problem)) if clf.continuation else [clf.lambda0]
-    plan = Plan(method, config, stages=tuple(lambda0s), stage_eps=STAGE_EPS)
+    stages = continuation_stages(problem) if clf.continuation else (clf.lambda0,)
+    plan = Plan(method, config, stages=stages, stage_eps=STAGE_EPS)
     result = finish(fit_steps(problem, plan, deadline=Deadline(clf.time_limit)), clf.callback)
     return set_fitted(clf, {**inputs, **fitted_attributes(problem, result, config.regime, clf.eps_1)[0]})
 

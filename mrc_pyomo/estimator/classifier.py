@@ -61,11 +61,11 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMix
     first_order : "auto" or bool, default="auto"
         First-order phases before the loop of a method that takes them (MRC-CCG), planned by the problem's shape and the
         time limit (:mod:`mrc_pyomo.methods.plan`): none where masters are cheap, MRC-PDHG for many classes and random
-        Fourier features, FISTA then MRC-PDHG for images, FISTA for sparse text with a time limit (without one, its
-        full LP); with a time limit the loop alone gives way to MRC-PDHG's iterations if it has not certified within a
-        quarter of it.  The loop starts from the master of a phase's rows, and every phase's rule is a candidate for
-        ``mu_`` (:mod:`mrc_pyomo.methods.pathwise`).  ``True``: the route's phases, or MRC-PDHG's where it has none;
-        ``False``: none.  ``max_iter`` bounds each.
+        Fourier features, FISTA then MRC-PDHG for images, FISTA for sparse text with a time limit its full LP is not
+        expected to meet (else its full LP); with a time limit the loop alone gives way to MRC-PDHG's iterations if,
+        past a quarter of it, its checks still pick full blocks of ``n_max`` samples.  The loop starts from the master
+        of a phase's rows, and every phase's rule is a candidate for ``mu_`` (:mod:`mrc_pyomo.methods.pathwise`).
+        ``True``: the route's phases, or MRC-PDHG's where it has none; ``False``: none.  ``max_iter`` bounds each.
     solver : str or Pyomo solver instance, default="highs"
         ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is a Pyomo
         solver (``pyomo.environ.SolverFactory``; a persistent interface such as ``"gurobi_persistent"`` is handed each
@@ -94,8 +94,9 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMix
     regime : {"auto", "n", "nm"}, default="auto"
         MRC-CCG's regime: ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"``:
         ``"n"`` when ``K * D <= LARGE_M``, else the full LP when its rows and nonzeros are within the full LP's limits
-        (``regime_ = "full"``; not in :func:`~mrc_pyomo.mrc_path`, nor with a time limit, where sparse text takes
-        FISTA's phase, then the loop of the regime ``"n"``), else ``"nm"`` for sparse features and ``"n"`` for dense ones
+        (``regime_ = "full"``; not in :func:`~mrc_pyomo.mrc_path`, nor with a time limit it is not expected to meet,
+        where sparse text takes FISTA's phase, then the loop of the regime ``"n"``), else ``"nm"`` for sparse features
+        and ``"n"`` for dense ones
         (:func:`mrc_pyomo.methods.ccg.config.choose_regime` states the rule and its measurements).
     time_limit : float, optional
         Seconds the fit may take (None: no limit), the data's preparation included, the time spent at a step
@@ -224,7 +225,8 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMix
         :class:`~mrc_pyomo.estimator.fitted.Fitted` (the parameters checked first if ``validate``): the problem prepared
         and the fit planned (:mod:`mrc_pyomo.estimator.fitting`, :mod:`mrc_pyomo.methods.plan`; from the previous fit
         with ``warm_start``, :mod:`mrc_pyomo.estimator.warm`), then the plan run by
-        :func:`mrc_pyomo.methods.pathwise.fit_steps` within one :class:`~mrc_pyomo.methods.deadline.Deadline`; under the callbacks' ``root`` task, if any, its parts and iterations
+        :func:`mrc_pyomo.methods.pathwise.fit_steps` within one :class:`~mrc_pyomo.methods.deadline.Deadline`; under
+        the callbacks' ``root`` task, if any, its parts and iterations
         (:class:`~mrc_pyomo.estimator.callbacks.FitTasks`)."""
         if validate:
             self._validate_params()

@@ -40,11 +40,6 @@ class Deadline:
         """Whether the time is up."""
         return self.seconds is not None and self.elapsed() >= self.seconds
 
-    def within(self, seconds):
-        """A deadline on this one's clock (its start and pauses) that expires ``seconds`` into the fit, or at this
-        one's limit if that is sooner: a part of the fit given that much."""
-        return Part(self, seconds)
-
     @contextmanager
     def paused(self):
         """A context whose time the fit does not count (its caller's, at a step)."""
@@ -53,22 +48,6 @@ class Deadline:
             yield self
         finally:
             self.pauses += now() - began
-
-
-class Part(Deadline):
-    """A part of a fit (:meth:`Deadline.within`): the fit's clock, an earlier limit."""
-
-    def __init__(self, fit, seconds):
-        self.fit = fit
-        self.seconds = seconds if fit.seconds is None else min(seconds, fit.seconds)
-
-    def elapsed(self):
-        return self.fit.elapsed()
-
-    @contextmanager
-    def paused(self):
-        with self.fit.paused():
-            yield self
 
 
 def deadline_of(deadline):

@@ -68,11 +68,17 @@ def choose_method(n_classes, n_features, psi_nonzeros, n_rows=None):
     return "ipm" if m >= IPM_MIN_FEATURES and size >= IPM_MIN_SIZE else "simplex"
 
 
+def within_limits(size):
+    """Whether a full LP of ``size``, ``(rows, nonzeros)``, is within :data:`MAX_ROWS` rows and :data:`MAX_NONZEROS`."""
+    rows, nonzeros = size
+    return rows <= MAX_ROWS and nonzeros <= MAX_NONZEROS
+
+
 def check_size(problem, formulation="paper"):
     """Raise ``ValueError`` when the full LP of ``problem`` in ``formulation`` (its
-    :meth:`~mrc_pyomo.problem.MRCProblem.full_lp_size`) exceeds :data:`MAX_ROWS` rows or :data:`MAX_NONZEROS`."""
+    :meth:`~mrc_pyomo.problem.MRCProblem.full_lp_size`) is not :func:`within_limits`."""
     rows, nonzeros = problem.full_lp_size(formulation)
-    if rows > MAX_ROWS or nonzeros > MAX_NONZEROS:
+    if not within_limits((rows, nonzeros)):
         raise ValueError(
             f"the full LP would have {rows:,} rows and {nonzeros:,} nonzeros (limits {MAX_ROWS:,} and "
             f"{MAX_NONZEROS:,}): use method='ccg'")

@@ -106,6 +106,12 @@ def zero_rule_lambda0(problem):
     return float(ratio.max())
 
 
+def continuation_stages(problem):
+    """The stages of a single fit of ``problem`` with ``continuation``: :func:`schedule`'s values below
+    :func:`zero_rule_lambda0`'s."""
+    return tuple(schedule(problem.lambda0, zero_rule_lambda0(problem)))
+
+
 def schedule(lambda0, zero_rule=np.inf, factor=FACTOR, max_stages=MAX_STAGES):
     """The ``lambda0`` values a single fit passes through with ``continuation``, largest first, ``lambda0`` last: up
     to ``max_stages`` values ``lambda0 * factor^k`` below ``zero_rule`` (at or above it the rule is 0 and teaches
@@ -133,9 +139,10 @@ class Plan:
     ``phases``: the first-order phases (:class:`Phase`), each from the one before.  Then ``method`` (a registered
     method; None: the phases alone, ``config`` the last one's) with ``config`` over ``stages``, the ``lambda0``
     values, largest first, the last the problem's, each from the one before; the stages before the last stop at the
-    gap ``stage_eps`` (None: the config's), and ``config.max_iter`` bounds all stages together (``shared_budget``, a single fit) or each (a path).
-    The first stage starts from ``start`` (a :class:`~mrc_pyomo.methods.result.Start`: a warm start), or after phases
-    from the master of the rows the last phase names active, keeping them if its config's ``keep_rows``.  ``give_up``:
+    gap ``stage_eps`` (None: the config's), and ``config.max_iter`` bounds all stages together (``shared_budget``, a
+    single fit) or each (a path).  The first stage starts from ``start`` (a :class:`~mrc_pyomo.methods.result.Start`:
+    a warm start), or after phases from the master of the rows the last phase names active, keeping them if its
+    config's ``keep_rows``.  ``give_up``:
     seconds into the fit after which stages still far from certifying (a master's check picking a full block of
     ``n_max`` samples: :func:`~mrc_pyomo.methods.pathwise.giving_up`) hand over to the ``fallback`` phases, which run
     to the deadline (None: never)."""
@@ -231,8 +238,8 @@ def plan_fit(problem, settings, method, *, linear=True, host=True, stages=None, 
     single = (problem.lambda0,)
     if start is not None or not method.routed:
         continued = settings.continuation and method.warm_starts and start is None
-        lambda0s = schedule(problem.lambda0, zero_rule_lambda0(problem)) if continued else single
-        return Plan(method, config, stages=tuple(lambda0s), stage_eps=STAGE_EPS, start=start)
+        return Plan(method, config, stages=continuation_stages(problem) if continued else single,
+                    stage_eps=STAGE_EPS, start=start)
     text = settings.regime == "auto" and config.regime != "n"
     if (text and settings.time_limit is not None and settings.first_order is not False
             and not full_lp_within(problem, config, settings.time_limit)):
@@ -242,8 +249,8 @@ def plan_fit(problem, settings, method, *, linear=True, host=True, stages=None, 
     if pairs:   # the phases bring the loop near the user's lambda0: no continuation stages; its masters hold every
         # feature (the regime "n"), as a first-order method's certificate's
         return Plan(method, replace(config, regime="n"), phases=phases_of(pairs, settings, problem), stages=single)
-    lambda0s = schedule(problem.lambda0, zero_rule_lambda0(problem)) if settings.continuation else single
-    plan = Plan(method, config, stages=tuple(lambda0s), stage_eps=STAGE_EPS)
+    plan = Plan(method, config, stages=continuation_stages(problem) if settings.continuation else single,
+                stage_eps=STAGE_EPS)
     if settings.time_limit is None or settings.first_order is False or config.regime != "n" or problem.n_classes <= 2:
         return plan
     return replace(plan, give_up=LOOP_SHARE * settings.time_limit, fallback=phases_of(FALLBACK, settings, problem))

@@ -18,6 +18,7 @@ from mrc_pyomo import MRCClassifier
 from mrc_pyomo.estimator.parameters import Settings
 from mrc_pyomo.methods import get_method, pathwise
 from mrc_pyomo.methods import plan as plan_module
+from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.methods.plan import (FALLBACK, FISTA_THEN_PDHG, LOOP, LOOP_SHARE, PDHG, STAGE_EPS, first_order_plan,
                                     plan_fit, route, schedule, zero_rule_lambda0)
 from mrc_pyomo.methods.result import Start, finish
@@ -132,7 +133,7 @@ def test_a_loop_that_gives_up_hands_its_rule_to_pdhg_and_keeps_its_lower_end():
     on, and the status decided by the interval."""
     problem, ccg = prepare(*random_problem(600, 6, 4, seed=5)), get_method("ccg")
     plan = replace(plan_fit(problem, replace(Settings(), time_limit=3.0, n_max=2), ccg), give_up=0.0)
-    result = finish(pathwise.fit_steps(problem, plan, deadline=pathwise.deadline_of(None).within(3.0)))
+    result = finish(pathwise.fit_steps(problem, plan, deadline=Deadline(3.0)))
     phases = [record["phase"] for record in result.history]
     assert phases[0] == "generation" and phases[-1] == "first-order"
     assert [record["iteration"] for record in result.history] == list(range(1, len(phases) + 1))
@@ -178,6 +179,6 @@ def test_a_loop_whose_checks_pick_less_than_a_block_does_not_give_up():
     certify: the fallback runs only after a master whose check still picked a full block."""
     problem, ccg = prepare(*random_problem(300, 4, 3, seed=2)), get_method("ccg")
     plan = replace(plan_fit(problem, replace(Settings(), time_limit=60.0, n_max=1000), ccg), give_up=0.0)
-    result = finish(pathwise.fit_steps(problem, plan, deadline=pathwise.deadline_of(None).within(60.0)))
+    result = finish(pathwise.fit_steps(problem, plan, deadline=Deadline(60.0)))
     assert result.status == "converged"
     assert {record["phase"] for record in result.history} == {"generation"}

@@ -58,7 +58,7 @@ class CCGConfig:
 def choose_regime(n_classes, n_features, full_lp_size=None, density=0.0):
     """The regime of ``regime="auto"``: ``"n"`` when ``m = K D <= LARGE_M``; else ``"full"`` when the full LP's
     ``(rows, nonzeros)`` (``full_lp_size``; None: unknown, taken as more) are within the full LP's limits
-    (:func:`mrc_pyomo.methods.full_lp.check_size`); else ``"nm"`` when the features are sparse (``density``, the
+    (:func:`mrc_pyomo.methods.full_lp.within_limits`); else ``"nm"`` when the features are sparse (``density``, the
     fraction of nonzeros of ``Psi``, at most :data:`SPARSE_DENSITY`) and ``"n"`` when they are dense.
 
     The full LP (:mod:`mrc_pyomo.methods.full_lp`) certifies sparse text far sooner than the regime ``"nm"``: the
@@ -69,7 +69,7 @@ def choose_regime(n_classes, n_features, full_lp_size=None, density=0.0):
     (docs/theory.rst, "The certified interval") stays near 0 until ``J`` holds nearly all."""
     if n_classes * n_features <= LARGE_M:
         return "n"
-    if full_lp_size is not None and full_lp_size[0] <= full_lp.MAX_ROWS and full_lp_size[1] <= full_lp.MAX_NONZEROS:
+    if full_lp_size is not None and full_lp.within_limits(full_lp_size):
         return "full"
     return "nm" if density <= SPARSE_DENSITY else "n"
 
