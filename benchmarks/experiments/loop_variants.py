@@ -3,17 +3,20 @@
     python -m benchmarks.experiments.loop_variants CASE [CASE ...] [--time-limit S] [--repeat R]
         [--variants default in_out=0.8 stall=none stall=5,eps_1=1e-4 ...]
 
-Variants are settings of the estimator or of the loop's :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`: ``in_out=A``
-(rows separated at ``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``stall_factor``: the warm simplex gets
-``F`` times the largest solve so far before the interior point method takes over; ``stall=none``: no budget),
-``row_age=A``; ``n_max=N``, ``eps_1=E``, ``lambda0=L`` and ``continuation=0|1`` (the estimator's parameters);
-``prox=KAPPA`` (a stability centre: :class:`ProximalCentre`).  Settings combine with commas, and ``default`` is
-the library as it is.  Each fit is :func:`fit_variant`: the estimator's own steps through the package's public
-functions, with the loop's settings replaced.  Per fit: seconds, iterations, status, certified gap, ``upper_``,
-seconds in the solver, the largest solve and the master's final rows.  CASES: the synthetic many-class problem
-with ``K20`` / ``K50`` (8000 samples), ``mnist8000`` (pixels / 255), ``mnist`` (the harness's 56,000 training
-images), ``satellite_rff``, ``optdigits_rff`` and ``digits_rff`` (scikit-learn's digits, standardised, 400
-random Fourier features).
+Variants are settings of the estimator or of the loop's :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`:
+``in_out=A`` (rows separated at ``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``stall_factor``: the warm
+simplex gets ``F`` times the largest solve so far before the interior point method takes over; ``stall=none``: no
+budget), ``row_age=A`` (``row_age=none``: rows never leave); ``n_max=N``, ``eps_1=E``, ``lambda0=L``,
+``continuation=0|1`` and ``regime=R`` (the estimator's parameters: text, whose regime ``"auto"`` is the full LP,
+needs ``regime=n``); ``prox=KAPPA`` (a stability centre: :class:`ProximalCentre`).  Settings combine with commas, and
+``default`` is the library as it is.  Each fit is :func:`fit_variant`: the estimator's own steps through the
+package's public functions, with the loop's settings replaced.  Per fit: seconds, iterations, status, certified gap,
+``upper_``, seconds in the solver, the largest solve, the master's final rows and the rows re-added.  CASES: the
+synthetic many-class problem with ``K20`` / ``K50`` (8000 samples), ``mnist8000`` (pixels / 255), ``mnist`` (the
+harness's 56,000 training images), ``satellite_rff``, ``optdigits_rff`` and ``digits_rff`` (scikit-learn's digits,
+standardised, 400 random Fourier features); sparse text (:func:`benchmarks.experiments.sparse_text.task`):
+``text_top10`` (the ten largest sections of Debian's package index, 5,000 documents) and ``text_python`` (``python``
+against the rest, 10,000 documents).
 """
 
 import argparse
@@ -67,10 +70,18 @@ CASES = {
     "satellite_rff": lambda: tabular("satellite", False, 0, fourier=True),
     "optdigits_rff": lambda: tabular("optdigits", False, 0, fourier=True),
     "digits_rff": _digits_rff,
+    "text_top10": lambda: _text("top10", 5000),
+    "text_python": lambda: _text("python", 10_000),
 }
 # the data sets of benchmarks.data each case reads (the others: generated, or scikit-learn's)
 DATA_SETS = {"mnist8000": ["mnist"], "mnist": ["mnist"], "satellite": ["satellite"], "satellite_rff": ["satellite"],
-             "optdigits_rff": ["optdigits"]}
+             "optdigits_rff": ["optdigits"], "text_top10": ["debian_packages"], "text_python": ["debian_packages"]}
+
+
+def _text(name, n):
+    from benchmarks.experiments.sparse_text import task
+    X, y, _, _ = task(name, n)
+    return X, y, {}
 
 
 def fit_variant(X, y, loop=None, **params):
@@ -136,7 +147,9 @@ def apply(variant):
         elif name in ("eps_1", "lambda0"):
             params[name] = float(value)
         elif name == "row_age":
-            loop[name] = int(value)
+            loop[name] = None if value == "none" else int(value)
+        elif name == "regime":
+            params[name] = value
         elif name == "in_out":
             loop[name] = float(value)
         elif name == "prox":
@@ -168,7 +181,8 @@ def main(argv=None):
                 h = clf.history_
                 print(f"{case} {variant:>12s}: {seconds:7.1f} s, {clf.n_iter_:4d} it., {clf.status_:10s} "
                       f"gap {clf.upper_ - clf.lower_:.2e}, upper {clf.upper_:.6f}, solver {h.seconds_solve.sum():6.1f} s, "
-                      f"largest solve {h.seconds_solve.max():5.1f} s, rows {h.n_rows.iloc[-1]}", flush=True)
+                      f"largest solve {h.seconds_solve.max():5.1f} s, rows {h.n_rows.iloc[-1]}, "
+                      f"re-added {h.rows_readded.sum()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@
 
 from .check import Check, check_solution
 from .config import (INIT_FEATURE_ROUNDS, LARGE_M, SPARSE_DENSITY, UNREGULARISED_ROW_AGE, CCGConfig,
-                     choose_regime, configure, feature_density, problem_regime, row_age, simplex_budget)
+                     choose_regime, configure, feature_density, problem_regime, row_age, simplex_budget,
+                     sparse_text)
 from .loop import solve_master, steps
 from .record import IterationState
 from .row_history import RowHistory
@@ -22,5 +23,5 @@ __all__ = [
     "INIT_FEATURE_ROUNDS", "LARGE_M", "SPARSE_DENSITY", "UNREGULARISED_ROW_AGE",
     "CCGConfig", "Check", "IterationState", "RowHistory", "centroid_rows", "check_solution", "choose_regime",
     "configure", "feature_density", "first_master", "initial_master",
-    "problem_regime", "row_age", "simplex_budget", "solve_master", "steps", "warm_master",
+    "problem_regime", "row_age", "simplex_budget", "sparse_text", "solve_master", "steps", "warm_master",
 ]

@@ -71,7 +71,14 @@ def choose_regime(n_classes, n_features, full_lp_size=None, density=0.0):
         return "n"
     if full_lp_size is not None and full_lp.within_limits(full_lp_size):
         return "full"
-    return "nm" if density <= SPARSE_DENSITY else "n"
+    return "nm" if sparse_text(n_classes, n_features, density) else "n"
+
+
+def sparse_text(n_classes, n_features, density):
+    """Whether a problem of ``K = n_classes``, ``D = n_features`` and ``density`` (the fraction of nonzeros of
+    ``Psi``) is sparse text to the rules of the loop: more than :data:`LARGE_M` features ``m = K D``, at most
+    :data:`SPARSE_DENSITY` of them nonzero (:func:`choose_regime`'s ``"full"`` or ``"nm"``, :func:`row_age`)."""
+    return n_classes * n_features > LARGE_M and density <= SPARSE_DENSITY
 
 
 def feature_density(problem):
@@ -101,20 +108,28 @@ def simplex_budget(solve_seconds, config=None):
     return max(config.stall_floor, config.stall_factor * float(np.max(solve_seconds)))
 
 
-def row_age(lambda0):
+def row_age(lambda0, text=False):
     """The ``row_age`` of a fit at ``lambda0`` (:class:`CCGConfig`): 1 (the paper's rule) with regularisation,
-    :data:`UNREGULARISED_ROW_AGE` without.  Without ``lambda.|mu|`` only the rows bound ``mu``, and removing a row at
-    its first zero dual makes the loop a cutting-plane zigzag (every master drops the rows added just before); with
-    regularisation the same ageing slowed every quick case (measured: docs/benchmarks.md, "The library's choices", "Row
-    ageing")."""
+    :data:`UNREGULARISED_ROW_AGE` without, None (rows never leave) on ``text`` (:func:`sparse_text` of more than two
+    classes, as :func:`configure` passes it).  Without ``lambda.|mu|`` only the rows bound ``mu``, and removing a row
+    at its first zero dual makes the loop a cutting-plane zigzag (every master drops the rows added just before); with
+    regularisation the same ageing slowed every quick case.  On sparse text the tiny ``lambda_j`` of rare words leave
+    the same zigzag: a master's ``mu`` leans on the rare words of the rows it holds, a row it drops comes back a few
+    masters later, and ageing does not stop it; on two classes neither rule certified (measured: docs/benchmarks.md,
+    "The library's choices", "Row ageing")."""
+    if text:
+        return None
     return UNREGULARISED_ROW_AGE if lambda0 == 0 else 1
 
 
 def configure(settings, problem):
     """The :class:`CCGConfig` of the estimator's :class:`~mrc_pyomo.estimator.parameters.Settings` on ``problem``: the
-    regime :func:`problem_regime` makes of the one asked for, the :func:`row_age` of its ``lambda0``."""
+    regime :func:`problem_regime` makes of the one asked for, the :func:`row_age` of its ``lambda0`` and shape (text of
+    more than two classes keeps its rows)."""
     return CCGConfig(
         regime=problem_regime(problem, settings.regime, settings.formulation), fit_intercept=settings.fit_intercept,
         eps_1=settings.eps_1, eps_2=settings.eps_2, n_max=settings.n_max, m_max=settings.m_max,
         max_iter=CCGConfig.max_iter if settings.max_iter is None else settings.max_iter, solver=settings.solver,
-        solver_options=settings.solver_options, row_age=row_age(settings.lambda0), formulation=settings.formulation)
+        solver_options=settings.solver_options, formulation=settings.formulation,
+        row_age=row_age(settings.lambda0, problem.n_classes > 2 and sparse_text(problem.n_classes, problem.n_features,
+                                                                                feature_density(problem))))

@@ -74,3 +74,49 @@ def test_auto_keeps_dense_features_with_many_classes_in_the_regime_n():
     with pytest.warns(ConvergenceWarning):
         clf = MRCClassifier(phi="fourier", max_iter=2, random_state=0).fit(X, y)
     assert clf.tau_.size > 10_000 and clf.regime_ == "n"
+
+
+def zipf_words(n=400, d=6001, n_classes=2, seed=0, words=15, noise=0.3):
+    """``n`` documents of ``words`` words drawn by Zipf's law from ``d``, one leaning to its class, log term
+    frequencies, 30% of the labels redrawn: sparse text that no rule separates (R* > 0)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n)
+    p = 1.0 / np.arange(1, d + 1)
+    cols = rng.choice(d, n * words, p=p / p.sum())
+    cols[::words] = (y * 7 + rng.integers(0, 20, n)) % d
+    X = sp.csr_matrix((np.ones(n * words), (np.repeat(np.arange(n), words), cols)), shape=(n, d))
+    X.data = np.log1p(X.data)
+    return X, np.where(rng.random(n) < noise, rng.integers(0, n_classes, n), y)
+
+
+def test_rows_never_leave_the_loop_on_sparse_text():
+    """On sparse text (K D > LARGE_M, at most SPARSE_DENSITY nonzeros) of more than two classes the loop keeps every
+    row it added (row_age None), where two classes and dense features of the same width keep the paper's rule; the
+    regime "n" then never removes a row (the paper's rule removes some on the same documents) and still reaches the
+    full LP's R* with a closed certificate."""
+    from dataclasses import replace
+
+    from mrc_pyomo.estimator.parameters import settings_of
+    from mrc_pyomo.methods import ccg
+    from mrc_pyomo.methods.result import finish
+    from mrc_pyomo.problem import prepare
+
+    assert ccg.row_age(0.01) == 1 and ccg.row_age(0.0) == ccg.UNREGULARISED_ROW_AGE
+    assert ccg.row_age(0.01, text=True) is None and ccg.row_age(0.0, text=True) is None
+    assert ccg.sparse_text(2, 6001, 0.01) and not ccg.sparse_text(2, 6001, 1.0)
+    assert not ccg.sparse_text(2, 100, 0.01)   # K D within LARGE_M: not text to the rules, however sparse
+    X, y = zipf_words(n_classes=3)
+    problem = prepare(X, y)
+    clf = MRCClassifier(regime="n", eps_1=0.0, n_max=20)
+    config = ccg.configure(settings_of(clf), problem)
+    assert config.row_age is None
+    assert ccg.configure(settings_of(clf), prepare(*zipf_words())).row_age == 1   # two classes
+    dense = prepare(np.random.default_rng(0).normal(size=(30, 2001)), np.arange(30) % 3)
+    assert ccg.configure(settings_of(clf), dense).row_age == 1
+    paper = finish(ccg.steps(problem, replace(config, row_age=1)))
+    assert sum(record["rows_removed"] for record in paper.history) > 0
+    clf.fit(X, y)
+    assert clf.status_ == "converged" and clf.upper_ - clf.lower_ <= 1e-7
+    assert clf.history_.rows_removed.sum() == 0 and len(clf.history_) > 1
+    R_star = R_star_of(MRCClassifier(eps_1=0.0).fit(X, y), X, y)
+    assert clf.upper_ == pytest.approx(R_star, abs=1e-7) and paper.upper == pytest.approx(R_star, abs=1e-7)
