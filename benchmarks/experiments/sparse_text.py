@@ -98,7 +98,7 @@ def main(argv=None):
     path, environment = records_file("experiments.jsonl", args.record), versions()
     for spec in args.fits:   # each row appended as its fit ends: a long run stopped keeps the fits it made
         row = {**base, **fit(spec, X, y, X_test, y_test, args.minimal, args.lambda0)}
-        append(path, {**row, "versions": environment})
+        append(path, {**row, "commit": environment["commit"], "versions": environment})
         minimal = (f"; minimal master {row['minimal_rows']} rows ({row['minimal_samples']} documents) of "
                    f"{row['final_rows']}, cold {row['minimal_best_seconds']:.1f} s" if row.get("minimal_best_seconds")
                    else "")

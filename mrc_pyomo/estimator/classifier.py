@@ -92,7 +92,8 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMix
         (they are one fit at ``lambda0``), where a path (:func:`~mrc_pyomo.mrc_path`, the folds of
         :class:`~mrc_pyomo.MRCClassifierCV`) gives each of its values its own, as ``LogisticRegressionCV`` each ``C``.
     regime : {"auto", "n", "nm"}, default="auto"
-        MRC-CCG's regime: ``"n"``: all features, rows added and removed; ``"nm"``: rows and features added.  ``"auto"``:
+        MRC-CCG's regime: ``"n"``: all features, rows added and removed (kept, on sparse text of more than two
+        classes: :func:`mrc_pyomo.methods.ccg.config.row_age`); ``"nm"``: rows and features added.  ``"auto"``:
         ``"n"`` when ``K * D <= LARGE_M``, else the full LP when its rows and nonzeros are within the full LP's limits
         (``regime_ = "full"``; not in :func:`~mrc_pyomo.mrc_path`, nor with a time limit it is not expected to meet,
         where sparse text takes FISTA's phase, then the loop of the regime ``"n"``), else ``"nm"`` for sparse features

@@ -32,7 +32,8 @@ class CCGConfig:
     (:mod:`mrc_pyomo.master`); ``formulation``: ``"paper"`` or ``"compact"`` (:mod:`mrc_pyomo.formulations`);
     ``fit_intercept``: the first column of ``Psi`` is the constant 1; ``row_age``: in the regime ``"n"`` a row leaves
     the master after this many consecutive over-satisfied masters (1: at the first, as in the paper; None: never, for a
-    first master that already holds nearly the final rows).
+    first master that already holds nearly the final rows, and on sparse text of more than two classes:
+    :func:`row_age`).
 
     Two settings serve experiments, off or at their measured values by default
     (``benchmarks/experiments/loop_variants.py``; docs/theory.rst): ``in_out`` (in-out separation, Ben-Ameur and Neto:
