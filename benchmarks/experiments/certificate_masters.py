@@ -24,7 +24,7 @@ from sklearn.model_selection import train_test_split
 from benchmarks.data import require
 from benchmarks.harness.cases import CASES, data_sets
 from benchmarks.harness.environment import versions
-from benchmarks.harness.record_files import append, records_path
+from benchmarks.harness.record_files import append, measured, records_file
 from benchmarks.harness.run_case import COLD_METHODS, cold_solves
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.cli.arguments import FIRST_ORDER
@@ -77,16 +77,14 @@ def main(argv=None):
                "upper": clf.upper_, "fit_seconds": float(clf.history_.seconds_elapsed.iloc[-1]),
                "phase_seconds": None if phase is None else float(phase["seconds_elapsed"]),
                "phase_iterations": 0 if phase is None else int(phase["iteration"]), "masters": masters,
-               "methods": list(COLD_METHODS)[:2], "versions": versions(),
-               "wall_seconds": time.perf_counter() - started}
+               "methods": list(COLD_METHODS)[:2], "wall_seconds": time.perf_counter() - started}
     solve = sum(row["seconds_solve"] for row in masters)
     print(f"{clf.status_}: [{clf.lower_:.5f}, {clf.upper_:.5f}] in {summary['fit_seconds']:.1f} s: phase "
           f"{summary['phase_seconds'] or 0:.1f} s ({summary['phase_iterations']} iterations), {len(masters)} masters "
           f"{solve:.1f} s; the last master cold: dual simplex {masters[-1]['cold_dual_simplex']:.2f} s, IPM "
           f"{masters[-1]['cold_ipm']:.2f} s" if masters else f"{clf.status_}: no master", flush=True)
-    path = records_path("experiments.jsonl", args.record)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    append(path, summary)
+    summary = measured(summary, versions())
+    append(records_file("experiments.jsonl", args.record), summary)
     print(json.dumps(summary))
 
 

@@ -21,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.harness.record_files import append, records_path
+from benchmarks.harness.record_files import append, records_file, records_path
 
 #: the cases: tag -> the arguments of run_case (the time limits of the issue that asked for them)
 CASES = {
@@ -110,8 +110,7 @@ def main(argv=None):
         run(args.tags, args.before, directory)
         tags = set(args.tags)
     records = records_of(directory, tags)
-    path = records_path("experiments.jsonl", args.record)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = records_file("experiments.jsonl", args.record)
     for record in records:
         append(path, record)
     print("\n".join(table(records)))

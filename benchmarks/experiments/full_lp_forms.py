@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from benchmarks.data import require  # noqa: E402
 from benchmarks.harness.cases import tabular  # noqa: E402
 from benchmarks.harness.environment import versions  # noqa: E402
-from benchmarks.harness.record_files import records_path  # noqa: E402
+from benchmarks.harness.record_files import records_file  # noqa: E402
 from mrc_pyomo.feature_maps import make_feature_map  # noqa: E402
 from mrc_pyomo.master import RestrictedMaster  # noqa: E402
 from mrc_pyomo.master.highs_backend import quiet_highs  # noqa: E402
@@ -221,8 +221,7 @@ def main(argv=None):
     if set(args.configs) - set(CONFIGS):
         parser.error(f"unknown CONFIG {sorted(set(args.configs) - set(CONFIGS))}")
     require(data_set(args.case))   # before any solve
-    records = records_path("full_lp_forms.jsonl", args.record)
-    records.parent.mkdir(exist_ok=True)
+    records = records_file("full_lp_forms.jsonl", args.record)
     run(args.case, args.configs or list(CONFIGS), records)
 
 

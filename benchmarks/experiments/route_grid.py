@@ -21,7 +21,7 @@ import warnings
 
 from benchmarks.data import read, require
 from benchmarks.harness.environment import versions
-from benchmarks.harness.record_files import append, records_file
+from benchmarks.harness.record_files import append, measured, records_file
 from mrc_pyomo import MRCClassifier
 
 #: the routes: name -> the estimator's parameters that fix it
@@ -65,7 +65,7 @@ def main(argv=None):
         for limit in args.limits:
             for route in args.routes:   # each row appended as its fit ends: a run stopped keeps the fits it made
                 row = {"experiment": "route_grid", "n": n, **fit(X, y, route, limit, args.cap)}
-                append(path, {**row, "commit": environment["commit"], "versions": environment})
+                append(path, measured(row, environment))
                 rows += 1
                 print(f"n={n:5d} limit={limit or 'none':>5} {route:8s} {row['status']:10s} "
                       f"[{row['lower']:.4f}, {row['upper']:.4f}] {row['seconds']:7.1f} s {row['n_iter']:6d} it. "

@@ -24,7 +24,7 @@ import numpy as np
 
 from benchmarks.data import read, require
 from benchmarks.harness.environment import versions
-from benchmarks.harness.record_files import append, records_file
+from benchmarks.harness.record_files import append, measured, records_file
 from benchmarks.harness.run_case import minimal_master, minimal_solves
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.problem import prepare
@@ -98,7 +98,7 @@ def main(argv=None):
     path, environment = records_file("experiments.jsonl", args.record), versions()
     for spec in args.fits:   # each row appended as its fit ends: a long run stopped keeps the fits it made
         row = {**base, **fit(spec, X, y, X_test, y_test, args.minimal, args.lambda0)}
-        append(path, {**row, "commit": environment["commit"], "versions": environment})
+        append(path, measured(row, environment))
         minimal = (f"; minimal master {row['minimal_rows']} rows ({row['minimal_samples']} documents) of "
                    f"{row['final_rows']}, cold {row['minimal_best_seconds']:.1f} s" if row.get("minimal_best_seconds")
                    else "")

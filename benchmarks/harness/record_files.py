@@ -28,6 +28,12 @@ def records_file(name, record=False):
     return path
 
 
+def measured(record, environment):
+    """``record`` with the ``environment`` it was measured in (:func:`benchmarks.harness.environment.versions`) and
+    that environment's commit at the top level, as every record of ``experiments.jsonl`` carries them."""
+    return {**record, "commit": environment["commit"], "versions": environment}
+
+
 def append(path, record):
     """Append ``record`` to ``path`` as one JSON line, in a single write to a file opened in append mode: two
     runs of the harness writing into the same file side by side never mix their lines."""
