@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .primal import risk, risk_on_segment, varphi
+from .primal import most_violated_subsets, primal_violations, risk, risk_on_segment, varphi
+from .selection import NUMERICAL_FLOOR
 
 
 @dataclass(frozen=True)
@@ -51,3 +52,63 @@ def improve_on_segments(problem, best, mu):
         if value < best.risk:
             best = Incumbent.evaluate(problem, candidate)
     return best
+
+
+def _shrink_sample(mu, row, subset, excess, tau, lam):
+    """Shrink, in place, the entries ``mu_yj`` (``y`` in ``subset``) that raise the score of one sample (``row``, a
+    dense vector or a 1-row CSR matrix) until its ``subset``'s value is ``excess`` lower, cheapest first
+    (:func:`shrunk_to_level`)."""
+    if hasattr(row, "indices"):
+        columns, values = row.indices, row.data
+    else:
+        columns = np.flatnonzero(row)
+        values = row[columns]
+    classes = np.flatnonzero(subset)
+    y = np.repeat(classes, len(columns))
+    j = np.tile(columns, len(classes))
+    x = np.tile(values, len(classes))
+    entry = mu[y, j]
+    raising = entry * x > 0
+    y, j, x, entry = y[raising], j[raising], np.abs(x[raising]), entry[raising]
+    price = (tau[y, j] * np.sign(entry) - lam[y, j]) / x   # change of -tau.mu + lambda.|mu| per unit of score removed
+    need = excess * len(classes)                            # the subset's value is its scores' sum over |C|
+    for k in np.argsort(price, kind="stable"):
+        if need <= 0:
+            break
+        cut = min(abs(entry[k]), need / x[k])
+        mu[y[k], j[k]] -= np.sign(entry[k]) * cut
+        need -= cut * x[k]
+
+
+def shrunk_to_level(problem, points, mu, nu, samples, subsets, excess, limit, rounds=3):
+    """``mu`` shrunk onto the level ``nu - 1``: a candidate rule (its ``(mu, varphi)``) from a master's point whose
+    rows hold while a few samples outside them are violated, or None when more than ``limit`` samples are.
+
+    A master's ``(mu^k, nu^k)`` satisfies its rows, so ``R`` restricted to them is at most ``nu^k`` plus the linear
+    terms ``-tau.mu + lambda.|mu|``; the samples outside can stand far above ``nu^k - 1`` (on sparse text a master's
+    ``mu`` leans on words of samples it does not hold, with ``R(mu^k)`` in the hundreds while its value is ``R*``).
+    For each violated sample ``i`` (``samples``, with its most violated subset ``C`` in ``subsets`` and ``excess`` its
+    ``psi(x_i) + 1 - nu``), the entries ``mu_yj``, ``y`` in ``C``, with ``mu_yj Psi_ij > 0`` are shrunk towards 0
+    (never past it), cheapest first (the change of ``-tau.mu + lambda.|mu|`` per unit of score removed), until the
+    value of ``(i, C)`` is ``nu - 1``.  That lowers every score of sample ``i`` in ``C`` but can raise a score of
+    another sample where ``Psi`` has the other sign, or make another subset the worst: each round is one pass
+    (:func:`~mrc_pyomo.oracles.primal.primal_violations`) over the samples, the next round on those still violated,
+    at most ``rounds`` (fewer once none or more than ``limit`` are left).  Shrinking only moves the rule: its ``R`` is exact (one pass), a candidate for the upper end
+    like every other; no bound depends on it.  ``points``: the rows of ``Psi`` by sample id
+    (:class:`~mrc_pyomo.master.points.Points`)."""
+    if len(samples) > limit:
+        return None
+    mu = np.array(mu, dtype=float)
+    tau, lam, blocked = problem.tau, problem.lam, problem.blocked
+    for _ in range(rounds):
+        rows = points(samples)
+        for k in range(len(samples)):
+            _shrink_sample(mu, rows[k], subsets[k], excess[k], tau, lam)
+        violations = primal_violations(problem.data, mu, nu, blocked)
+        samples = np.flatnonzero(violations > NUMERICAL_FLOOR)
+        if not len(samples) or len(samples) > limit:
+            break
+        scores = points(samples) @ mu.T
+        psi, subsets = most_violated_subsets(np.asarray(scores), None if blocked is None else blocked[samples])
+        excess = psi + 1.0 - nu
+    return mu, float(violations.max(initial=-np.inf)) + nu - 1.0

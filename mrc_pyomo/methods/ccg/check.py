@@ -6,7 +6,9 @@ master's solution, in NumPy, without trusting the solver's value or status.
 * FEAT (:mod:`mrc_pyomo.oracles.dual`) computes ``g = F_I^T alpha^k`` and the dual violations of every feature;
 * the certificate (:mod:`mrc_pyomo.oracles.certificate`) turns ``alpha^k`` and ``g`` into a lower bound on ``R*``;
 * the policy (:mod:`mrc_pyomo.oracles.selection`) picks the rows and features to add and the rows to remove;
-* the incumbent (:mod:`mrc_pyomo.oracles.incumbent`), the best rule found, is the certified upper end."""
+* the incumbent (:mod:`mrc_pyomo.oracles.incumbent`), the best rule found, is the certified upper end; once every
+  violated sample is picked (fewer than ``n_max``), the master's rule shrunk onto its level ``nu^k - 1``
+  (:func:`~mrc_pyomo.oracles.incumbent.shrunk_to_level`) is a candidate too."""
 
 from dataclasses import dataclass
 
@@ -14,7 +16,7 @@ import numpy as np
 
 from ...oracles.certificate import gap_tolerance, lower_bound
 from ...oracles.dual import dual_correlations, feature_violations, relative_feature_violations
-from ...oracles.incumbent import Incumbent
+from ...oracles.incumbent import Incumbent, shrunk_to_level
 from ...oracles.primal import risk, separation
 from ...oracles.selection import NUMERICAL_FLOOR, most_violated, over_satisfied
 
@@ -72,6 +74,12 @@ def check_solution(master, solution, problem, config, best, lower):
             best = Incumbent(mu_s, value_s, inner.varphi + 1.0)
     if value < best.risk:
         best = Incumbent(mu, value, constr.varphi + 1.0)
+    if config.shrink and constr.max_violation > NUMERICAL_FLOOR and len(constr.samples) < n_max:
+        # every violated sample picked: the master's rule shrunk onto its level, a candidate for the upper end
+        shrunk = shrunk_to_level(problem, master.points, mu, nu, constr.samples, constr.subsets, constr.violations,
+                                 limit=n_max)
+        if shrunk is not None and risk(shrunk[0], shrunk[1], tau, lam) < best.risk:
+            best = Incumbent(shrunk[0], risk(shrunk[0], shrunk[1], tau, lam), shrunk[1] + 1.0)
 
     rows = master.certificate_rows(solution)   # the duals as weights on the paper's rows (i, C)
     g = dual_correlations(master.points, *rows)

@@ -35,10 +35,12 @@ class CCGConfig:
     first master that already holds nearly the final rows, and on sparse text of more than two classes:
     :func:`row_age`).
 
-    Two settings serve experiments, off or at their measured values by default
+    Three settings serve experiments, off or at their measured values by default
     (``benchmarks/experiments/loop_variants.py``; docs/theory.rst): ``in_out`` (in-out separation, Ben-Ameur and Neto:
     rows separated at ``in_out * best + (1 - in_out) * (mu^k, nu^k)``; 0: at ``mu^k``) and ``stall_factor`` /
-    ``stall_floor`` (:func:`simplex_budget`; ``stall_factor=None``: no budget)."""
+    ``stall_floor`` (:func:`simplex_budget`; ``stall_factor=None``: no budget).  ``shrink``: once a check picks
+    every violated sample, the master's rule shrunk onto its level is a candidate for the upper end
+    (:func:`~mrc_pyomo.oracles.incumbent.shrunk_to_level`; False: only the master's rule)."""
 
     regime: str = "n"
     fit_intercept: bool = True
@@ -54,6 +56,7 @@ class CCGConfig:
     in_out: float = 0.0
     stall_factor: float = 3.0
     stall_floor: float = 1.0
+    shrink: bool = True
 
 
 def choose_regime(n_classes, n_features, full_lp_size=None, density=0.0):
