@@ -6,8 +6,9 @@ master's solution, in NumPy, without trusting the solver's value or status.
 * FEAT (:mod:`mrc_pyomo.oracles.dual`) computes ``g = F_I^T alpha^k`` and the dual violations of every feature;
 * the certificate (:mod:`mrc_pyomo.oracles.certificate`) turns ``alpha^k`` and ``g`` into a lower bound on ``R*``;
 * the policy (:mod:`mrc_pyomo.oracles.selection`) picks the rows and features to add and the rows to remove;
-* the incumbent (:mod:`mrc_pyomo.oracles.incumbent`), the best rule found, is the certified upper end; once every
-  violated sample is picked (fewer than ``n_max``), the master's rule shrunk onto its level ``nu^k - 1``
+* the incumbent (:mod:`mrc_pyomo.oracles.incumbent`), the best rule found, is the certified upper end; once the lower
+  end has settled (it rose by less than the certified gap ``eps_1`` at this master) with every violated sample picked
+  (fewer than ``n_max``), the master's rule shrunk onto its level ``nu^k - 1``
   (:func:`~mrc_pyomo.oracles.incumbent.shrunk_to_level`) is a candidate too."""
 
 from dataclasses import dataclass
@@ -74,17 +75,21 @@ def check_solution(master, solution, problem, config, best, lower):
             best = Incumbent(mu_s, value_s, inner.varphi + 1.0)
     if value < best.risk:
         best = Incumbent(mu, value, constr.varphi + 1.0)
-    if config.shrink and constr.max_violation > NUMERICAL_FLOOR and len(constr.samples) < n_max:
-        # every violated sample picked: the master's rule shrunk onto its level, a candidate for the upper end
-        shrunk = shrunk_to_level(problem, master.points, mu, nu, constr.samples, constr.subsets, constr.violations,
-                                 limit=n_max)
-        if shrunk is not None and risk(shrunk[0], shrunk[1], tau, lam) < best.risk:
-            best = Incumbent(shrunk[0], risk(shrunk[0], shrunk[1], tau, lam), shrunk[1] + 1.0)
 
     rows = master.certificate_rows(solution)   # the duals as weights on the paper's rows (i, C)
     g = dual_correlations(master.points, *rows)
+    lower_before = lower
     lower = max(lower, lower_bound(master.points, *rows, tau, lam, rho=best.risk, g=g,
                                    target=best.risk - gap_tolerance(eps_1)))
+    if (config.shrink and lower - lower_before < gap_tolerance(eps_1) < best.risk - lower
+            and constr.max_violation > NUMERICAL_FLOOR and len(constr.samples) < n_max):
+        # the lower end settled, every violated sample picked: the master's rule shrunk onto its level is a candidate
+        shrunk, shrunk_varphi = shrunk_to_level(problem, master.points, mu, nu, constr.samples, constr.subsets,
+                                                constr.violations, limit=n_max)
+        if risk(shrunk, shrunk_varphi, tau, lam) < best.risk:
+            best = Incumbent(shrunk, risk(shrunk, shrunk_varphi, tau, lam), shrunk_varphi + 1.0)
+            lower = max(lower, lower_bound(master.points, *rows, tau, lam, rho=best.risk, g=g,
+                                           target=best.risk - gap_tolerance(eps_1)))
     gap_open = best.risk - lower > gap_tolerance(eps_1)
     picked = slice(None) if gap_open else slice(0)
 

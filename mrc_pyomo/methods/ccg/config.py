@@ -38,9 +38,10 @@ class CCGConfig:
     Three settings serve experiments, off or at their measured values by default
     (``benchmarks/experiments/loop_variants.py``; docs/theory.rst): ``in_out`` (in-out separation, Ben-Ameur and Neto:
     rows separated at ``in_out * best + (1 - in_out) * (mu^k, nu^k)``; 0: at ``mu^k``) and ``stall_factor`` /
-    ``stall_floor`` (:func:`simplex_budget`; ``stall_factor=None``: no budget).  ``shrink``: once a check picks
-    every violated sample, the master's rule shrunk onto its level is a candidate for the upper end
-    (:func:`~mrc_pyomo.oracles.incumbent.shrunk_to_level`; False: only the master's rule)."""
+    ``stall_floor`` (:func:`simplex_budget`; ``stall_factor=None``: no budget).  ``shrink``: once the lower end has
+    settled (it rose by less than ``eps_1`` at a master) with every violated sample picked, the master's rule shrunk
+    onto its level is a candidate for the upper end (:func:`~mrc_pyomo.oracles.incumbent.shrunk_to_level`; False: only
+    the master's rule)."""
 
     regime: str = "n"
     fit_intercept: bool = True
