@@ -260,3 +260,16 @@ def cli_error(capsys, args):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(PREFIX), err
     return lines[0]
+
+
+def zipf_words(n=400, d=6001, n_classes=2, seed=0, words=15, noise=0.3):
+    """``n`` documents of ``words`` words drawn by Zipf's law from ``d``, one leaning to its class, log term
+    frequencies, 30% of the labels redrawn: sparse text that no rule separates (R* > 0)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n)
+    p = 1.0 / np.arange(1, d + 1)
+    cols = rng.choice(d, n * words, p=p / p.sum())
+    cols[::words] = (y * 7 + rng.integers(0, 20, n)) % d
+    X = sp.csr_matrix((np.ones(n * words), (np.repeat(np.arange(n), words), cols)), shape=(n, d))
+    X.data = np.log1p(X.data)
+    return X, np.where(rng.random(n) < noise, rng.integers(0, n_classes, n), y)

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from helpers import R_star_of
+from helpers import R_star_of, zipf_words
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.problem.reduction import find_reduction
 
@@ -74,19 +74,6 @@ def test_auto_keeps_dense_features_with_many_classes_in_the_regime_n():
     with pytest.warns(ConvergenceWarning):
         clf = MRCClassifier(phi="fourier", max_iter=2, random_state=0).fit(X, y)
     assert clf.tau_.size > 10_000 and clf.regime_ == "n"
-
-
-def zipf_words(n=400, d=6001, n_classes=2, seed=0, words=15, noise=0.3):
-    """``n`` documents of ``words`` words drawn by Zipf's law from ``d``, one leaning to its class, log term
-    frequencies, 30% of the labels redrawn: sparse text that no rule separates (R* > 0)."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, n_classes, n)
-    p = 1.0 / np.arange(1, d + 1)
-    cols = rng.choice(d, n * words, p=p / p.sum())
-    cols[::words] = (y * 7 + rng.integers(0, 20, n)) % d
-    X = sp.csr_matrix((np.ones(n * words), (np.repeat(np.arange(n), words), cols)), shape=(n, d))
-    X.data = np.log1p(X.data)
-    return X, np.where(rng.random(n) < noise, rng.integers(0, n_classes, n), y)
 
 
 def test_rows_never_leave_the_loop_on_sparse_text():

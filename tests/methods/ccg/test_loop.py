@@ -284,3 +284,32 @@ def test_a_fit_can_be_stepped_one_iteration_at_a_time():
     assert early.status_ == "callback" and early.n_iter_ == 2
     with pytest.raises(ValueError, match="at least two classes"):   # an error in the fit reaches the caller
         next(MRCClassifier().steps(X, np.zeros(len(y))))
+
+
+def test_a_shrunk_rule_closes_the_gap_on_sparse_text():
+    """On sparse text the masters' rules lean on words of documents outside them, so the loop's upper end lags its
+    lower end; once the lower end has settled, the master's rule shrunk onto its level
+    (:func:`mrc_pyomo.oracles.incumbent.shrunk_to_level`) closes the certified gap in fewer masters than the masters'
+    own rules, around the full LP's R* (``method="lp"``: the brute-force reference's dense rows do not fit here), the
+    rule returned a shrunk one (below every master's R), its R exact."""
+    from dataclasses import replace
+
+    from helpers import zipf_words
+    from mrc_pyomo.estimator.parameters import settings_of
+    from mrc_pyomo.problem import prepare
+
+    X, y = zipf_words(n=1000, n_classes=5)
+    problem = prepare(X, y)
+    config = ccg.configure(settings_of(MRCClassifier(regime="n", n_max=50)), problem)
+    assert config.shrink and config.row_age is None
+    shrunk = finish(ccg.steps(problem, config))
+    masters = finish(ccg.steps(problem, replace(config, shrink=False)))
+    lp = MRCClassifier(method="lp", eps_1=0.0).fit(X, y)   # the full LP (its own certificate), not the loop
+    assert lp.upper_ - lp.lower_ <= 1e-7
+    for result in (shrunk, masters):
+        assert result.status == "converged" and result.upper - result.lower <= config.eps_1
+        assert result.lower - 1e-7 <= lp.lower_ and lp.upper_ <= result.upper + 1e-7
+    assert len(shrunk.history) < len(masters.history)
+    assert shrunk.upper < min(record["R_mu"] for record in shrunk.history)
+    assert worst_case_risk(problem.data, shrunk.mu, problem.tau, problem.lam, problem.blocked) == pytest.approx(
+        shrunk.upper, abs=1e-12)
