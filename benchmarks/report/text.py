@@ -22,11 +22,12 @@ INTRO = [
     "of the reduced LP (`MRCProblem.full_lp_size`); for a fit of the full LP (regime `full`), its seconds over its",
     "rows squared back `FULL_LP_SECONDS` of `mrc_pyomo/methods/plan.py` (2e-7, an upper end of these): with a time",
     "limit, the default takes the full LP where that many seconds times its rows squared is within `LOOP_SHARE`",
-    "(a quarter) of the limit, else FISTA's phase then the loop of the regime \"n\".", "",
+    "(a quarter) of the limit, else FISTA's phase then the loop of the regime \"n\". The commit is the library's",
+    "at the fit (the rows of one task and size in the order recorded).", "",
     "| task | documents x columns, K | full LP rows | lambda0 | LinearSVC error (s) | fit | s | status | [lower, R] "
     "| regime | test error | LP s / rows^2 | minimal master: rows of final (documents) | minimal cold s "
-    "| fit / minimal |",
-    "| --- | --- | ---: | ---: | --- | --- | ---: | --- | --- | --- | ---: | ---: | --- | ---: | ---: |",
+    "| fit / minimal | commit |",
+    "| --- | --- | ---: | ---: | --- | --- | ---: | --- | --- | --- | ---: | ---: | --- | ---: | ---: | --- |",
 ]
 
 
@@ -45,7 +46,7 @@ def row(r):
         r["task"], f"{r['n']:,} x {r['D']:,}, {r['K']}", f"{lp_rows:,}" if lp_rows else "-",
         f"{r.get('lambda0', 0.01):g}", f"{r['linear_svc_error']:.3f} ({r['linear_svc_seconds']:.1f})", r["fit"],
         f"{r['seconds']:.1f}", r["status"], f"[{r['lower']:.4f}, {r['upper']:.4f}]", r["regime"],
-        f"{r['test_error']:.3f}", per_row2, minimal, cold, ratio]) + " |"
+        f"{r['test_error']:.3f}", per_row2, minimal, cold, ratio, (r.get("commit") or "-")[:7]]) + " |"
 
 
 def sparse_text_section(path):

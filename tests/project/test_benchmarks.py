@@ -454,9 +454,11 @@ def test_report_route_grid_and_sparse_text_sections(tmp_path):
     assert "| 500 | 60 s | 0.2500 [0.0800] | - | - | 0.2000 [0.0800] | +0.0500 |" in lines
     lines = sparse_text_section(path)
     assert ("| python | 1,000 x 2,000, 2 | 1,000 | 0.01 | 0.020 (0.1) | lp | 2.0 | converged | [0.0500, 0.0500] "
-            "| full | 0.050 | 2.0e-06 | 900 of 1,000 (890) | >= 2.0 | <= 1.0 |") in lines
-    assert any(line.startswith("| python |") and "| default@1 |" in line and line.endswith("| - | - | - | - |")
+            "| full | 0.050 | 2.0e-06 | 900 of 1,000 (890) | >= 2.0 | <= 1.0 | - |") in lines
+    assert any(line.startswith("| python |") and "| default@1 |" in line and line.endswith("| - | - | - | - | - |")
                for line in lines)
+    path.write_text("".join(json.dumps({**r, "commit": "0123456789abcdef"}) + "\n" for r in text))
+    assert all(line.endswith("| 0123456 |") for line in sparse_text_section(path) if line.startswith("| python |"))
 
 
 def test_formulations_experiment_and_section(tmp_path, monkeypatch):

@@ -41,7 +41,7 @@ class CCGConfig:
     ``stall_floor`` (:func:`simplex_budget`; ``stall_factor=None``: no budget).  ``shrink``: once the lower end has
     settled (it rose by less than ``eps_1`` at a master) with every violated sample picked, the master's rule shrunk
     onto its level is a candidate for the upper end (:func:`~mrc_pyomo.oracles.incumbent.shrunk_to_level`; False: only
-    the master's rule)."""
+    the master's rule; :func:`configure` turns it on for sparse text of more than two classes)."""
 
     regime: str = "n"
     fit_intercept: bool = True
@@ -57,7 +57,7 @@ class CCGConfig:
     in_out: float = 0.0
     stall_factor: float = 3.0
     stall_floor: float = 1.0
-    shrink: bool = True
+    shrink: bool = False
 
 
 def choose_regime(n_classes, n_features, full_lp_size=None, density=0.0):
@@ -130,11 +130,13 @@ def row_age(lambda0, text=False):
 def configure(settings, problem):
     """The :class:`CCGConfig` of the estimator's :class:`~mrc_pyomo.estimator.parameters.Settings` on ``problem``: the
     regime :func:`problem_regime` makes of the one asked for, the :func:`row_age` of its ``lambda0`` and shape (text of
-    more than two classes keeps its rows)."""
+    more than two classes keeps its rows), and on that text ``shrink`` (elsewhere the masters' rules are not far above
+    their level, and shrinking them cost quick cases up to a quarter of their time for no master saved:
+    docs/benchmarks.md, "The library's choices", "The shrunk rule")."""
+    text = problem.n_classes > 2 and sparse_text(problem.n_classes, problem.n_features, feature_density(problem))
     return CCGConfig(
         regime=problem_regime(problem, settings.regime, settings.formulation), fit_intercept=settings.fit_intercept,
         eps_1=settings.eps_1, eps_2=settings.eps_2, n_max=settings.n_max, m_max=settings.m_max,
         max_iter=CCGConfig.max_iter if settings.max_iter is None else settings.max_iter, solver=settings.solver,
         solver_options=settings.solver_options, formulation=settings.formulation,
-        row_age=row_age(settings.lambda0, problem.n_classes > 2 and sparse_text(problem.n_classes, problem.n_features,
-                                                                                feature_density(problem))))
+        row_age=row_age(settings.lambda0, text), shrink=text)
