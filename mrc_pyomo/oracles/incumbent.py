@@ -93,9 +93,9 @@ def shrunk_to_level(problem, points, mu, nu, samples, subsets, excess, limit, ro
     value of ``(i, C)`` is ``nu - 1``.  That lowers every score of sample ``i`` in ``C`` but can raise a score of
     another sample where ``Psi`` has the other sign, or make another subset the worst: each round is one pass
     (:func:`~mrc_pyomo.oracles.primal.primal_violations`) over the samples, the next round on those still violated,
-    at most ``rounds`` (fewer once none or more than ``limit`` are left).  Shrinking only moves the rule: its ``R`` is exact (one pass), a candidate for the upper end
-    like every other; no bound depends on it.  ``points``: the rows of ``Psi`` by sample id
-    (:class:`~mrc_pyomo.master.points.Points`)."""
+    at most ``rounds`` (fewer once none or more than ``limit`` are left).  Shrinking only moves the rule: its ``R`` is
+    exact (one pass), a candidate for the upper end like every other; no bound depends on it.  ``points``: the rows of
+    ``Psi`` by sample id (:class:`~mrc_pyomo.master.points.Points`)."""
     if len(samples) > limit:
         return None
     mu = np.array(mu, dtype=float)

@@ -86,8 +86,9 @@ def check_solution(master, solution, problem, config, best, lower):
         # the lower end settled, every violated sample picked: the master's rule shrunk onto its level is a candidate
         shrunk, shrunk_varphi = shrunk_to_level(problem, master.points, mu, nu, constr.samples, constr.subsets,
                                                 constr.violations, limit=n_max)
-        if risk(shrunk, shrunk_varphi, tau, lam) < best.risk:
-            best = Incumbent(shrunk, risk(shrunk, shrunk_varphi, tau, lam), shrunk_varphi + 1.0)
+        shrunk_risk = risk(shrunk, shrunk_varphi, tau, lam)
+        if shrunk_risk < best.risk:
+            best = Incumbent(shrunk, shrunk_risk, shrunk_varphi + 1.0)
             lower = max(lower, lower_bound(master.points, *rows, tau, lam, rho=best.risk, g=g,
                                            target=best.risk - gap_tolerance(eps_1)))
     gap_open = best.risk - lower > gap_tolerance(eps_1)
