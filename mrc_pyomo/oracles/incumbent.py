@@ -100,15 +100,15 @@ def shrunk_to_level(problem, points, mu, nu, samples, subsets, excess, limit, ro
         return None
     mu = np.array(mu, dtype=float)
     tau, lam, blocked = problem.tau, problem.lam, problem.blocked
-    for _ in range(rounds):
+    for round_ in range(rounds):
         rows = points(samples)
+        if round_:   # the samples still violated: their worst subsets at the rule shrunk so far
+            psi, subsets = most_violated_subsets(np.asarray(rows @ mu.T), None if blocked is None else blocked[samples])
+            excess = psi + 1.0 - nu
         for k in range(len(samples)):
             _shrink_sample(mu, rows[k], subsets[k], excess[k], tau, lam)
         violations = primal_violations(problem.data, mu, nu, blocked)
         samples = np.flatnonzero(violations > NUMERICAL_FLOOR)
         if not len(samples) or len(samples) > limit:
             break
-        scores = points(samples) @ mu.T
-        psi, subsets = most_violated_subsets(np.asarray(scores), None if blocked is None else blocked[samples])
-        excess = psi + 1.0 - nu
     return mu, float(violations.max(initial=-np.inf)) + nu - 1.0
