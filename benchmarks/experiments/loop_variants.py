@@ -6,18 +6,18 @@
 Variants are settings of the estimator or of the loop's :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`:
 ``in_out=A`` (rows separated at ``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``stall_factor``: the warm
 simplex gets ``F`` times the largest solve so far before the interior point method takes over; ``stall=none``: no
-budget), ``row_age=A`` (``row_age=none``: rows never leave), ``shrink=0|1`` (the master's rule shrunk onto its level as a
-candidate for the upper end, :func:`~mrc_pyomo.oracles.incumbent.shrunk_to_level`); ``n_max=N``, ``eps_1=E``, ``lambda0=L``,
-``continuation=0|1`` and ``regime=R`` (the estimator's parameters: text, whose regime ``"auto"`` is the full LP,
-needs ``regime=n``); ``prox=KAPPA`` (a stability centre: :class:`ProximalCentre`).  Settings combine with commas, and
-``default`` is the library as it is.  Each fit is :func:`fit_variant`: the estimator's own steps through the
-package's public functions, with the loop's settings replaced.  Per fit: seconds, iterations, status, certified gap,
-``upper_``, seconds in the solver, the largest solve, the master's final rows and the rows re-added.  CASES: the
-synthetic many-class problem with ``K20`` / ``K50`` (8000 samples), ``mnist8000`` (pixels / 255), ``mnist`` (the
-harness's 56,000 training images), ``satellite_rff``, ``optdigits_rff`` and ``digits_rff`` (scikit-learn's digits,
-standardised, 400 random Fourier features); sparse text (:func:`benchmarks.experiments.sparse_text.task`):
-``text_top10`` (the ten largest sections of Debian's package index, 5,000 documents) and ``text_python`` (``python``
-against the rest, 10,000 documents).
+budget), ``row_age=A`` (``row_age=none``: rows never leave), ``shrink=0|1`` (the master's rule shrunk onto its level
+as a candidate for the upper end, :func:`~mrc_pyomo.oracles.incumbent.shrunk_to_level`); ``n_max=N``, ``eps_1=E``,
+``lambda0=L``, ``continuation=0|1`` and ``regime=R`` (the estimator's parameters: text, whose regime ``"auto"`` is
+the full LP, needs ``regime=n``); ``prox=KAPPA`` (a stability centre: :class:`ProximalCentre`).  Settings combine
+with commas, and ``default`` is the library as it is.  Each fit is :func:`fit_variant`: the estimator's own steps
+through the package's public functions, with the loop's settings replaced.  Per fit: seconds, iterations, status,
+certified gap, ``upper_``, seconds in the solver, the largest solve, the master's final rows and the rows re-added.
+CASES: the synthetic many-class problem with ``K20`` / ``K50`` (8000 samples), ``mnist8000`` (pixels / 255),
+``mnist`` (the harness's 56,000 training images), ``satellite_rff``, ``optdigits_rff`` and ``digits_rff``
+(scikit-learn's digits, standardised, 400 random Fourier features); sparse text
+(:func:`benchmarks.experiments.sparse_text.task`): ``text_top10`` (the ten largest sections of Debian's package
+index, 5,000 documents) and ``text_python`` (``python`` against the rest, 10,000 documents).
 """
 
 import argparse
