@@ -22,7 +22,8 @@ INTRO = [
     "of the reduced LP (`MRCProblem.full_lp_size`); for a fit of the full LP (regime `full`), its seconds over its",
     "rows squared back `FULL_LP_SECONDS` of `mrc_pyomo/methods/plan.py` (2e-7, an upper end of these): with a time",
     "limit, the default takes the full LP where that many seconds times its rows squared is within `LOOP_SHARE`",
-    "(a quarter) of the limit, else FISTA's phase then the loop of the regime \"n\". The commit is the library's",
+    "(a quarter) of the limit, else FISTA's phase then the loop of the regime \"n\"; on more than two classes it",
+    "takes that route whatever the limit beyond `TEXT_LP_ROWS` (50,000) rows of LP. The commit is the library's",
     "at the fit (the rows of one task and size in the order recorded).", "",
     "| task | documents x columns, K | full LP rows | lambda0 | LinearSVC error (s) | fit | s | status | [lower, R] "
     "| regime | test error | LP s / rows^2 | minimal master: rows of final (documents) | minimal cold s "

@@ -57,9 +57,10 @@ def fit_arguments(fit):
                      help="MRC-CCG only: first-order phases before the loop ('auto': the plan measured best for "
                           "the data's shape and the time limit: none where masters are cheap, MRC-PDHG's iterations "
                           "for many classes and random Fourier features, FISTA's then PDHG's for images, FISTA's "
-                          "for sparse text with a time limit its full LP would not meet (else its full LP); with a "
-                          "time limit the loop alone gives way to PDHG's iterations if, past a quarter of it, it is "
-                          "still far from certifying; 'on': the route's, or PDHG's; 'off': none)")
+                          "for sparse text with a time limit its full LP would not meet or of more than two classes "
+                          "and a large LP (else its full LP); with a time limit the loop alone gives way to PDHG's "
+                          "iterations if, past a quarter of it, it is still far from certifying; 'on': the route's, "
+                          "or PDHG's; 'off': none)")
     fit.add_argument("--solver", default="highs", help=SOLVER_HELP)
     fit.add_argument("--solver-option", action="append", metavar="KEY=VALUE", help="solver option (repeatable)")
     fit.add_argument("--formulation", choices=list(FORMULATIONS), default="paper",

@@ -11,10 +11,11 @@ saves masters; it pays where masters are dear and many: many classes (``2^K - 1`
 masters (random Fourier features, images: ``|C| D`` nonzeros a row).  So, on the problem's shape:
 
 * sparse text (the regime ``"auto"`` chooses ``"full"`` or ``"nm"``,
-  :func:`~mrc_pyomo.methods.ccg.config.choose_regime`): the full LP where it fits, which certifies sooner than any
-  generation (the smallest master that certifies holds most of its rows), but with a time limit it is not expected to
-  meet (:func:`full_lp_within`): then FISTA's phase, whose rule is the best early, then the loop of the regime
-  ``"n"``, whose masters raise the lower end;
+  :func:`~mrc_pyomo.methods.ccg.config.choose_regime`): the full LP where it fits and certifies sooner than any
+  generation (:func:`takes_full_lp`): on two classes, where the smallest master that certifies holds most of its
+  rows, and on more classes up to :data:`TEXT_LP_ROWS` rows; but with a larger LP of more classes, or a time limit
+  it is not expected to meet (:func:`full_lp_within`), FISTA's phase, whose rule is the best early, then the loop of
+  the regime ``"n"``, whose masters raise the lower end;
 * two classes, or masters cheap against the passes (fewer than :data:`MANY_CLASSES` classes with ``K D <``
   :data:`WIDE`, ``n K D <`` :data:`ENTRIES` or, but on images, more than :data:`SAMPLES_PER_COLUMN` samples a
   column; many classes with ``n K <`` :data:`MANY_ROWS`): the loop alone;
@@ -42,7 +43,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..problem.scaling import column_means
-from .ccg.config import choose_regime, feature_density
+from .ccg.config import choose_regime, feature_density, sparse_text
 from .registry import get_method
 
 #: each stage's lambda0 is this many times the next one's
@@ -76,6 +77,9 @@ LOOP_SHARE = 0.25
 #: core; an upper end of the measured: docs/benchmarks.md, "Sparse text"): with a time limit, the text route takes
 #: the full LP when that is within LOOP_SHARE of it
 FULL_LP_SECONDS = 2e-7
+#: sparse text of more than two classes takes its full LP only up to this many rows: with more, FISTA's phase then
+#: the loop certify sooner, the LP's time growing faster than its rows (docs/benchmarks.md, "Sparse text")
+TEXT_LP_ROWS = 50_000
 
 #: FISTA's phase before MRC-PDHG's ends once its best R improved by less than this (relative) over a smoothing
 #: stage: FISTA gives the better rule early, PDHG's iterations the better rule after it
@@ -210,6 +214,20 @@ def first_order_plan(method, config, lambda0):
     return Plan(get_method("ccg"), certificate, phases=phase, stages=(lambda0,))
 
 
+def takes_full_lp(problem, config, time_limit):
+    """Whether the default fit of ``problem``, whose regime ``"auto"`` chose the full LP (``config``'s regime
+    ``"full"``), solves it: on two classes, or more within :data:`TEXT_LP_ROWS` rows or features not sparse
+    (:func:`~mrc_pyomo.methods.ccg.config.sparse_text`), and with a ``time_limit`` (None: none) it is expected to
+    meet (:func:`full_lp_within`)."""
+    if config.regime != "full":
+        return False
+    rows, _ = problem.full_lp_size(config.formulation)
+    text = sparse_text(problem.n_classes, problem.n_features, feature_density(problem))
+    if problem.n_classes > 2 and text and rows > TEXT_LP_ROWS:
+        return False
+    return time_limit is None or full_lp_within(problem, config, time_limit)
+
+
 def full_lp_within(problem, config, time_limit):
     """Whether the full LP of ``problem`` (with ``config``'s regime ``"full"``) is expected to certify within
     :data:`LOOP_SHARE` of ``time_limit``: :data:`FULL_LP_SECONDS` times its rows squared."""
@@ -241,9 +259,9 @@ def plan_fit(problem, settings, method, *, linear=True, host=True, stages=None, 
         return Plan(method, config, stages=continuation_stages(problem) if continued else single,
                     stage_eps=STAGE_EPS, start=start)
     text = settings.regime == "auto" and config.regime != "n"
-    if (text and settings.time_limit is not None and settings.first_order is not False
-            and not full_lp_within(problem, config, settings.time_limit)):
-        phases = phases_of(FISTA, settings, problem)   # anytime: FISTA's rule, then masters for the lower end
+    if (text and settings.first_order is not False and (settings.time_limit is not None or config.regime == "full")
+            and not takes_full_lp(problem, config, settings.time_limit)):
+        phases = phases_of(FISTA, settings, problem)   # FISTA's rule, the best early, then masters for the lower end
         return first_order_plan(phases[0].method, phases[0].config, problem.lambda0)
     pairs = route(problem, config.regime, settings.first_order, linear, host)
     if pairs:   # the phases bring the loop near the user's lambda0: no continuation stages; its masters hold every

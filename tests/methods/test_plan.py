@@ -13,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from helpers import random_problem
+from helpers import random_problem, zipf_words
 from mrc_pyomo import MRCClassifier
 from mrc_pyomo.estimator.parameters import Settings
 from mrc_pyomo.methods import get_method, pathwise
@@ -110,6 +110,29 @@ def test_sparse_text_is_planned_its_full_lp_and_fista_s_phase_with_a_time_limit_
     monkeypatch.setattr(plan_module, "FULL_LP_SECONDS", 1.0)   # the LP taken for one beyond any limit below
     clf = MRCClassifier(time_limit=60.0, eps_1=1e-6).fit(X, y)
     assert clf.status_ == "converged" and clf.history_.phase.iloc[0] == "first-order"
+
+
+def test_sparse_text_of_more_classes_beyond_text_lp_rows_is_planned_fista_s_phase_without_a_time_limit(monkeypatch):
+    """Without a time limit, sparse text of more than two classes whose full LP has more than ``TEXT_LP_ROWS`` rows
+    runs FISTA's phase then the loop of the regime "n" (the LP's time grows faster than its rows); within them, two
+    classes or ``first_order=False``: the full LP; the fit through the phase certifies the full LP's ``R*``."""
+    X, y = zipf_words(n=300, n_classes=3, seed=1)
+    problem, ccg = prepare(X, y), get_method("ccg")
+    rows, _ = problem.full_lp_size()
+    assert plan_fit(problem, Settings(), ccg).config.regime == "full"
+    monkeypatch.setattr(plan_module, "TEXT_LP_ROWS", rows)
+    assert plan_fit(problem, Settings(), ccg).phases == ()
+    monkeypatch.setattr(plan_module, "TEXT_LP_ROWS", rows - 1)
+    plan = plan_fit(problem, Settings(), ccg)
+    assert [phase.method.name for phase in plan.phases] == ["fom"] and plan.config.regime == "n"
+    assert plan_fit(problem, replace(Settings(), first_order=False), ccg).config.regime == "full"
+    binary = prepare(*zipf_words(n=300, n_classes=2, seed=1))
+    monkeypatch.setattr(plan_module, "TEXT_LP_ROWS", 0)
+    assert plan_fit(binary, Settings(), ccg).config.regime == "full"
+    reference = MRCClassifier(method="lp").fit(X, y)
+    clf = MRCClassifier(eps_1=1e-6).fit(X, y)
+    assert clf.status_ == "converged" and clf.history_.phase.iloc[0] == "first-order"
+    assert clf.lower_ - 1e-6 <= reference.upper_ and reference.lower_ - 1e-6 <= clf.upper_
 
 
 def test_with_a_time_limit_the_loop_alone_gives_way_to_pdhg_at_a_share_of_it():
