@@ -14,8 +14,8 @@ masters (random Fourier features, images: ``|C| D`` nonzeros a row).  So, on the
   :func:`~mrc_pyomo.methods.ccg.config.choose_regime`): the full LP where it fits and certifies sooner than any
   generation (:func:`takes_full_lp`): on two classes, where the smallest master that certifies holds most of its
   rows, and on more classes up to :data:`TEXT_LP_ROWS` rows; but with a larger LP of more classes, or a time limit
-  it is not expected to meet (:func:`full_lp_within`), FISTA's phase, whose rule is the best early, then the loop of
-  the regime ``"n"``, whose masters raise the lower end;
+  it is not expected to meet, FISTA's phase, whose rule is the best early, then the loop of the regime ``"n"``,
+  whose masters raise the lower end;
 * two classes, or masters cheap against the passes (fewer than :data:`MANY_CLASSES` classes with ``K D <``
   :data:`WIDE`, ``n K D <`` :data:`ENTRIES` or, but on images, more than :data:`SAMPLES_PER_COLUMN` samples a
   column; many classes with ``n K <`` :data:`MANY_ROWS`): the loop alone;
@@ -217,24 +217,15 @@ def first_order_plan(method, config, lambda0):
 def takes_full_lp(problem, config, time_limit):
     """Whether the default fit of ``problem``, whose regime ``"auto"`` chose the full LP (``config``'s regime
     ``"full"``), solves it: on two classes, or more within :data:`TEXT_LP_ROWS` rows or features not sparse
-    (:func:`~mrc_pyomo.methods.ccg.config.sparse_text`), and with a ``time_limit`` (None: none) it is expected to
-    meet (:func:`full_lp_within`)."""
+    (:func:`~mrc_pyomo.methods.ccg.config.sparse_text`); and with a ``time_limit`` (None: none), where it is expected
+    within :data:`LOOP_SHARE` of it, :data:`FULL_LP_SECONDS` times its rows squared."""
     if config.regime != "full":
         return False
     rows, _ = problem.full_lp_size(config.formulation)
     text = sparse_text(problem.n_classes, problem.n_features, feature_density(problem))
     if problem.n_classes > 2 and text and rows > TEXT_LP_ROWS:
         return False
-    return time_limit is None or full_lp_within(problem, config, time_limit)
-
-
-def full_lp_within(problem, config, time_limit):
-    """Whether the full LP of ``problem`` (with ``config``'s regime ``"full"``) is expected to certify within
-    :data:`LOOP_SHARE` of ``time_limit``: :data:`FULL_LP_SECONDS` times its rows squared."""
-    if config.regime != "full":
-        return False
-    rows, _ = problem.full_lp_size(config.formulation)
-    return FULL_LP_SECONDS * rows ** 2 <= LOOP_SHARE * time_limit
+    return time_limit is None or FULL_LP_SECONDS * rows ** 2 <= LOOP_SHARE * time_limit
 
 
 def plan_fit(problem, settings, method, *, linear=True, host=True, stages=None, start=None):
