@@ -62,9 +62,10 @@ class MRCClassifier(FitCallbacks, FittedStateMixin, DocLinkMixin, SolverCloneMix
         First-order phases before the loop of a method that takes them (MRC-CCG), planned by the problem's shape and the
         time limit (:mod:`mrc_pyomo.methods.plan`): none where masters are cheap, MRC-PDHG for many classes and random
         Fourier features, FISTA then MRC-PDHG for images, FISTA for sparse text with a time limit its full LP is not
-        expected to meet or of more than two classes and a large LP (else its full LP); with a time limit the loop alone gives way to MRC-PDHG's iterations if,
-        past a quarter of it, its checks still pick full blocks of ``n_max`` samples.  The loop starts from the master
-        of a phase's rows, and every phase's rule is a candidate for ``mu_`` (:mod:`mrc_pyomo.methods.pathwise`).
+        expected to meet or of more than two classes and a large LP (else its full LP); with a time limit the loop
+        alone gives way to MRC-PDHG's iterations if, past a quarter of it, its checks still pick full blocks of
+        ``n_max`` samples.  The loop starts from the master of a phase's rows, and every phase's rule is a candidate
+        for ``mu_`` (:mod:`mrc_pyomo.methods.pathwise`).
         ``True``: the route's phases, or MRC-PDHG's where it has none; ``False``: none.  ``max_iter`` bounds each.
     solver : str or Pyomo solver instance, default="highs"
         ``"highs"``: the built-in HiGHS backend, the master loaded in bulk from NumPy arrays.  Any other name is a Pyomo

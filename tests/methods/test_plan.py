@@ -1,8 +1,8 @@
 """The planner (:mod:`mrc_pyomo.methods.plan`): which first-order phases run before MRC-CCG's loop, by the problem's
 shape, and what ``True`` and ``False`` ask for (:func:`route`); the plan of every kind of fit (:func:`plan_fit`):
-sparse text's full LP, or FISTA's phase with a time limit it would not meet; a loop that gives way to MRC-PDHG's
-iterations past a share of the time limit while far from certifying; phases in place of continuation's stages; a
-path's stages; a warm start; ``method="pdhg"``."""
+sparse text's full LP, or FISTA's phase with a time limit it would not meet or, on more than two classes, beyond
+``TEXT_LP_ROWS`` rows; a loop that gives way to MRC-PDHG's iterations past a share of the time limit while far from
+certifying; phases in place of continuation's stages; a path's stages; a warm start; ``method="pdhg"``."""
 
 import warnings
 from dataclasses import replace
