@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..problem.scaling import column_means
-from .ccg.config import choose_regime, feature_density, sparse_text
+from .ccg.config import choose_regime, feature_density, multi_class_text
 from .registry import get_method
 
 #: each stage's lambda0 is this many times the next one's
@@ -216,14 +216,14 @@ def first_order_plan(method, config, lambda0):
 
 def takes_full_lp(problem, config, time_limit):
     """Whether the default fit of ``problem``, whose regime ``"auto"`` chose the full LP (``config``'s regime
-    ``"full"``), solves it: on two classes, or more within :data:`TEXT_LP_ROWS` rows or features not sparse
-    (:func:`~mrc_pyomo.methods.ccg.config.sparse_text`); and with a ``time_limit`` (None: none), where it is expected
-    within :data:`LOOP_SHARE` of it, :data:`FULL_LP_SECONDS` times its rows squared."""
+    ``"full"``), solves it: but on sparse text of more than two classes
+    (:func:`~mrc_pyomo.methods.ccg.config.multi_class_text`) beyond :data:`TEXT_LP_ROWS` rows; and with a
+    ``time_limit`` (None: none), where it is expected within :data:`LOOP_SHARE` of it, :data:`FULL_LP_SECONDS` times
+    its rows squared."""
     if config.regime != "full":
         return False
     rows, _ = problem.full_lp_size(config.formulation)
-    text = sparse_text(problem.n_classes, problem.n_features, feature_density(problem))
-    if problem.n_classes > 2 and text and rows > TEXT_LP_ROWS:
+    if multi_class_text(problem) and rows > TEXT_LP_ROWS:
         return False
     return time_limit is None or FULL_LP_SECONDS * rows ** 2 <= LOOP_SHARE * time_limit
 

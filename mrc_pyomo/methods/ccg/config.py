@@ -86,6 +86,13 @@ def sparse_text(n_classes, n_features, density):
     return n_classes * n_features > LARGE_M and density <= SPARSE_DENSITY
 
 
+def multi_class_text(problem):
+    """Whether ``problem`` is :func:`sparse_text` of more than two classes: where the loop keeps its rows
+    (:func:`row_age`) and shrinks its rules (:func:`configure`), and where a large full LP gives way to FISTA's phase
+    (:func:`~mrc_pyomo.methods.plan.takes_full_lp`)."""
+    return problem.n_classes > 2 and sparse_text(problem.n_classes, problem.n_features, feature_density(problem))
+
+
 def feature_density(problem):
     """The fraction of nonzero entries of the problem's ``Psi`` (:attr:`~mrc_pyomo.problem.MRCProblem.nonzeros`)."""
     size = problem.n_samples * problem.n_features
@@ -133,7 +140,7 @@ def configure(settings, problem):
     more than two classes keeps its rows), and on that text ``shrink`` (elsewhere the masters' rules are not far above
     their level, and shrinking them cost quick cases up to a quarter of their time for no master saved:
     docs/benchmarks.md, "The library's choices", "The shrunk rule")."""
-    text = problem.n_classes > 2 and sparse_text(problem.n_classes, problem.n_features, feature_density(problem))
+    text = multi_class_text(problem)
     return CCGConfig(
         regime=problem_regime(problem, settings.regime, settings.formulation), fit_intercept=settings.fit_intercept,
         eps_1=settings.eps_1, eps_2=settings.eps_2, n_max=settings.n_max, m_max=settings.m_max,
