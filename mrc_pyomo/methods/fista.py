@@ -58,12 +58,27 @@ def smoothed(V, mu, tau, beta, blocked=None):
     weights of its gradient ``Psi^T W - tau`` and the exact ``max_i psi_i``, in the namespace of ``V``."""
     xp = array_namespace(V)
     psi, subsets = most_violated_subsets(V, blocked)
-    top = float(xp.max(psi))
-    z = xp.exp((psi - top) / beta)
-    total = xp.sum(z)
+    top, z, total = soft_maximum(psi, beta)
     counts = xp.sum(xp.astype(subsets, V.dtype), axis=1)
     weights = xp.astype(subsets, V.dtype) * (z / (total * counts))[:, None]
     return 1.0 - float(xp.sum(tau * mu)) + top + beta * float(xp.log(total)), weights, top
+
+
+def smoothed_value(V, mu, tau, beta, blocked=None):
+    """``(f_beta(mu), varphi(mu))``: :func:`smoothed`'s value, bit for bit, without the gradient's weights, whose
+    subsets cost more than ``psi`` alone: for the points a step only tries."""
+    xp = array_namespace(V)
+    top, _, total = soft_maximum(psi_values(V, blocked), beta)
+    return 1.0 - float(xp.sum(tau * mu)) + top + beta * float(xp.log(total)), top
+
+
+def soft_maximum(psi, beta):
+    """``(max_i psi_i, z, sum_i z_i)`` with ``z_i = exp((psi_i - max psi) / beta)``: the terms of ``beta log sum_i
+    exp(psi_i / beta)``, shifted by the maximum."""
+    xp = array_namespace(psi)
+    top = float(xp.max(psi))
+    z = xp.exp((psi - top) / beta)
+    return top, z, xp.sum(z)
 
 
 def active_rows(problem, found, config):
@@ -92,7 +107,7 @@ def iterations(problem, config=None, *, start=None, deadline=None, log=None, ite
     for k in range(1, config.max_iter + 1):
         beta = max(config.beta_floor, config.beta_start * 0.5 ** ((k - 1) // every))
         if k == 1 or (k - 1) % every == 0:   # a new objective: the momentum restarts
-            t, F_x = 1.0, smoothed(V, x, tau, beta, blocked)[0] + float(np.sum(lam * np.abs(x)))
+            t, F_x = 1.0, smoothed_value(V, x, tau, beta, blocked)[0] + float(np.sum(lam * np.abs(x)))
         t_next = (1.0 + np.sqrt(1.0 + 4.0 * t * t)) / 2.0
         momentum = (t - 1.0) / t_next
         y, V_y = x + momentum * (x - x_prev), V + momentum * (V - V_prev)
@@ -103,7 +118,7 @@ def iterations(problem, config=None, *, start=None, deadline=None, log=None, ite
         while True:
             x_new = soft_threshold(y - g / L, lam / L)
             V_new = forward(data, x_new)
-            f_new, _, top = smoothed(V_new, x_new, tau, beta, blocked)
+            f_new, top = smoothed_value(V_new, x_new, tau, beta, blocked)
             step = x_new - y
             if f_new <= f_y + float(np.sum(g * step)) + 0.5 * L * float(np.sum(step * step)) + 1e-12 * abs(f_y):
                 break

@@ -31,22 +31,42 @@ def class_scores(Psi, mu):
     return np.asarray(Psi @ mu.T) if is_numpy(xp) else Psi @ xp.matrix_transpose(mu)
 
 
+def prefix_means(scores, offset=1.0):
+    """``(ordered, means)`` of NumPy ``scores`` of shape ``(n, K)``: each row sorted in decreasing order (a view), and
+    its prefix means ``(v_(1) + ... + v_(k) - offset) / k``, ``k = 1..K`` (``offset``: a number or a column), the
+    largest of which is ``psi`` (eq. 9) at ``offset = 1``.  One ascending sort read backwards, the sums and divisions
+    in place: on rows of a few labels the arrays made, not the arithmetic, set the time.  The values are bit for bit
+    those of ``(cumsum(sorted row) - offset) / k``."""
+    ordered = np.sort(scores, axis=1)[:, ::-1]
+    means = np.cumsum(ordered, axis=1)
+    means -= offset
+    means /= np.arange(1, scores.shape[1] + 1, dtype=means.dtype)
+    return ordered, means
+
+
 def most_violated_subsets(scores, blocked=None):
     """``(psi, subsets)``: ``psi[i]`` and the smallest label subset attaining it (boolean ``(n, K)``), in the namespace
     of ``scores``.  ``blocked`` (boolean ``(n, K)``, optional) leaves the labels ``blocked[i]`` out of the subsets of
-    sample ``i`` (the reduced LP of :mod:`mrc_pyomo.problem.reduction`); every sample must keep one label."""
+    sample ``i`` (the reduced LP of :mod:`mrc_pyomo.problem.reduction`); every sample must keep one label.
+
+    The subset of the ``k`` largest scores is the labels above the ``k``-th largest, ``v_(k)``, and of those equal to it
+    the first in label order (a stable sort's), as many as ``k`` leaves room for (rounding can split equal scores)."""
     xp = array_namespace(scores)
     if not is_numpy(xp):
         return standard_most_violated_subsets(scores, blocked, xp)
-    n, K = scores.shape
     if blocked is not None:
         scores = np.where(blocked, -np.inf, scores)
-    order = np.argsort(-scores, axis=1, kind="stable")
-    prefix_means = (np.cumsum(np.take_along_axis(scores, order, axis=1), axis=1) - 1.0) / np.arange(1, K + 1)
-    size = np.argmax(prefix_means, axis=1)
-    psi = prefix_means[np.arange(n), size]
-    subsets = np.empty((n, K), dtype=bool)
-    np.put_along_axis(subsets, order, np.arange(K)[None, :] <= size[:, None], axis=1)   # sorted order, back
+    ordered, means = prefix_means(scores)
+    size = np.argmax(means, axis=1)
+    rows = np.arange(scores.shape[0])
+    psi = means[rows, size]
+    threshold = ordered[rows, size][:, None]
+    subsets = scores >= threshold
+    tied = np.flatnonzero(np.count_nonzero(subsets, axis=1) > size + 1)   # more labels equal to v_(k) than room
+    if len(tied):
+        equal = scores[tied] == threshold[tied]
+        room = size[tied] + 1 - np.count_nonzero(scores[tied] > threshold[tied], axis=1)
+        subsets[tied] &= ~equal | (np.cumsum(equal, axis=1) <= room[:, None])
     return psi, subsets
 
 
@@ -78,8 +98,7 @@ def psi_values(scores, blocked=None):
     if blocked is not None:
         scores = xp.where(xp.asarray(blocked), -xp.inf, scores)
     if is_numpy(xp):
-        ordered = -np.sort(-scores, axis=1)
-        return np.max((np.cumsum(ordered, axis=1) - 1.0) / np.arange(1, K + 1), axis=1)
+        return prefix_means(scores)[1].max(axis=1)
     ordered = -xp.sort(-scores, axis=1)
     return xp.max((xp.cumulative_sum(ordered, axis=1) - 1.0) / xp.arange(1, K + 1, dtype=scores.dtype), axis=1)
 

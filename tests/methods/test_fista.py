@@ -24,7 +24,7 @@ from mrc_pyomo.methods.result import finish
 
 def test_the_gradient_is_that_of_the_smoothed_objective():
     """``Psi^T W - tau`` (one backward pass) against central differences of ``f_beta`` (one forward pass each),
-    at a point where every sample's best subset is unique."""
+    at a point where every sample's best subset is unique; ``smoothed_value`` gives ``smoothed``'s value."""
     X, y = random_problem(60, 3, 3, seed=4)
     problem = prepare(X, y)
     mu = np.random.default_rng(1).normal(scale=0.3, size=problem.tau.shape)
@@ -39,6 +39,10 @@ def test_the_gradient_is_that_of_the_smoothed_objective():
         e[index] = step
         numeric[index] = (value(mu + e) - value(mu - e)) / (2 * step)
     assert np.allclose(gradient, numeric, atol=1e-6)
+    # the value a step only tries, without the weights: the same numbers, bit for bit
+    V = class_scores(problem.data.array, mu)
+    f, _, top = fista.smoothed(V, mu, problem.tau, beta)
+    assert fista.smoothed_value(V, mu, problem.tau, beta) == (f, top)
 
 
 @settings(max_examples=60, deadline=None, derandomize=True,

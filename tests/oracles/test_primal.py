@@ -6,8 +6,8 @@ import pytest
 import scipy.sparse as sp
 
 from helpers import all_subsets, explicit_F, random_problem
-from mrc_pyomo.oracles.primal import (class_probabilities, class_scores, most_violated_subsets, subset_values,
-                                     worst_case_risk)
+from mrc_pyomo.oracles.primal import (class_probabilities, class_scores, most_violated_subsets, psi_values,
+                                     subset_values, worst_case_risk)
 
 
 @pytest.mark.parametrize("n_classes", [2, 3, 4, 5, 6])
@@ -35,6 +35,32 @@ def test_ties_pick_a_maximiser():
         values = [(scores[i, list(C)].sum() - 1) / len(C) for C in all_subsets(3)]
         assert psi[i] == pytest.approx(max(values))
         assert subset_values(scores[i:i + 1], subsets[i:i + 1])[0] == pytest.approx(max(values))
+
+
+def test_ties_at_the_threshold_go_to_the_first_labels():
+    """The subset is the stable order's prefix (the largest scores, equal ones in label order) of the best size: the
+    labels above the threshold, then as many of those equal to it as the size leaves room for, first ones first."""
+    # in exact arithmetic the best size never splits equal scores; in floating point it can: here the means of the
+    # three and of the four largest are 1.4590000000000003 and 1.459, so three of the four labels ending at 1.459
+    scores = np.array([[2.459, 1.459, 1.459, 1.459], [1.459, 1.459, 2.459, 1.459]])
+    psi, subsets = most_violated_subsets(scores)
+    assert subsets.tolist() == [[True, True, True, False], [True, True, True, False]]
+    assert np.array_equal(psi, (scores[0, :3].sum() - 1.0) / 3 * np.ones(2))
+    rng = np.random.default_rng(7)
+    for n_classes in (1, 2, 3, 7, 30):
+        scores = np.round(rng.normal(scale=0.4, size=(500, n_classes)), 1)   # many ties
+        blocked = rng.random(scores.shape) < 0.3
+        blocked[np.arange(500), rng.integers(0, n_classes, 500)] = False   # every sample keeps a label
+        for block in (None, blocked):
+            shown = scores if block is None else np.where(block, -np.inf, scores)
+            order = np.argsort(-shown, axis=1, kind="stable")
+            means = (np.cumsum(np.take_along_axis(shown, order, axis=1), axis=1) - 1.0) / np.arange(1, n_classes + 1)
+            size = means.argmax(axis=1)
+            expected = np.zeros(scores.shape, dtype=bool)
+            np.put_along_axis(expected, order, np.arange(n_classes) <= size[:, None], axis=1)
+            psi, subsets = most_violated_subsets(scores, block)
+            assert np.array_equal(psi, means.max(axis=1)) and np.array_equal(subsets, expected)
+            assert np.array_equal(psi_values(scores, block), psi)
 
 
 def test_worst_case_risk_by_enumeration():

@@ -107,6 +107,12 @@ def test_on_array_api_strict_numpy_s_numbers():
         assert np.allclose(np.asarray(W), dual_prox(Z, steps, blocked)[0], atol=1e-15, rtol=0)
         assert h(W) == pytest.approx(h(np.asarray(W)), abs=1e-15)
         assert all(np.array_equal(a, b) for a, b in zip(nested_rows(W), nested_rows(np.asarray(W))))
+        # the row thresholds: NumPy's path (prefix_means) gives the standard's numbers, bit for bit, ties and
+        # blocked labels included
+        Z[:, 4] = Z[:, 1]
+        Z = np.where(blocked, -np.inf, Z)
+        assert np.array_equal(np.asarray(row_thresholds(xps.asarray(Z), xps.asarray(steps))),
+                              row_thresholds(Z, steps))
     finally:
         xps.reset_array_api_strict_flags()
 
