@@ -59,8 +59,8 @@ def smoothed(V, mu, tau, beta, blocked=None):
     xp = array_namespace(V)
     psi, subsets = most_violated_subsets(V, blocked)
     top, z, total = soft_maximum(psi, beta)
-    counts = xp.sum(xp.astype(subsets, V.dtype), axis=1)
-    weights = xp.astype(subsets, V.dtype) * (z / (total * counts))[:, None]
+    members = xp.astype(subsets, V.dtype)
+    weights = members * (z / (total * xp.sum(members, axis=1)))[:, None]
     return 1.0 - float(xp.sum(tau * mu)) + top + beta * float(xp.log(total)), weights, top
 
 
