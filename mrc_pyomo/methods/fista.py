@@ -61,15 +61,14 @@ def smoothed(V, mu, tau, beta, blocked=None):
     top, z, total = soft_maximum(psi, beta)
     members = xp.astype(subsets, V.dtype)
     weights = members * (z / (total * xp.sum(members, axis=1)))[:, None]
-    return 1.0 - float(xp.sum(tau * mu)) + top + beta * float(xp.log(total)), weights, top
+    return smooth_part(mu, tau, beta, top, total), weights, top
 
 
 def smoothed_value(V, mu, tau, beta, blocked=None):
     """``(f_beta(mu), varphi(mu))``: :func:`smoothed`'s value, bit for bit, without the gradient's weights, whose
     subsets cost more than ``psi`` alone: for the points a step only tries."""
-    xp = array_namespace(V)
     top, _, total = soft_maximum(psi_values(V, blocked), beta)
-    return 1.0 - float(xp.sum(tau * mu)) + top + beta * float(xp.log(total)), top
+    return smooth_part(mu, tau, beta, top, total), top
 
 
 def soft_maximum(psi, beta):
@@ -79,6 +78,13 @@ def soft_maximum(psi, beta):
     top = float(xp.max(psi))
     z = xp.exp((psi - top) / beta)
     return top, z, xp.sum(z)
+
+
+def smooth_part(mu, tau, beta, top, total):
+    """``f_beta(mu) = 1 - tau.mu + max_i psi_i + beta log sum_i z_i`` from :func:`soft_maximum`'s ``top`` and
+    ``total`` (module docstring)."""
+    xp = array_namespace(mu)
+    return 1.0 - float(xp.sum(tau * mu)) + top + beta * float(xp.log(total))
 
 
 def active_rows(problem, found, config):
@@ -142,8 +148,7 @@ def iterations(problem, config=None, *, start=None, deadline=None, log=None, ite
             break
     # one exact pass, as every method's upper end, and the weights of the gradient there
     V = forward(data, best.mu)
-    weights = smoothed(V, best.mu, tau, history[-1]["beta"] if history else config.beta_start, blocked)[1]
-    top = float(psi_values(V, blocked).max())
+    _, weights, top = smoothed(V, best.mu, tau, history[-1]["beta"] if history else config.beta_start, blocked)
     return Outcome(best.mu, risk(best.mu, top, tau, lam), top + 1.0, W=weights), history, status
 
 

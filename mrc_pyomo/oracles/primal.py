@@ -64,8 +64,8 @@ def most_violated_subsets(scores, blocked=None):
     subsets = scores >= threshold
     tied = np.flatnonzero(np.count_nonzero(subsets, axis=1) > size + 1)   # more labels equal to v_(k) than room
     if len(tied):
-        equal = scores[tied] == threshold[tied]
-        room = size[tied] + 1 - np.count_nonzero(scores[tied] > threshold[tied], axis=1)
+        row, level = scores[tied], threshold[tied]
+        equal, room = row == level, size[tied] + 1 - np.count_nonzero(row > level, axis=1)
         subsets[tied] &= ~equal | (np.cumsum(equal, axis=1) <= room[:, None])
     return psi, subsets
 
