@@ -43,11 +43,12 @@ PAUSED = """
 
 
 def test_a_script_that_ends_with_a_paused_fit_exits_at_once():
-    """``state = next(it)`` as a script's last line: the program exits within a second (it hung for ever on a
-    non-daemon fit thread)."""
+    """``state = next(it)`` as a script's last line: the program exits at once (it hung for ever on a non-daemon
+    fit thread); "at once" is within 10 s, the interpreter's shutdown on a loaded machine with room to spare
+    (1.06 s was seen with the suite on two processes)."""
     out, lag = run_script(PAUSED)
     assert out.returncode == 0, out.stderr
-    assert "paused at 1" in out.stdout and lag is not None and lag < 1.0, lag
+    assert "paused at 1" in out.stdout and lag is not None and lag < 10.0, lag
     assert "Exception ignored" not in out.stderr
 
 
