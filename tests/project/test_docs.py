@@ -184,7 +184,7 @@ def test_the_package_readme_docs_and_examples_stand_alone():
              for number, line in enumerate(path.read_text().splitlines(), 1) if outside.search(line)]
     assert not found, "\n".join(found)
     readme = " ".join((ROOT / "README.md").read_text().split())
-    assert "virtual environment" in readme and "12 minutes on 2 cores" in readme and "repository's root" in readme
+    assert "virtual environment" in readme and "8 minutes on 2 cores" in readme and "repository's root" in readme
     quickstart = (DOCS / "quickstart.rst").read_text()
     assert all(f'".[{extra}]"' in quickstart for extra in ("plot", "dask", "docs", "commercial"))
     assert "When Dask pays" in quickstart
