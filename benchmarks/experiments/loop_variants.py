@@ -14,7 +14,8 @@ with commas, and ``default`` is the library as it is.  Each fit is :func:`fit_va
 through the package's public functions, with the loop's settings replaced.  Per fit: seconds, iterations, status,
 certified gap, ``upper_``, seconds in the solver, the largest solve, the master's final rows and the rows re-added.
 CASES: the synthetic many-class problem with ``K20`` / ``K50`` (8000 samples), ``mnist8000`` (pixels / 255),
-``mnist`` (the harness's 56,000 training images), ``satellite_rff``, ``optdigits_rff`` and ``digits_rff``
+``mnist`` (the harness's 56,000 training images), ``satellite_rff``, ``optdigits_rff``, ``pulsar_paper`` (the
+paper's 70% of pulsar, 12,528 samples, with 400 random Fourier features) and ``digits_rff``
 (scikit-learn's digits, standardised, 400 random Fourier features); sparse text
 (:func:`benchmarks.experiments.sparse_text.task`): ``text_top10`` (the ten largest sections of Debian's package
 index, 5,000 documents) and ``text_python`` (``python`` against the rest, 10,000 documents).
@@ -57,6 +58,14 @@ def _mnist_train():
     return X, y, params
 
 
+def _paper_split(name):
+    """The paper's training set of ``name``: 70% of the data set (stratified, seed 0), standardised, with 400 random
+    Fourier features (pulsar: 12,528 samples)."""
+    X, y, params = tabular(name, False, 0, fourier=True)
+    X, _, y, _ = train_test_split(X, y, train_size=0.7, random_state=0, stratify=y)
+    return X, y, params
+
+
 def _digits_rff():
     X, y = load_digits(return_X_y=True)
     return StandardScaler().fit_transform(X), y, {"phi": "fourier", "random_state": 0}
@@ -70,13 +79,15 @@ CASES = {
     "satellite": lambda: tabular("satellite", False, 0, fourier=False),
     "satellite_rff": lambda: tabular("satellite", False, 0, fourier=True),
     "optdigits_rff": lambda: tabular("optdigits", False, 0, fourier=True),
+    "pulsar_paper": lambda: _paper_split("pulsar"),
     "digits_rff": _digits_rff,
     "text_top10": lambda: _text("top10", 5000),
     "text_python": lambda: _text("python", 10_000),
 }
 # the data sets of benchmarks.data each case reads (the others: generated, or scikit-learn's)
 DATA_SETS = {"mnist8000": ["mnist"], "mnist": ["mnist"], "satellite": ["satellite"], "satellite_rff": ["satellite"],
-             "optdigits_rff": ["optdigits"], "text_top10": ["debian_packages"], "text_python": ["debian_packages"]}
+             "optdigits_rff": ["optdigits"], "pulsar_paper": ["pulsar"],
+             "text_top10": ["debian_packages"], "text_python": ["debian_packages"]}
 
 
 def _text(name, n):

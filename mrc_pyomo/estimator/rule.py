@@ -9,7 +9,16 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..data.validation import in_namespace_of, map_rows, validate_prediction_data
 from ..feature_maps import LinearFeatures
-from ..oracles.primal import class_probabilities, class_scores
+from ..oracles.primal import class_scores, psi_values
+
+
+def class_probabilities(scores):
+    """``p(y | x) = max(v_y - psi(x), 0)``: the MRC's conditional probabilities; each row sums to 1.  ``psi`` is
+    shift-equivariant, so the scores are first shifted by their maximum: the differences stay exact at any size."""
+    scores = scores - scores.max(axis=1, keepdims=True)
+    psi = psi_values(scores)
+    proba = np.maximum(scores - psi[:, None], 0.0)
+    return proba / proba.sum(axis=1, keepdims=True)
 
 
 class RuleMixin:

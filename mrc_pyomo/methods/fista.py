@@ -45,12 +45,16 @@ class FOMConfig(FirstOrderConfig):
     loop removes rows as MRC-CCG does, ``keep_rows`` False: FISTA's point is far from the optimum, its near rows
     are not the final ones), and its own: ``beta`` starts at ``beta_start``, halved every ``beta_every`` iterations
     down to ``beta_floor`` (docs/benchmarks.md, "The library's choices", "FISTA's smoothing"); the iterations stop
-    once their best R improved by less than ``tolerance`` (relative) over the last ``beta_every``."""
+    once their best R improved by less than ``tolerance`` (relative) over the last ``beta_every``.  ``chain``: the
+    certificate's first master holds, of each sample, every row of eq. 9's chain (its ``k`` largest scores) within
+    ``near`` of ``varphi`` at FISTA's rule, not only its most violated (docs/benchmarks.md, "The library's choices",
+    "FISTA's active rows")."""
 
     beta_start: float = 0.1
     beta_every: int = 80
     beta_floor: float = 1e-4
     tolerance: float = 1e-2
+    chain: bool = True
 
 
 def smoothed(V, mu, tau, beta, blocked=None):
@@ -88,9 +92,10 @@ def smooth_part(mu, tau, beta, top, total):
 
 
 def active_rows(problem, found, config):
-    """One block ``(samples, subsets)``: the most violated row at ``found.mu`` of each sample whose ``psi_i`` is
-    within ``config.near`` of the largest (:func:`~mrc_pyomo.oracles.primal.near_active_rows`)."""
-    return [near_active_rows(problem.data, found.mu, config.near, problem.blocked)]
+    """One block ``(samples, subsets)``: the rows at ``found.mu`` within ``config.near`` of ``varphi``, each sample's
+    most violated or, with ``config.chain``, each of its chain's
+    (:func:`~mrc_pyomo.oracles.primal.near_active_rows`)."""
+    return [near_active_rows(problem.data, found.mu, config.near, problem.blocked, chain=config.chain)]
 
 
 def iterations(problem, config=None, *, start=None, deadline=None, log=None, iterations_before=0):

@@ -227,14 +227,25 @@ def separation(data, mu, nu, n_max, excluded=None, blocked=None):
         *_per_sample(blocked))
 
 
-def near_active_rows(data, mu, delta, blocked=None):
+def near_active_rows(data, mu, delta, blocked=None, chain=False):
     """``(samples, subsets)``: the most violated row ``(i, C_i)`` of every sample whose ``psi(x_i)`` is within ``delta``
     of ``varphi(mu)`` (eq. 9), in one pass: the rows (nearly) active at ``mu``, which a master must hold for its optimum
-    to stay near ``mu`` (``blocked``: :func:`most_violated_subsets`)."""
+    to stay near ``mu`` (``blocked``: :func:`most_violated_subsets`).  ``chain``: each row ``(i, C)`` within
+    ``delta`` of ``varphi(mu)`` whose ``C`` is the ``k`` largest scores of sample ``i`` (eq. 9's candidates), for every
+    ``k``."""
     def block_rows(block, start, *b):
-        psi, subsets = most_violated_subsets(class_scores(block, mu), _part(b))
-        near = np.flatnonzero(psi >= psi.max(initial=-np.inf) - delta)   # a superset of the pass's: the block's max
-        return near + start, subsets[near], psi[near]
+        scores = class_scores(block, mu)
+        if not chain:
+            values, subsets = most_violated_subsets(scores, _part(b))
+            near = np.flatnonzero(values >= values.max(initial=-np.inf) - delta)   # a superset of the pass's
+            return near + start, subsets[near], values[near]
+        scores = np.where(_part(b), -np.inf, scores) if b else scores
+        _, means = prefix_means(scores)
+        samples, sizes = np.nonzero((means >= means.max(initial=-np.inf) - delta) & np.isfinite(means))
+        order = np.argsort(-scores[samples], axis=1, kind="stable")   # a prefix's labels: most_violated_subsets's
+        subsets = np.zeros((len(samples), scores.shape[1]), dtype=bool)
+        np.put_along_axis(subsets, order, np.arange(scores.shape[1]) <= sizes[:, None], axis=1)
+        return samples + start, subsets, means[samples, sizes]
 
     def combine(parts):
         samples, subsets, psi = (np.concatenate([part[k] for part in parts]) for k in range(3))
@@ -251,24 +262,21 @@ def primal_violations(data, mu, nu, blocked=None):
         *_per_sample(blocked))
 
 
-def segment_varphi(scores_a, scores_b, t, blocked=None):
-    """``max_i psi_i((1 - t) V_a + t V_b)``: ``varphi`` at ``(1 - t) mu_a + t mu_b`` from the two rules' scores."""
-    return psi_values((1.0 - t) * scores_a + t * scores_b, blocked).max(initial=-np.inf)
-
-
 def risk_on_segment(data, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
     """``(mu, R(mu))`` minimising ``R`` on the segment ``mu = (1 - t) mu_a + t mu_b``, ``t in [0, 1]``.
 
     ``R`` is convex (eq. 3), so a golden-section search on ``t``, both ends candidates; the scores ``[V_a, V_b]``, kept
-    (:meth:`~mrc_pyomo.data.DataSource.persist`), make each ``varphi(t)`` one pass (:func:`segment_varphi`)."""
+    (:meth:`~mrc_pyomo.data.DataSource.persist`), make each ``varphi(t) = max_i psi_i((1 - t) V_a + t V_b)`` one
+    pass."""
     both = np.concatenate([mu_a, mu_b])
     n_classes = mu_a.shape[0]
     scores = as_source(data).map_blocks(lambda block: class_scores(block, both)).persist()
 
     def value(t):
         mu = (1.0 - t) * mu_a + t * mu_b
-        top = scores.map_reduce(lambda block, start, *b: segment_varphi(block[:, :n_classes], block[:, n_classes:],
-                                                                        t, _part(b)), max, *_per_sample(blocked))
+        top = scores.map_reduce(lambda block, start, *b: psi_values(
+            (1.0 - t) * block[:, :n_classes] + t * block[:, n_classes:], _part(b)).max(initial=-np.inf), max,
+            *_per_sample(blocked))
         return risk(mu, float(top), tau, lam), t
 
     ratio = (np.sqrt(5.0) - 1.0) / 2.0
@@ -289,12 +297,3 @@ def risk_on_segment(data, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
             candidates.append(f2)
     best, t = min(candidates)
     return (1.0 - t) * mu_a + t * mu_b, best
-
-
-def class_probabilities(scores):
-    """``p(y | x) = max(v_y - psi(x), 0)``: the MRC's conditional probabilities; each row sums to 1.  ``psi`` is
-    shift-equivariant, so the scores are first shifted by their maximum: the differences stay exact at any size."""
-    scores = scores - scores.max(axis=1, keepdims=True)
-    psi = psi_values(scores)
-    proba = np.maximum(scores - psi[:, None], 0.0)
-    return proba / proba.sum(axis=1, keepdims=True)

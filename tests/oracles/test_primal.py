@@ -6,8 +6,9 @@ import pytest
 import scipy.sparse as sp
 
 from helpers import all_subsets, explicit_F, random_problem
-from mrc_pyomo.oracles.primal import (class_probabilities, class_scores, most_violated_subsets, psi_values,
-                                     subset_values, worst_case_risk)
+from mrc_pyomo.estimator.rule import class_probabilities
+from mrc_pyomo.oracles.primal import (class_scores, most_violated_subsets, near_active_rows, psi_values, subset_values,
+                                     worst_case_risk)
 
 
 @pytest.mark.parametrize("n_classes", [2, 3, 4, 5, 6])
@@ -61,6 +62,42 @@ def test_ties_at_the_threshold_go_to_the_first_labels():
             psi, subsets = most_violated_subsets(scores, block)
             assert np.array_equal(psi, means.max(axis=1)) and np.array_equal(subsets, expected)
             assert np.array_equal(psi_values(scores, block), psi)
+
+
+@pytest.mark.parametrize("n_classes", [1, 2, 3, 5])
+@pytest.mark.parametrize("blocking", [False, True])
+def test_the_chain_of_near_rows_matches_enumeration(n_classes, blocking):
+    """``near_active_rows(chain=True)`` names exactly the rows ``(i, C)`` within ``delta`` of ``varphi`` whose ``C`` is
+    the ``k`` largest unblocked scores of sample ``i`` for some ``k``, by enumeration of every subset; each sample's
+    most violated row (``chain=False``) among them.  2,500 samples: three blocks of the pass."""
+    rng = np.random.default_rng(n_classes)
+    Psi, _ = random_problem(2500, 4, n_classes, seed=n_classes)
+    mu = 0.05 * rng.normal(size=(n_classes, Psi.shape[1]))   # scores close enough for chains within delta
+    blocked = None
+    if blocking:
+        blocked = rng.random((len(Psi), n_classes)) < 0.3
+        blocked[np.arange(len(Psi)), rng.integers(0, n_classes, len(Psi))] = False   # every sample keeps a label
+    delta = 0.3
+    samples, subsets = near_active_rows(Psi, mu, delta, blocked, chain=True)
+    got = {(i, tuple(np.flatnonzero(C))) for i, C in zip(samples, subsets)}
+    assert len(got) == len(samples)   # no row twice
+    scores = class_scores(Psi, mu)
+    allowed = np.ones_like(scores, dtype=bool) if blocked is None else ~blocked
+    top = psi_values(scores, blocked).max()
+    expected = set()
+    for i in range(len(Psi)):
+        for C in all_subsets(n_classes):
+            inside = np.zeros(n_classes, dtype=bool)
+            inside[list(C)] = True
+            outside = scores[i][allowed[i] & ~inside]
+            if (inside & ~allowed[i]).any() or (outside.size and outside.max() > scores[i][inside].min()):
+                continue   # a blocked label, or not the k largest
+            if (scores[i][inside].sum() - 1.0) / len(C) >= top - delta:
+                expected.add((i, C))
+    assert got == expected
+    assert len({i for i, _ in got}) < len(got) or n_classes == 1   # some samples give several rows
+    single = near_active_rows(Psi, mu, delta, blocked)
+    assert {(i, tuple(np.flatnonzero(C))) for i, C in zip(*single)} <= got
 
 
 def test_worst_case_risk_by_enumeration():
