@@ -29,6 +29,7 @@ from ..data import array_namespace
 from ..oracles.incumbent import Incumbent
 from ..oracles.passes import backward, forward, soft_threshold
 from ..oracles.primal import most_violated_subsets, near_active_rows, psi_values, risk
+from .ccg.config import multi_class_text
 from .deadline import deadline_of
 from .first_order import FirstOrderConfig, register_first_order
 from .history import FIRST_ORDER, HISTORY_COLUMNS
@@ -47,14 +48,15 @@ class FOMConfig(FirstOrderConfig):
     down to ``beta_floor`` (docs/benchmarks.md, "The library's choices", "FISTA's smoothing"); the iterations stop
     once their best R improved by less than ``tolerance`` (relative) over the last ``beta_every``.  ``chain``: the
     certificate's first master holds, of each sample, every row of eq. 9's chain (its ``k`` largest scores) within
-    ``near`` of ``varphi`` at FISTA's rule, not only its most violated (docs/benchmarks.md, "The library's choices",
-    "FISTA's active rows")."""
+    ``near`` of ``varphi`` at FISTA's rule, not only its most violated; None: on sparse text of more than two classes
+    (:func:`~mrc_pyomo.methods.ccg.config.multi_class_text`), where it was measured to pay, and not on images
+    (docs/benchmarks.md, "The library's choices", "FISTA's active rows")."""
 
     beta_start: float = 0.1
     beta_every: int = 80
     beta_floor: float = 1e-4
     tolerance: float = 1e-2
-    chain: bool = True
+    chain: bool = None
 
 
 def smoothed(V, mu, tau, beta, blocked=None):
@@ -95,7 +97,8 @@ def active_rows(problem, found, config):
     """One block ``(samples, subsets)``: the rows at ``found.mu`` within ``config.near`` of ``varphi``, each sample's
     most violated or, with ``config.chain``, each of its chain's
     (:func:`~mrc_pyomo.oracles.primal.near_active_rows`)."""
-    return [near_active_rows(problem.data, found.mu, config.near, problem.blocked, chain=config.chain)]
+    chain = multi_class_text(problem) if config.chain is None else config.chain
+    return [near_active_rows(problem.data, found.mu, config.near, problem.blocked, chain=chain)]
 
 
 def iterations(problem, config=None, *, start=None, deadline=None, log=None, iterations_before=0):

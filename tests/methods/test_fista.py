@@ -127,3 +127,25 @@ def test_on_dask_the_in_memory_run():
     assert on_dask.upper_ == pytest.approx(memory.upper_, abs=1e-9)
     assert on_dask.lower_ == pytest.approx(memory.lower_, abs=1e-9)
     assert np.allclose(on_dask.history_.R_mu, memory.history_.R_mu, atol=1e-9, rtol=0)
+
+
+def test_the_certificate_starts_from_the_chain_on_multi_class_text_only():
+    """``FOMConfig.chain`` None: the first master's rows are each near sample's chain (``near_active_rows(...,
+    chain=True)``) on sparse text of more than two classes, its most violated row alone elsewhere (images, dense
+    features), as the measurements chose; True / False force either."""
+    from helpers import zipf_words
+    from mrc_pyomo.methods.ccg.config import multi_class_text
+    from mrc_pyomo.methods.result import Outcome
+
+    def rows(problem, **config):
+        mu = np.random.default_rng(0).normal(scale=1e-3, size=problem.tau.shape)   # prefixes close together
+        found = Outcome(mu, 1.0, 1.0)
+        samples, subsets = fista.active_rows(problem, found, fista.FOMConfig(near=0.5, **config))[0]
+        return {(i, tuple(np.flatnonzero(C))) for i, C in zip(samples, subsets)}
+
+    text, dense = prepare(*zipf_words(n=300, n_classes=3)), prepare(*random_problem(300, 4, 3, seed=1))
+    assert multi_class_text(text) and not multi_class_text(dense)
+    for problem, chained in ((text, True), (dense, False)):
+        alone, chain = rows(problem, chain=False), rows(problem, chain=True)
+        assert alone < chain   # the chain holds each sample's most violated row, and more
+        assert rows(problem) == (chain if chained else alone)
