@@ -47,10 +47,7 @@ def prefix_means(scores, offset=1.0):
 def most_violated_subsets(scores, blocked=None):
     """``(psi, subsets)``: ``psi[i]`` and the smallest label subset attaining it (boolean ``(n, K)``), in the namespace
     of ``scores``.  ``blocked`` (boolean ``(n, K)``, optional) leaves the labels ``blocked[i]`` out of the subsets of
-    sample ``i`` (the reduced LP of :mod:`mrc_pyomo.problem.reduction`); every sample must keep one label.
-
-    The subset of the ``k`` largest scores is the labels above the ``k``-th largest, ``v_(k)``, and of those equal to it
-    the first in label order (a stable sort's), as many as ``k`` leaves room for (rounding can split equal scores)."""
+    sample ``i`` (the reduced LP of :mod:`mrc_pyomo.problem.reduction`); every sample must keep one label."""
     xp = array_namespace(scores)
     if not is_numpy(xp):
         return standard_most_violated_subsets(scores, blocked, xp)
@@ -58,16 +55,21 @@ def most_violated_subsets(scores, blocked=None):
         scores = np.where(blocked, -np.inf, scores)
     ordered, means = prefix_means(scores)
     size = np.argmax(means, axis=1)
-    rows = np.arange(scores.shape[0])
-    psi = means[rows, size]
-    threshold = ordered[rows, size][:, None]
+    return means[np.arange(scores.shape[0]), size], largest_labels(scores, ordered, size)
+
+
+def largest_labels(scores, ordered, size):
+    """The subsets of the ``k = size + 1`` largest NumPy ``scores`` of each row (boolean, shaped as ``scores``), from
+    their :func:`prefix_means` ``ordered``: the labels above the ``k``-th largest, ``v_(k)``, and of those equal to it
+    the first in label order (a stable sort's), as many as ``k`` leaves room for (rounding can split equal scores)."""
+    threshold = ordered[np.arange(scores.shape[0]), size][:, None]
     subsets = scores >= threshold
     tied = np.flatnonzero(np.count_nonzero(subsets, axis=1) > size + 1)   # more labels equal to v_(k) than room
     if len(tied):
         row, level = scores[tied], threshold[tied]
         equal, room = row == level, size[tied] + 1 - np.count_nonzero(row > level, axis=1)
         subsets[tied] &= ~equal | (np.cumsum(equal, axis=1) <= room[:, None])
-    return psi, subsets
+    return subsets
 
 
 def standard_most_violated_subsets(scores, blocked, xp):
@@ -240,12 +242,9 @@ def near_active_rows(data, mu, delta, blocked=None, chain=False):
             near = np.flatnonzero(values >= values.max(initial=-np.inf) - delta)   # a superset of the pass's
             return near + start, subsets[near], values[near]
         scores = np.where(_part(b), -np.inf, scores) if b else scores
-        _, means = prefix_means(scores)
+        ordered, means = prefix_means(scores)
         samples, sizes = np.nonzero((means >= means.max(initial=-np.inf) - delta) & np.isfinite(means))
-        order = np.argsort(-scores[samples], axis=1, kind="stable")   # a prefix's labels: most_violated_subsets's
-        subsets = np.zeros((len(samples), scores.shape[1]), dtype=bool)
-        np.put_along_axis(subsets, order, np.arange(scores.shape[1]) <= sizes[:, None], axis=1)
-        return samples + start, subsets, means[samples, sizes]
+        return samples + start, largest_labels(scores[samples], ordered[samples], sizes), means[samples, sizes]
 
     def combine(parts):
         samples, subsets, psi = (np.concatenate([part[k] for part in parts]) for k in range(3))
