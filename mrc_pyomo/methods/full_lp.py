@@ -159,7 +159,8 @@ def certify(problem, master, solution):
     mu, value = risk_on_segment(problem.data, best.mu, solution.mu, problem.tau, problem.lam, blocked=problem.blocked)
     if value < best.risk:
         best = Incumbent.evaluate(problem, mu)
-    lower = lower_bound(master.points, *master.certificate_rows(solution), problem.tau, problem.lam, rho=best.risk)
+    lower = lower_bound(master.points, *master.certificate_rows(solution), problem.tau, problem.lam,
+                        rho=problem.radius(best.risk))
     return best, lower
 
 

@@ -96,7 +96,7 @@ def at_last_stage(problem, lambda0s, stages, candidates, deadline):
     master, lower = result.master, 0.0
     if master is not None and master.solution is not None:
         lower = max(0.0, lower_bound(master.points, *master.certificate_rows(), problem.tau, problem.lam,
-                                     rho=best.risk))
+                                     rho=problem.radius(best.risk)))
     status = result.status if result.status in (Status.CALLBACK, Status.STALLED, Status.SOLVER_ERROR) else (
         Status.TIME_LIMIT if deadline.expired() else Status.MAX_ITER)
     return FitResult(master=master, mu=best.mu, objective=np.nan, lower=lower, upper=best.risk, status=status,

@@ -16,9 +16,11 @@ On the set ``{mu : lambda.|mu| <= rho}`` the last sum is at least ``-rho max(0, 
 
     R* >= -b.alpha - rho max(0, max_j r_j - 1)                                            (*)
 
-for any ``rho >= lambda.|mu*|``.  Taking ``C = {y_i}`` for every sample and averaging gives
-``varphi(mu) >= tau.mu - 1``, i.e. ``R(mu) >= lambda.|mu|`` for every ``mu``: so ``R* >= 0`` and ``rho = R(mu)`` of any
-``mu`` is valid (``lambda.|mu*| <= R* <= R(mu)``).  When ``alpha`` is an optimal dual of the full LP (eq. 6),
+for any ``rho >= lambda.|mu*|``.  Since ``-b_r >= 0``, a finite ``R*`` (a feasible dual, eq. 6) is at least 0.
+Taking ``C = {y_i}`` for every sample and averaging gives ``varphi(mu) >= tau.mu - 1`` where ``tau`` is that average
+(as :func:`~mrc_pyomo.problem.prepare` makes it), i.e. ``R(mu) >= lambda.|mu|`` for every ``mu``: ``rho = R(mu)`` of any
+``mu`` is valid (``lambda.|mu*| <= R* <= R(mu)``); for a ``tau`` given otherwise,
+:meth:`~mrc_pyomo.problem.MRCProblem.radius` widens it by the distance of ``tau`` to that average.  When ``alpha`` is an optimal dual of the full LP (eq. 6),
 ``r_j <= 1`` and (*) equals ``R*``: the bound is tight at the optimum.  ``alpha`` is the master's duals on training or
 centroid rows (averages of training rows, never above ``varphi``), clipped at 0 and normalised; the row
 ``objective >= 0`` of the many-class initialisation only serves the LP and is left out.
@@ -56,6 +58,9 @@ GAP_FLOOR = 1e-9
 RHO_MARGIN = 1e-6
 # steps of repair_alpha at most: each drops the rows the last made negative, or adds the features it pushed over
 REPAIR_ROUNDS = 5
+#: the relative margin inside ``|g_j - tau_j| <= lambda_j`` that :func:`repair_alpha` aims at, room for the rounding of
+#: ``g`` and the least-squares step: its weights pay no penalty, so they need no ``rho`` (an infinite one included)
+REPAIR_MARGIN = 1e-9
 
 
 def gap_tolerance(eps_1):
@@ -72,7 +77,9 @@ def lagrangian_bound(g, minus_b_alpha, tau, lam, rho, errors=None):
     arithmetic for the weights as given."""
     g_error, b_error = (0.0, 0.0) if errors is None else errors
     excess = max(0.0, float(relative_feature_violations(g, tau, lam, g_error).max()) - 1.0)
-    if np.isinf(excess):
+    if excess == 0.0:
+        rho = 0.0   # no penalty to pay: (*) is -b.alpha whatever rho (even an infinite one, MRCProblem.radius)
+    elif np.isinf(excess) or np.isinf(rho):
         return -np.inf
     if errors is None:
         return float(minus_b_alpha) - rho * excess
@@ -110,13 +117,14 @@ def rows_touching(points, samples, subsets, features):
 
 def repair_alpha(points, samples, subsets, alpha, g, tau, lam):
     """``alpha`` (``>= 0``, summing to 1, with ``g = F^T alpha``) moved on its support by the least-squares step to
-    ``F_Z^T alpha' = tau_Z + clip(g_Z - tau_Z, -lambda_Z, lambda_Z)`` and ``sum(alpha') = 1``, ``Z`` the features with
-    ``lambda_j = 0`` or ``r_j > 1``.  Rows it would make negative leave the support, features it pushes over ``r_j = 1``
+    ``F_Z^T alpha' = tau_Z + clip(g_Z - tau_Z, -l_Z, l_Z)`` and ``sum(alpha') = 1``, ``Z`` the features with
+    ``lambda_j = 0`` or ``|g_j - tau_j| > l_j``, ``l = (1 -`` :data:`REPAIR_MARGIN` ``) lambda``.  Rows it would make negative leave the support, features it pushes over ``r_j = 1``
     join ``Z``, and it is taken again (:data:`REPAIR_ROUNDS` steps at most); ``None`` if none gave weights ``>= 0``."""
     support = np.flatnonzero(alpha > 0)
     D = tau.shape[1]
-    target = (tau + np.clip(g - tau, -lam, lam)).ravel()
-    chosen = (lam.ravel() <= 0) | (relative_feature_violations(g, tau, lam).ravel() > 1.0)
+    inner = lam * (1.0 - REPAIR_MARGIN)
+    target = (tau + np.clip(g - tau, -inner, inner)).ravel()
+    chosen = (lam.ravel() <= 0) | (relative_feature_violations(g, tau, inner).ravel() > 1.0)
     best = None
     for _ in range(REPAIR_ROUNDS):
         features = np.flatnonzero(chosen)
@@ -133,7 +141,7 @@ def repair_alpha(points, samples, subsets, alpha, g, tau, lam):
             continue
         best = np.zeros_like(alpha)
         best[support] = weights
-        pushed = relative_feature_violations(dual_correlations(points, samples, subsets, best), tau, lam).ravel() > 1
+        pushed = relative_feature_violations(dual_correlations(points, samples, subsets, best), tau, inner).ravel() > 1
         if not (pushed & ~chosen).any():
             break
         chosen |= pushed

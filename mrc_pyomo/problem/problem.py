@@ -15,11 +15,12 @@ from sklearn.utils.multiclass import check_classification_targets
 from ..data import DataSource, InMemorySource, as_source, is_dask_array
 from ..feature_maps import make_feature_map
 from ..formulations import get_formulation
+from ..oracles.dual import ROUND_OFF, relative_feature_violations
 from ..oracles.primal import RulePass, risk, risk_upper_bound, rule_pass
-from ..oracles.rounding import round_down
-from .estimates import mean_and_confidence
+from ..oracles.rounding import gamma, round_down
+from .estimates import class_sums_of, mean_and_confidence
 from .reduction import complete, find_reduction
-from .scaling import center_columns, column_scales, scale_columns, uncenter
+from .scaling import center_columns, column_peaks, column_scales, scale_columns, uncenter
 
 #: rows read at a time by the last pass in the user's units (data in memory): no second copy of the mapped data, and a
 #: multiple of the blocks of :mod:`mrc_pyomo.data.source` (the same scores as on Dask)
@@ -53,7 +54,9 @@ class MRCProblem:
     ``scale``: the column scale ``d``, ``(D,)``; ``centre``: the column means subtracted (user's units), or None; ``X``
     and ``feature_map``: the training data as given and its fitted map, for the last pass in the user's units (None from
     :meth:`from_arrays`); ``weights``: positive sample weights of ``tau``, ``std`` and a first master's centroids, or
-    None; ``feature_names``: the column names of ``X`` (``feature_names_in_``), or None, for a stepped fit."""
+    None; ``feature_names``: the column names of ``X`` (``feature_names_in_``), or None, for a stepped fit;
+    ``label_gap``: a bound on ``|tau - m|``, ``m`` the mean of the rows ``(i, {y_i})`` (:meth:`radius`), or None where
+    ``tau`` is that mean (:func:`prepare`)."""
 
     data: DataSource
     y: np.ndarray
@@ -68,20 +71,44 @@ class MRCProblem:
     feature_map: object = None
     weights: np.ndarray = None
     feature_names: np.ndarray = None
+    label_gap: np.ndarray = None
 
     @classmethod
     def from_arrays(cls, Psi, y, tau, lam, reduction=None):
         """The problem of a given ``Psi`` (array, sparse matrix or data source, not rescaled), class indices ``y``,
         ``tau`` and ``lam`` (``lambda0 = 1``, ``std = lam``): the LP of eq. 4 as it is, for experiments and tests.
-        ``y`` may be None; what needs labels (MRC-CCG's first master, :meth:`rule`) then raises ``ValueError``."""
-        y = None if y is None else np.asarray(y)
-        return cls(data=as_source(Psi), y=y, tau=np.asarray(tau, dtype=float), std=np.asarray(lam, dtype=float),
-                   classes=np.arange(np.asarray(tau).shape[0]), reduction=reduction)
+        ``y`` may be None; what needs labels (MRC-CCG's first master, :meth:`rule`) then raises ``ValueError``.  Any
+        ``tau`` is taken: its distance to the mean ``m`` of the rows ``(i, {y_i})`` (one pass; rounding included) is
+        kept for :meth:`radius` (infinite without labels)."""
+        data, tau = as_source(Psi), np.asarray(tau, dtype=float)
+        if y is None:
+            gap = np.full(tau.shape, np.inf)
+        else:
+            y = np.asarray(y)
+            mean = class_sums_of(data, y, tau.shape[0]) / data.n_samples
+            gap = np.abs(tau - mean) + gamma(data.n_samples + 2) * column_peaks(data)[None, :]
+        return cls(data=data, y=y, tau=tau, std=np.asarray(lam, dtype=float), classes=np.arange(tau.shape[0]),
+                   reduction=reduction, label_gap=gap)
 
     @property
     def lam(self):
         """``lambda = lambda0 * std`` (eq. 2), shape ``(K, D)``."""
         return self.lambda0 * self.std
+
+    def radius(self, risk):
+        """A bound ``rho >= lambda.|mu*|`` from ``risk = R(mu)`` of any rule, the ``rho`` of the Lagrangian bound
+        (:mod:`~mrc_pyomo.oracles.certificate`).  The rows ``(i, {y_i})`` averaged give ``varphi(mu) + 1 >= m.mu``,
+        so ``R(mu) >= (m - tau).mu + lambda.|mu| >= (1 - r_0) lambda.|mu|`` with ``r_0 = max_j |m_j - tau_j| /
+        lambda_j``, and ``lambda.|mu*| <= R* / (1 - r_0) <= risk / (1 - r_0)``: ``risk`` itself where ``tau`` is
+        ``m`` (``label_gap`` None), ``inf`` where ``r_0 >= 1`` (a ``lambda_j = 0`` with ``m_j != tau_j`` to
+        :data:`~mrc_pyomo.oracles.dual.ROUND_OFF`, or no labels)."""
+        if self.label_gap is None:
+            return risk
+        r_0 = float(relative_feature_violations(self.tau, self.tau, self.lam, self.label_gap).max())
+        free = self.lam <= 0
+        if np.any(self.label_gap[free] > ROUND_OFF * (1.0 + np.abs(self.tau[free]))):
+            r_0 = np.inf
+        return risk / (1.0 - r_0) * (1.0 + 4 * np.finfo(np.float64).eps) if r_0 < 1.0 else np.inf
 
     @property
     def n_classes(self):

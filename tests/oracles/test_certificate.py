@@ -12,10 +12,11 @@ from contextlib import nullcontext
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy.optimize import linprog
 from sklearn.datasets import load_iris
 from sklearn.exceptions import ConvergenceWarning
 
-from helpers import R_star_of, assert_exact, random_problem
+from helpers import REFERENCE_TOL, R_star_of, assert_exact, explicit_F, random_problem
 from mrc_pyomo import MRCClassifier
 
 
@@ -116,3 +117,37 @@ def test_each_end_is_rigorous_in_floating_point(method, offset, scale, lambda0):
     with said():
         reference = MRCClassifier(method="lp", lambda0=lambda0, eps_1=1e-6).fit(X, y)
     assert fit.lower_ <= exact_risk(Psi, reference.mu_, reference.tau_, reference.lambda_)
+
+
+def lp_value(Psi, n_classes, tau, lam):
+    """R* of the LP (eq. 4) of the given ``tau`` and ``lam``, every row enumerated, by scipy's HiGHS."""
+    F, b = explicit_F(Psi, n_classes)
+    t, l = tau.ravel(), lam.ravel()
+    res = linprog(np.concatenate([l - t, t + l, [1.0]]), A_ub=np.hstack([F, -F, -np.ones((len(F), 1))]), b_ub=b,
+                  bounds=[(0, None)] * (2 * len(t)) + [(None, None)], method="highs",
+                  options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+    assert res.status == 0, res.message
+    return res.fun
+
+
+@pytest.mark.parametrize("method", ["lp", "ccg", "fom", "pdhg", "subgradient"])
+def test_a_tau_given_far_from_the_mean_of_the_rows_of_the_labels_keeps_each_interval_around_R_star(method):
+    """``from_arrays`` takes any ``tau``, but ``rho = R(mu)`` bounds ``lambda.|mu*|`` only where ``tau`` is the mean
+    ``m`` of the rows ``(i, {y_i})``, and MRC-PDHG's rescue took ``g = tau`` for them.  Here ``tau`` is ``m`` moved
+    by 5.9 ``lambda`` (R* = 0.01): MRC-PDHG certified ``[0.085, 0.062]`` and MRC-SUB ``[0.043, 0.044]``, each
+    "converged" around a value that is not R*.  ``MRCProblem.radius`` (infinite here) and the rescue's ``theta
+    |m - tau|`` keep every method's interval around R*; the labels' own mean keeps ``rho = R(mu)``."""
+    from mrc_pyomo.methods.registry import get_method
+    from mrc_pyomo.methods.result import finish
+    from mrc_pyomo.problem import MRCProblem
+    x = np.random.default_rng(0).normal(size=20)
+    Psi, y = np.column_stack([np.ones(20), x]), np.arange(20) % 2
+    tau, lam = np.array([[1.09, x.mean()], [0.0, 0.0]]), np.full((2, 2), 0.1)
+    problem = MRCProblem.from_arrays(Psi, y, tau, lam)
+    R_star = lp_value(Psi, 2, tau, lam)
+    result = finish(get_method(method).steps(problem))
+    assert result.status == "converged"
+    assert result.lower <= R_star + REFERENCE_TOL and R_star <= result.upper + REFERENCE_TOL
+    assert problem.radius(0.5) == np.inf
+    mean = np.array([[0.5, x[y == 0].sum() / 20], [0.5, x[y == 1].sum() / 20]])
+    assert MRCProblem.from_arrays(Psi, y, mean, lam).radius(0.5) == pytest.approx(0.5, rel=1e-12)

@@ -79,7 +79,7 @@ def check_solution(master, solution, problem, config, best, lower):
     rows = master.certificate_rows(solution)   # the duals as weights on the paper's rows (i, C)
     g = dual_correlations(master.points, *rows)
     lower_before = lower
-    lower = max(lower, lower_bound(master.points, *rows, tau, lam, rho=best.risk, g=g,
+    lower = max(lower, lower_bound(master.points, *rows, tau, lam, rho=problem.radius(best.risk), g=g,
                                    target=best.risk - gap_tolerance(eps_1)))
     if (config.shrink and lower - lower_before < gap_tolerance(eps_1) < best.risk - lower
             and constr.max_violation > NUMERICAL_FLOOR and len(constr.samples) < n_max):
@@ -89,7 +89,7 @@ def check_solution(master, solution, problem, config, best, lower):
         shrunk_risk = risk(shrunk, shrunk_varphi, tau, lam)
         if shrunk_risk < best.risk:
             best = Incumbent(shrunk, shrunk_risk, shrunk_varphi + 1.0)
-            lower = max(lower, lower_bound(master.points, *rows, tau, lam, rho=best.risk, g=g,
+            lower = max(lower, lower_bound(master.points, *rows, tau, lam, rho=problem.radius(best.risk), g=g,
                                            target=best.risk - gap_tolerance(eps_1)))
     gap_open = best.risk - lower > gap_tolerance(eps_1)
     picked = slice(None) if gap_open else slice(0)

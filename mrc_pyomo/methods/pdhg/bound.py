@@ -7,12 +7,15 @@ whose ``-b.alpha = sum alpha_r (1 - 1/|C_r|) = 1 - h(W)``: the Lagrangian bound 
 and no extra pass: ``G = Psi^T W`` is the backward pass the next primal step needs.
 
 **The rescue, valid for any** ``W``.  The distribution ``alpha_0`` with weight ``w_i / sum w`` on each row
-``(i, {y_i})`` has ``g = tau`` exactly and ``-b.alpha_0 = 0``.  The mixture ``alpha_theta = (1 - theta) alpha +
-theta alpha_0`` of the two distributions over rows has ``g_theta - tau = (1 - theta)(g - tau)`` and
+``(i, {y_i})`` has ``-b.alpha_0 = 0`` and ``g = m``, the mean of those rows: ``tau`` itself as
+:func:`~mrc_pyomo.problem.prepare` makes it, within ``label_gap`` of it for a ``tau`` given
+(:meth:`~mrc_pyomo.problem.MRCProblem.from_arrays`).  The mixture ``alpha_theta = (1 - theta) alpha + theta
+alpha_0`` of the two distributions over rows has ``g_theta - tau = (1 - theta)(g - tau) + theta (m - tau)`` and
 ``-b.alpha_theta = (1 - theta)(1 - h(W))``.  At ``1 - theta = 1 / max_j r_j`` (``r_j = |g_j - tau_j| /
-lambda_j``) every ``r`` of the mixture is at most 1 and (*) is ``(1 - h(W)) / max_j r_j``, with no penalty.
-(*) is evaluated on the mixture's numbers as computed, its rounding bounded: valid whatever ``theta``.  The
-better bound is kept (the rescue's early on, or when a few tiny ``lambda_j`` keep ``max_j r_j`` far above 1).
+lambda_j``) every ``r`` of the mixture is at most 1 where ``m = tau``, and (*) is ``(1 - h(W)) / max_j r_j``, with no
+penalty.  (*) is evaluated on the mixture's numbers as computed, ``theta |m - tau|`` and the rounding bounded: valid
+whatever ``theta``.  The better bound is kept (the rescue's early on, or when a few tiny ``lambda_j`` keep ``max_j
+r_j`` far above 1).
 """
 
 import numpy as np
@@ -32,8 +35,8 @@ def rounding_of(W, peaks):
 
 
 def dual_bound(W, G, problem, rho, peaks):
-    """The certified lower bound on ``R*`` of the dual iterate ``W`` (``G = Psi^T W``; any namespace) with ``rho
-    = R`` of the best rule: the Lagrangian bound (*) of ``W`` and of its rescue (module docstring), the better,
+    """The certified lower bound on ``R*`` of the dual iterate ``W`` (``G = Psi^T W``; any namespace) with ``rho``
+    from ``R`` of the best rule (:meth:`~mrc_pyomo.problem.MRCProblem.radius`): the Lagrangian bound (*) of ``W`` and of its rescue (module docstring), the better,
     at least 0 (``R* >= 0``)."""
     xp = array_namespace(W)
     total = float(xp.sum(W))
@@ -47,7 +50,8 @@ def dual_bound(W, G, problem, rho, peaks):
     worst = float(relative_feature_violations(g, tau, lam, errors[0]).max())   # max_j r_j, as (*) reads it
     if 1.0 < worst < np.inf:
         share = 1.0 / worst   # 1 - theta
-        mixed = (errors[0] + gamma(3) * peaks[None, :], errors[1] + gamma(2))   # |g|, |tau| <= peaks
+        gap = 0.0 if problem.label_gap is None else (1.0 - share) * problem.label_gap   # theta |m - tau|
+        mixed = (errors[0] + gamma(3) * peaks[None, :] + gap, errors[1] + gamma(2))   # |g|, |tau| <= peaks
         rescued = lagrangian_bound(share * g + (1.0 - share) * tau, share * minus_b, tau, lam, rho, mixed)
         bound = max(bound, rescued)
     return max(0.0, bound)

@@ -182,7 +182,7 @@ def iterations(problem, config=None, *, start=None, deadline=None, log=None, ite
         if risk < best.risk:
             best = Incumbent(to_numpy(new.mu), risk, float(top) + 1.0)
         if k % config.bound_every == 0 or k == config.max_iter:
-            lower = max(lower, dual_bound(new.W, new.G, problem, best.risk, peaks))
+            lower = max(lower, dual_bound(new.W, new.G, problem, problem.radius(best.risk), peaks))
         restarted = restarts.update(new, value, k, config, (T0, S0))
         z = new if restarted or config.reflection is None else restarts.anchored(z, new, k, config.reflection)
         handing_over = support.hands_over(new.W, k, steps.tried) and room_for_masters(deadline, config.room)
