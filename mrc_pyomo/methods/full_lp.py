@@ -20,8 +20,11 @@ weighs on both algorithms alike), and the simplex's disadvantage grows with it; 
 basis of ``K D + 1`` rows costs the simplex nothing whatever ``n``.  Crossover returns a vertex, certified to
 round-off, which ``eps_1 = 0`` needs.  When the primal LP has fewer rows (``n_rows < K D``: sparse text, whose
 reduced LP, :mod:`mrc_pyomo.problem.reduction`, keeps about one row a sample), the dual's basis is the larger:
-the primal LP is solved by the interior point method without crossover (``"primal_ipm"``).  The measurements:
-docs/benchmarks.md, "The library's choices", "The full LP's form".
+the primal LP is solved by the interior point method without crossover (``"primal_ipm"``), or, with two classes
+and at least :data:`PDLP_MIN_ROWS` rows, by HiGHS's PDLP (``"primal_pdlp"``, restarted PDHG to relative tolerances
+``1e-7``): there IPX's starting basis and iterations grow faster than the rows (the common words' columns are
+dense), while on more classes PDLP's iterations are the slower.  The measurements: docs/benchmarks.md, "The
+library's choices", "The full LP's form".
 
 **If the certificate does not close** (a solve within HiGHS's feasibility tolerances ``1e-7`` can leave a gap),
 the instance is re-solved once by the simplex at :data:`~mrc_pyomo.master.REFINED_TOLERANCE`; then an open gap is
@@ -49,22 +52,28 @@ MAX_NONZEROS = 100_000_000
 # the interior point method beats the simplex on the dual LP when K D and K nnz(Psi) reach both (module docstring)
 IPM_MIN_FEATURES = 350
 IPM_MIN_SIZE = 400_000
-FORMS = ("simplex", "ipm", "primal_ipm")
-# HiGHS options of each form: the first two on the dual LP, the third on the primal LP (the master)
+# two-class LPs of fewer rows than K D take PDLP from this many rows on (module docstring)
+PDLP_MIN_ROWS = 20_000
+FORMS = ("simplex", "ipm", "primal_ipm", "primal_pdlp")
+# the forms solved on the primal LP (the master); the others on the dual LP
+PRIMAL_FORMS = ("primal_ipm", "primal_pdlp")
+# HiGHS options of each form
 FORM_OPTIONS = {
     "simplex": {"solver": "simplex", "simplex_strategy": 1},   # dual simplex
     "ipm": {"solver": "ipm", "run_crossover": "on"},
     "primal_ipm": {"solver": "ipm", "run_crossover": "off"},
+    "primal_pdlp": {"solver": "pdlp"},
 }
 
 
 def choose_method(n_classes, n_features, psi_nonzeros, n_rows=None):
     """The LP HiGHS is given and its algorithm (module docstring), from ``K``, ``D = n_features``, ``nnz(Psi)``
-    and the primal LP's rows ``n_rows`` (``None``: more than ``K D``): ``"primal_ipm"`` when ``n_rows < K D``,
-    else ``"ipm"`` when ``K D >= IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, else ``"simplex"``."""
+    and the primal LP's rows ``n_rows`` (``None``: more than ``K D``): when ``n_rows < K D``, ``"primal_pdlp"``
+    for two classes and ``n_rows >= PDLP_MIN_ROWS``, else ``"primal_ipm"``; otherwise ``"ipm"`` when ``K D >=
+    IPM_MIN_FEATURES`` and ``K nnz(Psi) >= IPM_MIN_SIZE``, else ``"simplex"``."""
     m, size = n_classes * n_features, n_classes * psi_nonzeros
     if n_rows is not None and n_rows < m:
-        return "primal_ipm"
+        return "primal_pdlp" if n_classes == 2 and n_rows >= PDLP_MIN_ROWS else "primal_ipm"
     return "ipm" if m >= IPM_MIN_FEATURES and size >= IPM_MIN_SIZE else "simplex"
 
 
@@ -143,12 +152,22 @@ def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000,
             rows = problem.full_lp_size(formulation)[0]
             form = choose_method(problem.n_classes, problem.n_features, problem.nonzeros, rows)
         options = {**FORM_OPTIONS[form], **(solver_options or {})}
-        backend = None if form == "primal_ipm" else DualLPBackend
+        backend = None if form in PRIMAL_FORMS else DualLPBackend
     master = full_master(problem, solver, options, block_size, backend, formulation)
     master.full_lp_method = form
     seconds_update = time.perf_counter() - start
     tic = time.perf_counter()
-    solution = master.solve(time_limit=deadline.remaining())
+    try:
+        solution = master.solve(time_limit=deadline.remaining())
+    except MasterSolveError as error:
+        if form != "primal_pdlp" or isinstance(error, MasterTimeLimit):
+            raise
+        # PDLP ended short of its tolerances (its iteration limit, a numerical failure): the interior point method
+        for name, value in FORM_OPTIONS["primal_ipm"].items():
+            if name not in (solver_options or {}):
+                master.set_solver_option(name, value)
+        master.full_lp_method = "primal_ipm"
+        solution = master.solve(time_limit=deadline.remaining())
     return master, solution, seconds_update, time.perf_counter() - tic
 
 

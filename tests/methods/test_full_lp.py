@@ -142,7 +142,7 @@ def test_solver_errors_and_the_size_guard():
         full_lp.solve_full_lp(MRCProblem.from_arrays(big, None, np.zeros((10, 65)), np.zeros((10, 65))))
 
 
-@pytest.mark.parametrize("method", ["simplex", "primal_ipm"])
+@pytest.mark.parametrize("method", ["simplex", "primal_ipm", "primal_pdlp"])
 def test_a_time_limit_stops_the_full_lp_with_a_certified_answer(method):
     Psi, _, tau, lam = scaled_problem(200, 6, 4, False, seed=2)
     problem = MRCProblem.from_arrays(Psi, None, tau, lam)
@@ -186,3 +186,30 @@ def test_a_formulation_that_changes_the_paper_s_rows_is_solved_in_its_primal_for
     finally:
         FORMULATIONS.clear()
         FORMULATIONS.update(before)
+
+
+def test_two_class_lps_of_many_rows_and_fewer_than_K_D_take_pdlp():
+    """Sparse text's primal LP (fewer rows than ``K D``) by IPX without crossover, except with two classes from
+    ``PDLP_MIN_ROWS`` rows on, where HiGHS's PDLP is the faster (module docstring of ``full_lp``)."""
+    rows = full_lp.PDLP_MIN_ROWS
+    assert full_lp.choose_method(2, 50_000, 900_000, rows) == "primal_pdlp"
+    assert full_lp.choose_method(2, 50_000, 900_000, rows - 1) == "primal_ipm"
+    assert full_lp.choose_method(3, 50_000, 900_000, rows) == "primal_ipm"
+    assert full_lp.choose_method(2, rows // 4, 900_000, rows) != "primal_pdlp"   # K D <= rows: the dual LP
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_the_primal_lp_by_pdlp_is_certified_and_an_unfinished_pdlp_hands_over_to_ipx(sparse):
+    """PDLP solves the primal LP to its tolerances (1e-7 relative): the certificate, from its duals and the exact
+    ``R`` of its rule, closes within ``eps_1``.  Stopped short of them (its iteration limit, here 1), it is not an
+    error: the interior point method solves the LP, and the master says so."""
+    Psi, y_idx, tau, lam = scaled_problem(60, 4, 2, sparse, seed=3)
+    R_star = reference_R_star(Psi, y_idx, 2, 0.01)
+    problem = MRCProblem.from_arrays(Psi, y_idx, tau, lam)
+    result = finish(full_lp.steps(problem, LPConfig(eps_1=1e-4, form="primal_pdlp")))
+    assert result.status == "converged" and result.master.full_lp_method == "primal_pdlp"
+    assert result.lower <= R_star + 1e-9 and R_star <= result.upper + 1e-9 and result.upper - result.lower <= 1e-4
+    stopped = finish(full_lp.steps(problem, LPConfig(eps_1=1e-6, form="primal_pdlp",
+                                                     solver_options={"pdlp_iteration_limit": 1})))
+    assert stopped.status == "converged" and stopped.master.full_lp_method == "primal_ipm"
+    assert stopped.lower <= R_star + 1e-9 and stopped.upper - stopped.lower <= 1e-6
