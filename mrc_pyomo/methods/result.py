@@ -36,11 +36,23 @@ class Status(str, Enum):
         return format(self.value, spec)
 
 
+#: how far below the lower end an upper end must be for :func:`status_of` to call the interval empty
+EMPTY_INTERVAL = 1e-6
+
+
 def status_of(lower, upper, eps_1, stopped=None):
     """Why a fit with the certified interval ``[lower, upper]`` stopped, the one place that says "converged":
     ``"converged"`` exactly when ``upper - lower <= max(eps_1, GAP_FLOOR)``
     (:func:`~mrc_pyomo.oracles.certificate.gap_tolerance`), whatever stopped it; else ``stopped``, what did (None:
-    nothing, the fit goes on), a method's "converged" that the interval does not support being ``"stalled"``."""
+    nothing, the fit goes on), a method's "converged" that the interval does not support being ``"stalled"``.
+    ``ValueError`` for an empty interval (``upper`` below ``lower`` by :data:`EMPTY_INTERVAL`): a finite ``R*`` is at
+    least 0 (:mod:`~mrc_pyomo.oracles.certificate`), so ``R(mu) < 0`` proves the LP unbounded, ``R* = -inf`` (a
+    ``tau`` given to :meth:`~mrc_pyomo.problem.MRCProblem.from_arrays` that no mean of rows reaches within
+    ``lambda``)."""
+    if upper < lower - EMPTY_INTERVAL:
+        raise ValueError(f"the certified interval [{lower:.6g}, {upper:.6g}] is empty: R(mu) below the lower end "
+                         "proves the LP unbounded (R* = -inf); check tau and lambda (every mean of rows is farther "
+                         "from tau than lambda allows)")
     if upper - lower <= gap_tolerance(eps_1):
         return Status.CONVERGED
     return Status.STALLED if stopped == Status.CONVERGED else stopped

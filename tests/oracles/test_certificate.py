@@ -151,3 +151,17 @@ def test_a_tau_given_far_from_the_mean_of_the_rows_of_the_labels_keeps_each_inte
     assert problem.radius(0.5) == np.inf
     mean = np.array([[0.5, x[y == 0].sum() / 20], [0.5, x[y == 1].sum() / 20]])
     assert MRCProblem.from_arrays(Psi, y, mean, lam).radius(0.5) == pytest.approx(0.5, rel=1e-12)
+
+
+@pytest.mark.parametrize("method", ["fom", "pdhg"])
+def test_a_tau_no_mean_of_rows_can_reach_is_an_unbounded_lp_and_says_so(method):
+    """A finite R* is at least 0 (``-b >= 0``): with one constant feature every ``g`` has ``g_1 + g_2 = 1``, and
+    ``tau = (0.6, 0.6)`` with ``lambda = 0.05`` is out of reach, so the LP is unbounded; the iterations' ``R(mu)``
+    falls below 0 (MRC-FOM's to -6e14), and the fit says why instead of certifying ``[0, R(mu) < 0]`` as
+    "converged".  (MRC-SUB's steps stay above 0 within their 10,000 iterations here: it ends at ``max_iter``.)"""
+    from mrc_pyomo.methods.registry import get_method
+    from mrc_pyomo.methods.result import finish
+    from mrc_pyomo.problem import MRCProblem
+    problem = MRCProblem.from_arrays(np.ones((20, 1)), np.arange(20) % 2, np.full((2, 1), 0.6), np.full((2, 1), 0.05))
+    with pytest.raises(ValueError, match="unbounded"):
+        finish(get_method(method).steps(problem))
