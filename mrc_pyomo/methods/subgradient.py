@@ -97,8 +97,8 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
         rows_minus_b -= float(right_hand_sides(subset[None])[0])
         rows_count += 1
         errors = (gamma(rows_count + tau.shape[0] + 2) * peaks[None, :], gamma(rows_count + 2))
-        lower = max(lower, lagrangian_bound(rows_g / rows_count, rows_minus_b / rows_count, tau, lam, problem.radius(best),
-                                                errors))
+        rho = problem.radius(best)
+        lower = max(lower, lagrangian_bound(rows_g / rows_count, rows_minus_b / rows_count, tau, lam, rho, errors))
         g = lam * np.sign(y) - tau
         g[subset] += row / subset.sum()
         theta_prev, theta = theta, 2.0 / (k + 1)

@@ -20,10 +20,11 @@ for any ``rho >= lambda.|mu*|``.  Since ``-b_r >= 0``, a finite ``R*`` (a feasib
 Taking ``C = {y_i}`` for every sample and averaging gives ``varphi(mu) >= tau.mu - 1`` where ``tau`` is that average
 (as :func:`~mrc_pyomo.problem.prepare` makes it), i.e. ``R(mu) >= lambda.|mu|`` for every ``mu``: ``rho = R(mu)`` of any
 ``mu`` is valid (``lambda.|mu*| <= R* <= R(mu)``); for a ``tau`` given otherwise,
-:meth:`~mrc_pyomo.problem.MRCProblem.radius` widens it by the distance of ``tau`` to that average.  When ``alpha`` is an optimal dual of the full LP (eq. 6),
-``r_j <= 1`` and (*) equals ``R*``: the bound is tight at the optimum.  ``alpha`` is the master's duals on training or
-centroid rows (averages of training rows, never above ``varphi``), clipped at 0 and normalised; the row
-``objective >= 0`` of the many-class initialisation only serves the LP and is left out.
+:meth:`~mrc_pyomo.problem.MRCProblem.radius` widens it by the distance of ``tau`` to that average.  When ``alpha``
+is an optimal dual of the full LP (eq. 6), ``r_j <= 1`` and (*) equals ``R*``: the bound is tight at the optimum.
+``alpha`` is the master's duals on training or centroid rows (averages of training rows, never above ``varphi``),
+clipped at 0 and normalised; the row ``objective >= 0`` of the many-class initialisation only serves the LP and is
+left out.
 
 **Features with** ``lambda_j = 0`` carry no penalty, so (*) needs ``g_j = tau_j`` (``r_j`` is then 0; otherwise the
 bound is ``-inf`` and only ``R* >= 0`` remains).  With ``lambda0 > 0`` such a feature ``(y, j)`` has an all-zero column
@@ -118,8 +119,9 @@ def rows_touching(points, samples, subsets, features):
 def repair_alpha(points, samples, subsets, alpha, g, tau, lam):
     """``alpha`` (``>= 0``, summing to 1, with ``g = F^T alpha``) moved on its support by the least-squares step to
     ``F_Z^T alpha' = tau_Z + clip(g_Z - tau_Z, -l_Z, l_Z)`` and ``sum(alpha') = 1``, ``Z`` the features with
-    ``lambda_j = 0`` or ``|g_j - tau_j| > l_j``, ``l = (1 -`` :data:`REPAIR_MARGIN` ``) lambda``.  Rows it would make negative leave the support, features it pushes over ``r_j = 1``
-    join ``Z``, and it is taken again (:data:`REPAIR_ROUNDS` steps at most); ``None`` if none gave weights ``>= 0``."""
+    ``lambda_j = 0`` or ``|g_j - tau_j| > l_j``, ``l = (1 -`` :data:`REPAIR_MARGIN` ``) lambda``.  Rows it would make
+    negative leave the support, features it pushes over ``r_j = 1`` join ``Z``, and it is taken again
+    (:data:`REPAIR_ROUNDS` steps at most); ``None`` if none gave weights ``>= 0``."""
     support = np.flatnonzero(alpha > 0)
     D = tau.shape[1]
     inner = lam * (1.0 - REPAIR_MARGIN)

@@ -51,6 +51,13 @@ def relative_feature_violations(g, tau, lam, error=0.0):
     free = lam <= 0
     if np.any(error):   # the features with lambda_j = 0 keep their round-off test: the error bounds it already
         residual = np.where(free, residual, (residual + error) * (1.0 + 4 * np.finfo(np.float64).eps))
+    return relative_residuals(residual, tau, lam)
+
+
+def relative_residuals(residual, tau, lam):
+    """``residual_j / lambda_j`` for residuals ``|g_j - tau_j|`` (or bounds on them) per feature; where ``lambda_j
+    = 0``, 0 if the residual is within :data:`ROUND_OFF` (relative to ``1 + |tau_j|``), else ``inf``."""
+    free = lam <= 0
     ratio = residual / np.where(free, 1.0, lam)
     ratio[free] = np.where(residual[free] > ROUND_OFF * (1.0 + np.abs(tau[free])), np.inf, 0.0)
     return ratio

@@ -15,7 +15,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from ..data import DataSource, InMemorySource, as_source, is_dask_array
 from ..feature_maps import make_feature_map
 from ..formulations import get_formulation
-from ..oracles.dual import ROUND_OFF, relative_feature_violations
+from ..oracles.dual import relative_residuals
 from ..oracles.primal import RulePass, risk, risk_upper_bound, rule_pass
 from ..oracles.rounding import gamma, round_down
 from .estimates import class_sums_of, mean_and_confidence
@@ -104,10 +104,8 @@ class MRCProblem:
         :data:`~mrc_pyomo.oracles.dual.ROUND_OFF`, or no labels)."""
         if self.label_gap is None:
             return risk
-        r_0 = float(relative_feature_violations(self.tau, self.tau, self.lam, self.label_gap).max())
-        free = self.lam <= 0
-        if np.any(self.label_gap[free] > ROUND_OFF * (1.0 + np.abs(self.tau[free]))):
-            r_0 = np.inf
+        bound = self.label_gap * (1.0 + 4 * np.finfo(np.float64).eps)   # with the rounding of the ratio
+        r_0 = float(relative_residuals(bound, self.tau, self.lam).max())
         return risk / (1.0 - r_0) * (1.0 + 4 * np.finfo(np.float64).eps) if r_0 < 1.0 else np.inf
 
     @property

@@ -36,8 +36,8 @@ def rounding_of(W, peaks):
 
 def dual_bound(W, G, problem, rho, peaks):
     """The certified lower bound on ``R*`` of the dual iterate ``W`` (``G = Psi^T W``; any namespace) with ``rho``
-    from ``R`` of the best rule (:meth:`~mrc_pyomo.problem.MRCProblem.radius`): the Lagrangian bound (*) of ``W`` and of its rescue (module docstring), the better,
-    at least 0 (``R* >= 0``)."""
+    from ``R`` of the best rule (:meth:`~mrc_pyomo.problem.MRCProblem.radius`): the Lagrangian bound (*) of ``W`` and
+    of its rescue (module docstring), the better, at least 0 (``R* >= 0``)."""
     xp = array_namespace(W)
     total = float(xp.sum(W))
     if not total > 0:
