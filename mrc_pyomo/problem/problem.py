@@ -78,7 +78,7 @@ class MRCProblem:
         """The problem of a given ``Psi`` (array, sparse matrix or data source, not rescaled), class indices ``y``,
         ``tau`` and ``lam`` (``lambda0 = 1``, ``std = lam``): the LP of eq. 4 as it is, for experiments and tests.
         ``y`` may be None; what needs labels (MRC-CCG's first master, :meth:`rule`) then raises ``ValueError``.  Any
-        ``tau`` is taken: its distance to the mean ``m`` of the rows ``(i, {y_i})`` (one pass; rounding included) is
+        ``tau`` is taken: its distance to the mean ``m`` of the rows ``(i, {y_i})`` (two passes; rounding included) is
         kept for :meth:`radius` (infinite without labels)."""
         data, tau = as_source(Psi), np.asarray(tau, dtype=float)
         if y is None:
