@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 from ..formulations.paper import objective_coefficients
 from .backend import Backend, Capabilities
-from .highs_setup import INF, check_options, highspy, quiet_highs, run_with_limit, set_option
+from .highs_setup import INF, check_options, highspy, quiet_highs, run_pdlp, run_with_limit, set_option
 from .solution import BackendSolution, solve_error
 
 
@@ -120,14 +120,19 @@ class HighsMaster:
             self.n_columns -= len(gone)
 
     def _run(self, time_limit):
+        """Run HiGHS within ``time_limit``; return the model status and whether ``highs.getSolution()`` holds the
+        solve's point whatever the status (PDLP's: :func:`~mrc_pyomo.master.highs_setup.run_pdlp`)."""
+        if self.highs.getOptionValue("solver")[1] == "pdlp":
+            return run_pdlp(self.highs, time_limit)
         run_with_limit(self.highs, time_limit)
+        return self.highs.getModelStatus(), False
 
     def _run_ipm(self, time_limit):
         """Run HiGHS's interior point method (with crossover) for this run only, then restore the solver."""
         solver = self.highs.getOptionValue("solver")[1]
         self.set_option("solver", "ipm")
         try:
-            self._run(time_limit)
+            return self._run(time_limit)
         finally:
             self.set_option("solver", solver)
 
@@ -143,27 +148,31 @@ class HighsMaster:
         start = self.highs.getRunTime()
         by_ipm, self.ipm_next = self.ipm_next, False
         if by_ipm:
-            self._run_ipm(time_limit)
+            status, iterate = self._run_ipm(time_limit)
             budget = None
         else:
             first = budget if time_limit is None else time_limit if budget is None else min(budget, time_limit)
-            self._run(first)
-        status = self.highs.getModelStatus()
+            status, iterate = self._run(first)
         text = self.highs.modelStatusToString(status) + (" (IPM: a large change)" if by_ipm else "")
         stalled = (budget is not None and status == highspy.HighsModelStatus.kTimeLimit
                    and (time_limit is None or budget < time_limit))
         if stalled:
             self.highs.clearSolver()
-            self._run_ipm(None if time_limit is None else time_limit - (self.highs.getRunTime() - start))
-            status = self.highs.getModelStatus()
+            remaining = None if time_limit is None else time_limit - (self.highs.getRunTime() - start)
+            status, iterate = self._run_ipm(remaining)
             text = f"{self.highs.modelStatusToString(status)} (IPM: the simplex stalled for {budget:.2g} s)"
         if status != highspy.HighsModelStatus.kOptimal:
-            raise solve_error(f"HiGHS did not solve {what} to optimality: model status '{text}'",
-                              status == highspy.HighsModelStatus.kTimeLimit)
+            timed_out = status == highspy.HighsModelStatus.kTimeLimit
+            raise solve_error(f"HiGHS did not solve {what} to optimality: model status '{text}'", timed_out,
+                              self.point(text) if timed_out and iterate else None)
+        return self.point(text)
+
+    def point(self, status):
+        """The :class:`~mrc_pyomo.master.solution.BackendSolution` of HiGHS's solution, with the words ``status``."""
         solution = self.highs.getSolution()
         x = np.asarray(solution.col_value)
         duals = -np.asarray(solution.row_dual)
-        return BackendSolution(status=text, objective=self.highs.getInfo().objective_function_value,
+        return BackendSolution(status=status, objective=self.highs.getInfo().objective_function_value,
                                mu=x[self.mu_columns[:, 0]] - x[self.mu_columns[:, 1]], nu=float(x[0]),
                                columns=x[self.item_columns], row_duals=duals[self.n_fixed_rows:],
                                beta=float(duals[0]) if self.n_fixed_rows else 0.0)

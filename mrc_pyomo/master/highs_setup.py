@@ -9,6 +9,7 @@ import contextlib
 import ctypes
 import os
 import sys
+import time
 
 try:
     import highspy
@@ -21,13 +22,50 @@ INF = 1e30 if highspy is None else highspy.kHighsInf
 def run_with_limit(highs, time_limit):
     """``highs.run()`` with a limit for this run only: HiGHS compares its ``time_limit`` option with its own
     clock, which runs across runs, so it is set to that clock plus the limit and restored afterwards."""
-    if time_limit is None:
+    with limited(highs, time_limit):
         highs.run()
+
+
+def run_pdlp(highs, time_limit):
+    """HiGHS's PDLP run in HiGHS's three steps, one at a time, so that its last point reaches the LP's own space
+    whether or not it is optimal: ``presolve``; the presolved LP solved by a second instance with ``highs``'s options
+    and no presolve, within what is left of ``time_limit``; ``postsolve`` of its point, optimal or not, into
+    ``highs``.  (``highs.run()`` postsolves an optimal point only: stopped by its time limit, its point is the
+    presolved LP's, of other columns.)  The same point as ``highs.run()``'s when it ends optimal.  Returns ``(status,
+    iterate)``: the model status of the solve, and whether ``highs.getSolution()`` holds its point.  A presolve that
+    ends the solve (an LP reduced to nothing, infeasible or unbounded) is ``highs.run()``'s."""
+    start = time.perf_counter()
+    remaining = None if time_limit is None else max(float(time_limit), 0.0)
+    with limited(highs, remaining):
+        highs.presolve()
+    if highs.getModelPresolveStatus() not in (highspy.HighsPresolveStatus.kReduced,
+                                              highspy.HighsPresolveStatus.kNotReduced):
+        run_with_limit(highs, None if remaining is None else max(remaining - (time.perf_counter() - start), 0.0))
+        return highs.getModelStatus(), False
+    reduced = quiet_highs()
+    reduced.passOptions(highs.getOptions())
+    reduced.passModel(highs.getPresolvedLp())
+    reduced.setOptionValue("presolve", "off")
+    run_with_limit(reduced, None if remaining is None else max(remaining - (time.perf_counter() - start), 0.0))
+    point = reduced.getSolution()
+    if len(point.col_value) != reduced.getNumCol() or len(point.row_dual) != reduced.getNumRow():
+        return reduced.getModelStatus(), False
+    point.value_valid = point.dual_valid = True
+    highs.postsolve(point)
+    return reduced.getModelStatus(), True
+
+
+@contextlib.contextmanager
+def limited(highs, time_limit):
+    """While the block runs, HiGHS's ``time_limit`` is ``time_limit`` seconds from now on its own clock (None:
+    as it is); restored afterwards (:func:`run_with_limit`)."""
+    if time_limit is None:
+        yield
         return
     previous = highs.getOptionValue("time_limit")[1]
     highs.setOptionValue("time_limit", highs.getRunTime() + max(float(time_limit), 0.0))
     try:
-        highs.run()
+        yield
     finally:
         highs.setOptionValue("time_limit", previous)
 

@@ -19,7 +19,7 @@ from .model import MasterModel
 from .points import Points
 from .pyomo_solve import solver_name
 from .solver_backends import BUILTIN_SOLVER, backend_option, check_solver, make_backend, picklable_solver
-from .solution import Changes, MasterSolution
+from .solution import Changes, MasterSolution, MasterTimeLimit
 
 class RestrictedMaster:
     """``P_{I,J}``: items ``I`` (pairs ``(sample, label set)``, the paper's rows ``(i, C)`` in its formulation)
@@ -219,21 +219,30 @@ class RestrictedMaster:
         """Solve ``P_{I,J}``; return and store the :class:`MasterSolution`.  Raises :class:`MasterSolveError`.
 
         Where ``capabilities.limits_inside_solve``, ``time_limit`` (seconds) bounds this solve and ``budget`` the warm
-        simplex (:meth:`~mrc_pyomo.master.highs_backend.HighsMaster.solve`); other backends ignore both."""
+        simplex (:meth:`~mrc_pyomo.master.highs_backend.HighsMaster.solve`); other backends ignore both.  At the time
+        limit, the :class:`MasterTimeLimit` raised holds the solver's unfinished point, where it has one, as a
+        :class:`MasterSolution` of this master (not stored: :attr:`solution` stays the last optimal one)."""
         try:
             solved = self.backend.solve(self, time_limit, budget)
-        finally:
-            seconds = dict(self.backend.seconds)
+        except MasterTimeLimit as error:
+            if error.iterate is None:
+                raise
+            raise MasterTimeLimit(str(error), self.master_solution(error.iterate, dict(self.backend.seconds)),
+                                  self) from error
         self.solver_status = solved.status
+        self.solution = self.master_solution(solved, dict(self.backend.seconds))
+        return self.solution
+
+    def master_solution(self, solved, seconds):
+        """The :class:`MasterSolution` of a backend's :class:`~mrc_pyomo.master.solution.BackendSolution`
+        ``solved``, with the ``seconds`` of its solve."""
         mu = np.zeros(self.n_classes * self.n_features)
         mu[self.features] = solved.mu
         row_duals = np.asarray(solved.row_duals, dtype=float)
-        self.solution = MasterSolution(mu=mu.reshape(self.n_classes, self.n_features), nu=float(solved.nu),
-                                       alpha=self.formulation.item_duals(self.subsets, row_duals),
-                                       beta=float(solved.beta), objective=float(solved.objective),
-                                       row_duals=row_duals, columns=np.asarray(solved.columns, dtype=float),
-                                       seconds=seconds)
-        return self.solution
+        return MasterSolution(mu=mu.reshape(self.n_classes, self.n_features), nu=float(solved.nu),
+                              alpha=self.formulation.item_duals(self.subsets, row_duals), beta=float(solved.beta),
+                              objective=float(solved.objective), row_duals=row_duals,
+                              columns=np.asarray(solved.columns, dtype=float), seconds=seconds)
 
     # -- the Pyomo model --------------------------------------------------------------------------------
     @property

@@ -11,13 +11,22 @@ class MasterSolveError(RuntimeError):
 
 
 class MasterTimeLimit(MasterSolveError):
-    """The solver stopped at the time limit it was given, by its own status (not by its message's words)."""
+    """The solver stopped at the time limit it was given, by its own status (not by its message's words).
+
+    ``iterate``: the solver's point when it stopped, where it has one in the LP's own space (HiGHS's PDLP,
+    :func:`~mrc_pyomo.master.highs_setup.run_pdlp`), else None: from a backend a :class:`BackendSolution`, from
+    :meth:`~mrc_pyomo.master.RestrictedMaster.solve` a :class:`MasterSolution` of ``master``.  It is no optimum:
+    its rule and duals are worth what the certificate makes of them (:mod:`mrc_pyomo.oracles.certificate`)."""
+
+    def __init__(self, message, iterate=None, master=None):
+        super().__init__(message)
+        self.iterate, self.master = iterate, master
 
 
-def solve_error(message, time_limit_reached):
-    """The error of a solve that did not end optimal: :class:`MasterTimeLimit` if its time limit stopped it, else
-    :class:`MasterSolveError`."""
-    return (MasterTimeLimit if time_limit_reached else MasterSolveError)(message)
+def solve_error(message, time_limit_reached, iterate=None):
+    """The error of a solve that did not end optimal: :class:`MasterTimeLimit` (with the solver's ``iterate``, if
+    any) if its time limit stopped it, else :class:`MasterSolveError`."""
+    return MasterTimeLimit(message, iterate) if time_limit_reached else MasterSolveError(message)
 
 
 @dataclass(frozen=True)

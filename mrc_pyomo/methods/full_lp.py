@@ -202,17 +202,24 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     """The full LP of ``problem`` solved and certified, as a method's steps (a generator that yields nothing),
     returning a :class:`~mrc_pyomo.methods.result.FitResult` (no history); ``start`` and ``log`` are not used.
     ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, after one refined re-solve of an
-    open gap (module docstring), else ``"stalled"``.  A solve stopped by ``deadline`` gives ``mu = 0``, the
-    interval ``[0, R(0)]`` and ``"time_limit"`` (the solver's unfinished iterate is not certified)."""
+    open gap (module docstring), else ``"stalled"``.  A solve stopped by ``deadline`` is ``"time_limit"`` (or
+    ``"converged"`` if its point's certified gap is within ``eps_1``): PDLP's last point certified as any
+    (:class:`~mrc_pyomo.master.MasterTimeLimit`'s ``iterate``), the other algorithms' ``mu = 0`` and ``[0, R(0)]``
+    (no point of theirs is the LP's before they end)."""
     yield from ()
     config, deadline = LPConfig() if config is None else config, deadline_of(deadline)
     try:
         master, solution, _, _ = solve_full_lp(problem, config.solver, config.solver_options, config.block_size,
                                                config.form, deadline, config.formulation)
-    except MasterTimeLimit:
-        best = Incumbent.evaluate(problem, np.zeros_like(problem.tau))
-        return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk,
-                         status=Status.TIME_LIMIT, history=[], columns=tuple(HISTORY_COLUMNS))
+    except MasterTimeLimit as error:
+        if error.iterate is None:
+            best = Incumbent.evaluate(problem, np.zeros_like(problem.tau))
+            return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk,
+                             status=Status.TIME_LIMIT, history=[], columns=tuple(HISTORY_COLUMNS))
+        best, lower = certify(problem, error.master, error.iterate)   # PDLP's last point, certified as any
+        return FitResult(master=error.master, mu=best.mu, objective=error.iterate.objective, lower=lower,
+                         upper=best.risk, status=status_of(lower, best.risk, config.eps_1, Status.TIME_LIMIT),
+                         history=[], columns=tuple(HISTORY_COLUMNS))
     best, lower = certify(problem, master, solution)
     if status_of(lower, best.risk, config.eps_1) is None and not deadline.expired():
         refined = refine(master, config.solver_options, deadline)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from helpers import random_problem, standard_problem
+from helpers import random_problem, scaled_problem, standard_problem
 from mrc_pyomo import MasterSolveError, MRCClassifier
 
 
@@ -99,3 +99,37 @@ def test_the_log_asked_for_goes_where_python_prints(capfd):
     with contextlib.redirect_stdout(quiet):
         MRCClassifier().fit(X, y)
     assert quiet.getvalue() == "" and capfd.readouterr().out == ""
+
+
+def test_pdlp_run_in_three_steps_gives_highs_s_optimum_and_an_unfinished_point_in_the_lp_s_own_space():
+    """:func:`~mrc_pyomo.master.highs_setup.run_pdlp`: ended optimal, the point of ``highs.run()`` bit for bit;
+    stopped short (here its iteration limit), a point of the LP's own columns and rows, of the objective HiGHS
+    reports for it, where ``highs.run()`` stopped keeps none (its point is the presolved LP's)."""
+    import highspy
+    from mrc_pyomo.master.highs_setup import quiet_highs, run_pdlp
+    from mrc_pyomo.methods import full_lp
+    from mrc_pyomo.problem import MRCProblem
+    Psi, y_idx, tau, lam = scaled_problem(300, 8, 2, True, seed=4)
+    master = full_lp.full_master(MRCProblem.from_arrays(Psi, y_idx, tau, lam), "highs", {"solver": "pdlp"}, 100)
+
+    def fresh(**options):
+        highs = quiet_highs({"solver": "pdlp", **options})
+        highs.passModel(master.backend.highs.getLp())
+        return highs
+
+    whole, split = fresh(), fresh()
+    whole.run()
+    assert run_pdlp(split, None) == (highspy.HighsModelStatus.kOptimal, True)
+    assert whole.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    assert np.array_equal(whole.getSolution().col_value, split.getSolution().col_value)
+    assert np.array_equal(whole.getSolution().row_dual, split.getSolution().row_dual)
+    stopped = fresh(pdlp_iteration_limit=40)
+    status, iterate = run_pdlp(stopped, None)
+    assert status == highspy.HighsModelStatus.kIterationLimit and iterate
+    point, lp = stopped.getSolution(), stopped.getLp()
+    assert len(point.col_value) == lp.num_col_ and len(point.row_dual) == lp.num_row_
+    assert np.dot(lp.col_cost_, point.col_value) == pytest.approx(stopped.getInfo().objective_function_value)
+    assert np.all(np.asarray(point.row_dual) <= 0) and np.sum(point.row_dual) < 0   # the rows' duals, <= 0
+    alone = fresh(pdlp_iteration_limit=40)
+    alone.run()
+    assert not alone.getSolution().value_valid   # HiGHS's own run keeps no point of the LP's once stopped

@@ -147,8 +147,13 @@ def test_a_time_limit_stops_the_full_lp_with_a_certified_answer(method):
     Psi, _, tau, lam = scaled_problem(200, 6, 4, False, seed=2)
     problem = MRCProblem.from_arrays(Psi, None, tau, lam)
     result = finish(full_lp.steps(problem, LPConfig(form=method), deadline=Deadline(0.0)))
-    assert result.status == "time_limit" and result.lower == 0.0
-    assert np.all(result.mu == 0) and result.upper == pytest.approx(worst_case_risk(Psi, result.mu, tau, lam))
+    assert result.status == "time_limit"
+    assert result.upper == pytest.approx(worst_case_risk(Psi, result.mu, tau, lam))
+    if method == "primal_pdlp":   # its last point, certified
+        R_star = finish(full_lp.steps(problem, LPConfig(form="simplex", eps_1=1e-9))).upper
+        assert result.lower <= R_star + 1e-9 <= result.upper + 2e-9
+    else:
+        assert result.lower == 0.0 and np.all(result.mu == 0)
     # without the limit the same LP solves; a failure that is not the time limit still raises
     assert finish(full_lp.steps(problem, LPConfig(form=method), deadline=Deadline(60.0))).status == "converged"
 
@@ -213,3 +218,26 @@ def test_the_primal_lp_by_pdlp_is_certified_and_an_unfinished_pdlp_hands_over_to
                                                      solver_options={"pdlp_iteration_limit": 1})))
     assert stopped.status == "converged" and stopped.master.full_lp_method == "primal_ipm"
     assert stopped.lower <= R_star + 1e-9 and stopped.upper - stopped.lower <= 1e-6
+
+
+def test_a_pdlp_stopped_by_the_time_limit_returns_its_last_point_certified(monkeypatch):
+    """PDLP's last point when the time limit stops it (here its 800th iteration, reported as the time limit) is
+    the fit's, certified like any rule: ``upper = R(mu)`` of its best on the segment from 0, ``lower`` the
+    Lagrangian bound of its duals, around R*; the master kept (before: ``mu = 0`` on ``[0, R(0)]``)."""
+    import highspy
+    from mrc_pyomo.master import highs_backend, highs_setup
+
+    def stopped(highs, time_limit):
+        highs.setOptionValue("pdlp_iteration_limit", 800)
+        status, iterate = highs_setup.run_pdlp(highs, time_limit)
+        assert status == highspy.HighsModelStatus.kIterationLimit
+        return highspy.HighsModelStatus.kTimeLimit, iterate
+
+    Psi, y_idx, tau, lam = scaled_problem(400, 12, 2, True, seed=5)
+    R_star = reference_R_star(Psi, y_idx, 2, 0.01)
+    problem = MRCProblem.from_arrays(Psi, y_idx, tau, lam)
+    monkeypatch.setattr(highs_backend, "run_pdlp", stopped)
+    result = finish(full_lp.steps(problem, LPConfig(form="primal_pdlp", eps_1=1e-9)))
+    assert result.status == "time_limit" and result.master.full_lp_method == "primal_pdlp"
+    assert result.upper == pytest.approx(worst_case_risk(Psi, result.mu, tau, lam), abs=1e-12)
+    assert 0 < result.lower <= R_star + 1e-9 <= result.upper + 2e-9 and result.upper < 0.5   # R(0) = 1 - 1/K
