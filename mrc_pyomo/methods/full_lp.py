@@ -21,14 +21,18 @@ basis of ``K D + 1`` rows costs the simplex nothing whatever ``n``.  Crossover r
 round-off, which ``eps_1 = 0`` needs.  When the primal LP has fewer rows (``n_rows < K D``: sparse text, whose
 reduced LP, :mod:`mrc_pyomo.problem.reduction`, keeps about one row a sample), the dual's basis is the larger:
 the primal LP is solved by the interior point method without crossover (``"primal_ipm"``), or, with two classes
-and at least :data:`PDLP_MIN_ROWS` rows, by HiGHS's PDLP (``"primal_pdlp"``, restarted PDHG to relative tolerances
-``1e-7``): there IPX's starting basis and iterations grow faster than the rows (the common words' columns are
-dense), while on more classes PDLP's iterations are the slower.  The measurements: docs/benchmarks.md, "The
+and at least :data:`PDLP_MIN_ROWS` rows, by HiGHS's PDLP (``"primal_pdlp"``, restarted PDHG): there IPX's starting
+basis and iterations grow faster than the rows (the common words' columns are dense), while on more classes PDLP's
+iterations are the slower.  PDLP stops at the relative tolerance :func:`pdlp_tolerance`, a hundredth of ``eps_1``
+(HiGHS's ``1e-7`` at the least): the certificate, not the solver's tolerances, says when the fit is done, and a
+hundredth left its gap several times below ``eps_1`` in a fraction of the time to ``1e-7``; a gap still open is
+solved again at ``1e-7``.  Stopped by the time limit, PDLP's last point is certified as any rule
+(:func:`~mrc_pyomo.master.highs_setup.run_pdlp`).  The measurements: docs/benchmarks.md, "The
 library's choices", "The full LP's form".
 
 **If the certificate does not close** (a solve within HiGHS's feasibility tolerances ``1e-7`` can leave a gap),
-the instance is re-solved once by the simplex at :data:`~mrc_pyomo.master.REFINED_TOLERANCE`; then an open gap is
-``"stalled"``.  Any other ``solver`` (a Pyomo name, e.g. ``"glpk"``) solves the primal LP through Pyomo.
+the instance is re-solved (PDLP's first at ``1e-7``, :func:`tighten`), then once by the simplex at
+:data:`~mrc_pyomo.master.REFINED_TOLERANCE`; then an open gap is ``"stalled"``.  Any other ``solver`` (a Pyomo name, e.g. ``"glpk"``) solves the primal LP through Pyomo.
 """
 
 import time
@@ -57,6 +61,11 @@ PDLP_MIN_ROWS = 20_000
 FORMS = ("simplex", "ipm", "primal_ipm", "primal_pdlp")
 # the forms solved on the primal LP (the master); the others on the dual LP
 PRIMAL_FORMS = ("primal_ipm", "primal_pdlp")
+#: PDLP stops at this share of ``eps_1`` as its relative tolerance (HiGHS's ``kkt_tolerance``, its default
+#: :data:`KKT_TOLERANCE` the floor): its point then certifies within ``eps_1`` (module docstring)
+PDLP_TOLERANCE_SHARE = 1e-2
+#: HiGHS's default ``kkt_tolerance``
+KKT_TOLERANCE = 1e-7
 # HiGHS options of each form
 FORM_OPTIONS = {
     "simplex": {"solver": "simplex", "simplex_strategy": 1},   # dual simplex
@@ -128,13 +137,22 @@ def configure(settings, problem):
                     formulation=settings.formulation)
 
 
+def pdlp_tolerance(eps_1, solver_options=None):
+    """PDLP's relative tolerance (HiGHS's ``kkt_tolerance``) for a certified gap of ``eps_1``:
+    :data:`PDLP_TOLERANCE_SHARE` of it, or None where that is not above HiGHS's own :data:`KKT_TOLERANCE` or the
+    user's ``solver_options`` set it."""
+    tolerance = PDLP_TOLERANCE_SHARE * eps_1
+    return tolerance if tolerance > KKT_TOLERANCE and "kkt_tolerance" not in (solver_options or {}) else None
+
+
 def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000, form=None, deadline=None,
-                  formulation="paper"):
+                  formulation="paper", tolerance=None):
     """Solve the full LP of ``problem``; return ``(master, solution, seconds_update, seconds_solve)``.
 
     On HiGHS the LP is solved in ``form`` (None: :func:`choose_method`'s), ``solver_options`` over the form's
     own; ``master.full_lp_method`` says which ran (``"pyomo"``: another solver).  A ``formulation`` other than the
-    paper's is solved in its primal form (``form`` None: ``"ipm"``).  ``deadline`` bounds the solve.  Raises
+    paper's is solved in its primal form (``form`` None: ``"ipm"``).  ``tolerance``: PDLP's (:func:`pdlp_tolerance`;
+    None: HiGHS's).  ``deadline`` bounds the solve.  Raises
     ``ValueError`` beyond :func:`check_size`'s limits, :class:`~mrc_pyomo.master.MasterSolveError` without an
     optimal solution (:class:`~mrc_pyomo.master.MasterTimeLimit` at the time limit)."""
     check_size(problem, formulation)
@@ -151,7 +169,8 @@ def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000,
         if form is None:
             rows = problem.full_lp_size(formulation)[0]
             form = choose_method(problem.n_classes, problem.n_features, problem.nonzeros, rows)
-        options = {**FORM_OPTIONS[form], **(solver_options or {})}
+        loosened = {"kkt_tolerance": tolerance} if form == "primal_pdlp" and tolerance is not None else {}
+        options = {**FORM_OPTIONS[form], **loosened, **(solver_options or {})}
         backend = None if form in PRIMAL_FORMS else DualLPBackend
     master = full_master(problem, solver, options, block_size, backend, formulation)
     master.full_lp_method = form
@@ -163,7 +182,7 @@ def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000,
         if form != "primal_pdlp" or isinstance(error, MasterTimeLimit):
             raise
         # PDLP ended short of its tolerances (its iteration limit, a numerical failure): the interior point method
-        for name, value in FORM_OPTIONS["primal_ipm"].items():
+        for name, value in {**FORM_OPTIONS["primal_ipm"], "kkt_tolerance": KKT_TOLERANCE}.items():
             if name not in (solver_options or {}):
                 master.set_solver_option(name, value)
         master.full_lp_method = "primal_ipm"
@@ -171,16 +190,32 @@ def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000,
     return master, solution, seconds_update, time.perf_counter() - tic
 
 
-def certify(problem, master, solution):
+def certify(problem, master, solution, eps_1=None):
     """``(best, lower)``: the best rule on the segment from ``0`` to the LP's ``mu`` (an
-    :class:`~mrc_pyomo.oracles.incumbent.Incumbent`) and the duals' Lagrangian bound."""
+    :class:`~mrc_pyomo.oracles.incumbent.Incumbent`) and the duals' Lagrangian bound, their weights repaired where
+    only the dual residuals keep it below ``upper - eps_1`` (:func:`~mrc_pyomo.oracles.certificate.lower_bound`'s
+    ``target``; None: not repaired): a solver's tolerances leave such residuals."""
     best = Incumbent.evaluate(problem, np.zeros_like(problem.tau))
     mu, value = risk_on_segment(problem.data, best.mu, solution.mu, problem.tau, problem.lam, blocked=problem.blocked)
     if value < best.risk:
         best = Incumbent.evaluate(problem, mu)
     lower = lower_bound(master.points, *master.certificate_rows(solution), problem.tau, problem.lam,
-                        rho=problem.radius(best.risk))
+                        rho=problem.radius(best.risk), target=None if eps_1 is None else best.risk - eps_1)
     return best, lower
+
+
+def tighten(master, solver_options, deadline):
+    """Re-solve once within ``deadline`` a master that PDLP solved to a loosened tolerance (:func:`pdlp_tolerance`),
+    at HiGHS's own; a solution (its last point at the time limit), or ``None`` (another algorithm, or no point)."""
+    if master.full_lp_method != "primal_pdlp":
+        return None
+    master.set_solver_option("kkt_tolerance", KKT_TOLERANCE)
+    try:
+        return master.solve(time_limit=deadline.remaining())
+    except MasterTimeLimit as error:
+        return error.iterate
+    except MasterSolveError:
+        return None
 
 
 def refine(master, solver_options, deadline):
@@ -201,30 +236,33 @@ def refine(master, solver_options, deadline):
 def steps(problem, config=None, *, start=None, deadline=None, log=None):
     """The full LP of ``problem`` solved and certified, as a method's steps (a generator that yields nothing),
     returning a :class:`~mrc_pyomo.methods.result.FitResult` (no history); ``start`` and ``log`` are not used.
-    ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, after one refined re-solve of an
-    open gap (module docstring), else ``"stalled"``.  A solve stopped by ``deadline`` is ``"time_limit"`` (or
+    ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, after the re-solves of an open
+    gap (:func:`tighten`, :func:`refine`; module docstring), else ``"stalled"``.  A solve stopped by ``deadline`` is ``"time_limit"`` (or
     ``"converged"`` if its point's certified gap is within ``eps_1``): PDLP's last point certified as any
     (:class:`~mrc_pyomo.master.MasterTimeLimit`'s ``iterate``), the other algorithms' ``mu = 0`` and ``[0, R(0)]``
     (no point of theirs is the LP's before they end)."""
     yield from ()
     config, deadline = LPConfig() if config is None else config, deadline_of(deadline)
+    tolerance = pdlp_tolerance(config.eps_1, config.solver_options)
     try:
         master, solution, _, _ = solve_full_lp(problem, config.solver, config.solver_options, config.block_size,
-                                               config.form, deadline, config.formulation)
+                                               config.form, deadline, config.formulation, tolerance)
     except MasterTimeLimit as error:
         if error.iterate is None:
             best = Incumbent.evaluate(problem, np.zeros_like(problem.tau))
             return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk,
                              status=Status.TIME_LIMIT, history=[], columns=tuple(HISTORY_COLUMNS))
-        best, lower = certify(problem, error.master, error.iterate)   # PDLP's last point, certified as any
+        best, lower = certify(problem, error.master, error.iterate, config.eps_1)   # PDLP's last point
         return FitResult(master=error.master, mu=best.mu, objective=error.iterate.objective, lower=lower,
                          upper=best.risk, status=status_of(lower, best.risk, config.eps_1, Status.TIME_LIMIT),
                          history=[], columns=tuple(HISTORY_COLUMNS))
-    best, lower = certify(problem, master, solution)
-    if status_of(lower, best.risk, config.eps_1) is None and not deadline.expired():
-        refined = refine(master, config.solver_options, deadline)
+    best, lower = certify(problem, master, solution, config.eps_1)
+    for resolve in (tighten, refine) if tolerance is not None else (refine,):
+        if status_of(lower, best.risk, config.eps_1) is not None or deadline.expired():
+            break
+        refined = resolve(master, config.solver_options, deadline)
         if refined is not None:
-            better, refined_lower = certify(problem, master, refined)
+            better, refined_lower = certify(problem, master, refined, config.eps_1)
             if better.risk - refined_lower < best.risk - lower:
                 master.solution, solution, best, lower = refined, refined, better, refined_lower
     status = status_of(lower, best.risk, config.eps_1, Status.STALLED)

@@ -241,3 +241,30 @@ def test_a_pdlp_stopped_by_the_time_limit_returns_its_last_point_certified(monke
     assert result.status == "time_limit" and result.master.full_lp_method == "primal_pdlp"
     assert result.upper == pytest.approx(worst_case_risk(Psi, result.mu, tau, lam), abs=1e-12)
     assert 0 < result.lower <= R_star + 1e-9 <= result.upper + 2e-9 and result.upper < 0.5   # R(0) = 1 - 1/K
+
+
+def test_pdlp_stops_at_a_hundredth_of_eps_1_and_a_gap_left_open_is_solved_again_at_highs_s_tolerance(monkeypatch):
+    """PDLP's relative tolerance is a hundredth of ``eps_1`` (HiGHS's 1e-7 at the least, the user's own
+    ``kkt_tolerance`` kept): the certificate says when the LP is solved.  Loosened so far that its point leaves the
+    gap open (here the tolerance 0.1), the LP is solved again at 1e-7, and certified."""
+    assert full_lp.pdlp_tolerance(1e-3) == pytest.approx(1e-5)
+    assert full_lp.pdlp_tolerance(1e-6) is None and full_lp.pdlp_tolerance(0.0) is None
+    assert full_lp.pdlp_tolerance(1e-3, {"kkt_tolerance": 1e-6}) is None
+    Psi, y_idx, tau, lam = scaled_problem(400, 12, 2, True, seed=5)
+    R_star = reference_R_star(Psi, y_idx, 2, 0.01)
+    problem = MRCProblem.from_arrays(Psi, y_idx, tau, lam)
+    result = finish(full_lp.steps(problem, LPConfig(form="primal_pdlp", eps_1=1e-3)))
+    assert result.status == "converged" and result.lower <= R_star + 1e-9 <= result.upper + 2e-9
+    assert result.master.backend.highs.getOptionValue("kkt_tolerance")[1] == pytest.approx(1e-5)
+    certified, certify = [], full_lp.certify
+
+    def counted(problem, master, solution, eps_1=None):
+        certified.append(solution)
+        return certify(problem, master, solution, eps_1)
+
+    monkeypatch.setattr(full_lp, "PDLP_TOLERANCE_SHARE", 1e3)
+    monkeypatch.setattr(full_lp, "certify", counted)
+    result = finish(full_lp.steps(problem, LPConfig(form="primal_pdlp", eps_1=1e-4)))
+    assert result.status == "converged" and result.lower <= R_star + 1e-9 <= result.upper + 2e-9
+    assert result.master.backend.highs.getOptionValue("kkt_tolerance")[1] == full_lp.KKT_TOLERANCE
+    assert result.master.full_lp_method == "primal_pdlp" and len(certified) == 2   # the loose point, the tight
