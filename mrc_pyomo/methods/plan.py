@@ -42,8 +42,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..formulations import PaperFormulation, get_formulation
+from ..master import BUILTIN_SOLVER
 from ..problem.scaling import column_means
 from .ccg.config import choose_regime, feature_density, multi_class_text
+from .full_lp import choose_method
 from .registry import get_method
 
 #: each stage's lambda0 is this many times the next one's
@@ -77,6 +80,13 @@ LOOP_SHARE = 0.25
 #: core; an upper end of the measured: docs/benchmarks.md, "Sparse text"): with a time limit, the text route takes
 #: the full LP when that is within LOOP_SHARE of it
 FULL_LP_SECONDS = 2e-7
+#: a two-class LP that HiGHS's PDLP solves (:func:`~mrc_pyomo.methods.full_lp.choose_method`) certifies in about
+#: this many seconds a nonzero (one core; an upper end of the measured: docs/benchmarks.md, "Sparse text") ...
+PDLP_SECONDS = 4e-5
+#: ... and, stopped by the time limit, its last point is certified as any rule: stopped at this share of that time
+#: it was certified within 11% of R*, where FISTA's phase had no lower end; with a time limit the text route takes
+#: the LP by PDLP where the limit is at least this share of its expected time
+PDLP_SHARE = 0.4
 #: sparse text of more than two classes takes its full LP only up to this many rows: with more, FISTA's phase then
 #: the loop certify sooner, the LP's time growing faster than its rows (docs/benchmarks.md, "Sparse text")
 TEXT_LP_ROWS = 50_000
@@ -219,13 +229,20 @@ def takes_full_lp(problem, config, time_limit):
     ``"full"``), solves it: but on sparse text of more than two classes
     (:func:`~mrc_pyomo.methods.ccg.config.multi_class_text`) beyond :data:`TEXT_LP_ROWS` rows; and with a
     ``time_limit`` (None: none), where it is expected within :data:`LOOP_SHARE` of it, :data:`FULL_LP_SECONDS` times
-    its rows squared."""
+    its rows squared, or, solved by HiGHS's PDLP, where the limit is at least :data:`PDLP_SHARE` of its expected
+    time, :data:`PDLP_SECONDS` times its nonzeros (its last point is certified at the limit)."""
     if config.regime != "full":
         return False
-    rows, _ = problem.full_lp_size(config.formulation)
+    rows, nonzeros = problem.full_lp_size(config.formulation)
     if multi_class_text(problem) and rows > TEXT_LP_ROWS:
         return False
-    return time_limit is None or FULL_LP_SECONDS * rows ** 2 <= LOOP_SHARE * time_limit
+    if time_limit is None:
+        return True
+    pdlp = (config.solver == BUILTIN_SOLVER and type(get_formulation(config.formulation)) is PaperFormulation
+            and choose_method(problem.n_classes, problem.n_features, problem.nonzeros, rows) == "primal_pdlp")
+    if pdlp:
+        return PDLP_SECONDS * nonzeros <= time_limit / PDLP_SHARE
+    return FULL_LP_SECONDS * rows ** 2 <= LOOP_SHARE * time_limit
 
 
 def plan_fit(problem, settings, method, *, linear=True, host=True, stages=None, start=None):

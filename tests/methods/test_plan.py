@@ -112,6 +112,29 @@ def test_sparse_text_is_planned_its_full_lp_and_fista_s_phase_with_a_time_limit_
     assert clf.status_ == "converged" and clf.history_.phase.iloc[0] == "first-order"
 
 
+def test_two_class_text_whose_lp_pdlp_solves_takes_it_with_a_limit_of_at_least_pdlp_share_of_its_time(monkeypatch):
+    """A two-class LP that HiGHS's PDLP solves (here from one row on) is taken with a time limit of at least
+    ``PDLP_SHARE`` of its expected seconds (``PDLP_SECONDS`` times its nonzeros; stopped at the limit, its last
+    point is certified), FISTA's phase below; another solver's LP (no last point) keeps the rule of its rows
+    squared; the fit by PDLP certifies."""
+    from mrc_pyomo.methods import full_lp
+    X, y = text_problem()
+    problem, ccg = prepare(X, y), get_method("ccg")
+    _, nonzeros = problem.full_lp_size()
+    monkeypatch.setattr(full_lp, "PDLP_MIN_ROWS", 1)
+    expected = plan_module.PDLP_SECONDS * nonzeros
+    met = plan_fit(problem, replace(Settings(), time_limit=1.01 * plan_module.PDLP_SHARE * expected), ccg)
+    assert met.config.regime == "full" and met.phases == ()
+    short = plan_fit(problem, replace(Settings(), time_limit=0.99 * plan_module.PDLP_SHARE * expected), ccg)
+    assert [phase.method.name for phase in short.phases] == ["fom"]
+    rows_rule = plan_module.FULL_LP_SECONDS * problem.full_lp_size()[0] ** 2 / LOOP_SHARE
+    glpk = replace(Settings(), solver="glpk", time_limit=1.01 * plan_module.PDLP_SHARE * expected)
+    assert (plan_fit(problem, glpk, ccg).phases == ()) == (glpk.time_limit >= rows_rule)
+    monkeypatch.setattr(plan_module, "PDLP_SECONDS", 1e-12)
+    clf = MRCClassifier(time_limit=60.0).fit(X, y)
+    assert clf.status_ == "converged" and clf.master_.full_lp_method == "primal_pdlp"
+
+
 def test_sparse_text_of_more_classes_beyond_text_lp_rows_is_planned_fista_s_phase_without_a_time_limit(monkeypatch):
     """Without a time limit, sparse text of more than two classes whose full LP has more than ``TEXT_LP_ROWS`` rows
     runs FISTA's phase then the loop of the regime "n" (the LP's time grows faster than its rows); within them, two
