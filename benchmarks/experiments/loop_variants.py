@@ -194,7 +194,8 @@ def main(argv=None):
                 seconds = time.perf_counter() - start
                 h = clf.history_
                 print(f"{case} {variant:>12s}: {seconds:7.1f} s, {clf.n_iter_:4d} it., {clf.status_:10s} "
-                      f"gap {clf.upper_ - clf.lower_:.2e}, upper {clf.upper_:.6f}, solver {h.seconds_solve.sum():6.1f} s, "
+                      f"gap {clf.upper_ - clf.lower_:.2e}, upper {clf.upper_:.6f}, "
+                      f"solver {h.seconds_solve.sum():6.1f} s, "
                       f"largest solve {h.seconds_solve.max():5.1f} s, rows {h.n_rows.iloc[-1]}, "
                       f"re-added {h.rows_readded.sum()}", flush=True)
 

@@ -32,7 +32,8 @@ library's choices", "The full LP's form".
 
 **If the certificate does not close** (a solve within HiGHS's feasibility tolerances ``1e-7`` can leave a gap),
 the instance is re-solved (PDLP's first at ``1e-7``, :func:`tighten`), then once by the simplex at
-:data:`~mrc_pyomo.master.REFINED_TOLERANCE`; then an open gap is ``"stalled"``.  Any other ``solver`` (a Pyomo name, e.g. ``"glpk"``) solves the primal LP through Pyomo.
+:data:`~mrc_pyomo.master.REFINED_TOLERANCE`; then an open gap is ``"stalled"``.  Any other ``solver`` (a Pyomo
+name, e.g. ``"glpk"``) solves the primal LP through Pyomo.
 """
 
 import time
@@ -237,10 +238,10 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     """The full LP of ``problem`` solved and certified, as a method's steps (a generator that yields nothing),
     returning a :class:`~mrc_pyomo.methods.result.FitResult` (no history); ``start`` and ``log`` are not used.
     ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, after the re-solves of an open
-    gap (:func:`tighten`, :func:`refine`; module docstring), else ``"stalled"``.  A solve stopped by ``deadline`` is ``"time_limit"`` (or
-    ``"converged"`` if its point's certified gap is within ``eps_1``): PDLP's last point certified as any
-    (:class:`~mrc_pyomo.master.MasterTimeLimit`'s ``iterate``), the other algorithms' ``mu = 0`` and ``[0, R(0)]``
-    (no point of theirs is the LP's before they end)."""
+    gap (:func:`tighten`, :func:`refine`; module docstring), else ``"stalled"``.  A solve stopped by ``deadline`` is
+    ``"time_limit"`` (or ``"converged"`` if its point's certified gap is within ``eps_1``): PDLP's last point
+    certified as any (:class:`~mrc_pyomo.master.MasterTimeLimit`'s ``iterate``), the other algorithms' ``mu = 0`` and
+    ``[0, R(0)]`` (no point of theirs is the LP's before they end)."""
     yield from ()
     config, deadline = LPConfig() if config is None else config, deadline_of(deadline)
     tolerance = pdlp_tolerance(config.eps_1, config.solver_options)
