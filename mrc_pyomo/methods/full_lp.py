@@ -44,7 +44,7 @@ import numpy as np
 from ..formulations import PaperFormulation, get_formulation
 from ..master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, MasterTimeLimit, RestrictedMaster
 from ..master.dual_lp import DualLPBackend
-from ..oracles.certificate import lower_bound
+from ..oracles.certificate import gap_tolerance, lower_bound
 from ..oracles.incumbent import Incumbent
 from ..oracles.primal import risk_on_segment
 from .history import HISTORY_COLUMNS
@@ -194,14 +194,16 @@ def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000,
 def certify(problem, master, solution, eps_1=None):
     """``(best, lower)``: the best rule on the segment from ``0`` to the LP's ``mu`` (an
     :class:`~mrc_pyomo.oracles.incumbent.Incumbent`) and the duals' Lagrangian bound, their weights repaired where
-    only the dual residuals keep it below ``upper - eps_1`` (:func:`~mrc_pyomo.oracles.certificate.lower_bound`'s
-    ``target``; None: not repaired): a solver's tolerances leave such residuals."""
+    only the dual residuals keep it below ``upper`` less the gap of ``eps_1``
+    (:func:`~mrc_pyomo.oracles.certificate.gap_tolerance`; :func:`~mrc_pyomo.oracles.certificate.lower_bound`'s
+    ``target``; None: not repaired), as MRC-CCG's check does: a solver's tolerances leave such residuals."""
     best = Incumbent.evaluate(problem, np.zeros_like(problem.tau))
     mu, value = risk_on_segment(problem.data, best.mu, solution.mu, problem.tau, problem.lam, blocked=problem.blocked)
     if value < best.risk:
         best = Incumbent.evaluate(problem, mu)
+    target = None if eps_1 is None else best.risk - gap_tolerance(eps_1)
     lower = lower_bound(master.points, *master.certificate_rows(solution), problem.tau, problem.lam,
-                        rho=problem.radius(best.risk), target=None if eps_1 is None else best.risk - eps_1)
+                        rho=problem.radius(best.risk), target=target)
     return best, lower
 
 
