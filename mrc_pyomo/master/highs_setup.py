@@ -34,19 +34,22 @@ def run_pdlp(highs, time_limit):
     presolved LP's, of other columns.)  The same point as ``highs.run()``'s when it ends optimal.  Returns ``(status,
     iterate)``: the model status of the solve, and whether ``highs.getSolution()`` holds its point.  A presolve that
     ends the solve (an LP reduced to nothing, infeasible or unbounded) is ``highs.run()``'s."""
-    start = time.perf_counter()
-    remaining = None if time_limit is None else max(float(time_limit), 0.0)
-    with limited(highs, remaining):
+    end = None if time_limit is None else time.perf_counter() + max(float(time_limit), 0.0)
+
+    def remaining():
+        return None if end is None else max(end - time.perf_counter(), 0.0)
+
+    with limited(highs, remaining()):
         highs.presolve()
     if highs.getModelPresolveStatus() not in (highspy.HighsPresolveStatus.kReduced,
                                               highspy.HighsPresolveStatus.kNotReduced):
-        run_with_limit(highs, None if remaining is None else max(remaining - (time.perf_counter() - start), 0.0))
+        run_with_limit(highs, remaining())
         return highs.getModelStatus(), False
     reduced = quiet_highs()
     reduced.passOptions(highs.getOptions())
     reduced.passModel(highs.getPresolvedLp())
     reduced.setOptionValue("presolve", "off")
-    run_with_limit(reduced, None if remaining is None else max(remaining - (time.perf_counter() - start), 0.0))
+    run_with_limit(reduced, remaining())
     point = reduced.getSolution()
     if len(point.col_value) != reduced.getNumCol() or len(point.row_dual) != reduced.getNumRow():
         return reduced.getModelStatus(), False

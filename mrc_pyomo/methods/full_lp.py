@@ -146,11 +146,23 @@ def pdlp_tolerance(eps_1, solver_options=None):
     return tolerance if tolerance > KKT_TOLERANCE and "kkt_tolerance" not in (solver_options or {}) else None
 
 
+def default_form(problem, solver=BUILTIN_SOLVER, formulation="paper"):
+    """The form :func:`solve_full_lp` solves the full LP of ``problem`` in when none is asked for: ``"pyomo"``
+    through another ``solver``, ``"ipm"`` (on the primal LP) in a formulation other than the paper's, else
+    :func:`choose_method`'s."""
+    if solver != BUILTIN_SOLVER:
+        return "pyomo"
+    if type(get_formulation(formulation)) is not PaperFormulation:
+        return "ipm"
+    rows = problem.full_lp_size(formulation)[0]
+    return choose_method(problem.n_classes, problem.n_features, problem.nonzeros, rows)
+
+
 def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000, form=None, deadline=None,
                   formulation="paper", tolerance=None):
     """Solve the full LP of ``problem``; return ``(master, solution, seconds_update, seconds_solve)``.
 
-    On HiGHS the LP is solved in ``form`` (None: :func:`choose_method`'s), ``solver_options`` over the form's
+    On HiGHS the LP is solved in ``form`` (None: :func:`default_form`'s), ``solver_options`` over the form's
     own; ``master.full_lp_method`` says which ran (``"pyomo"``: another solver).  A ``formulation`` other than the
     paper's is solved in its primal form (``form`` None: ``"ipm"``).  ``tolerance``: PDLP's (:func:`pdlp_tolerance`;
     None: HiGHS's).  ``deadline`` bounds the solve.  Raises
@@ -163,16 +175,12 @@ def solve_full_lp(problem, solver="highs", solver_options=None, block_size=2000,
     start = time.perf_counter()
     if solver != BUILTIN_SOLVER:
         form, options, backend = "pyomo", solver_options, None
-    elif type(get_formulation(formulation)) is not PaperFormulation:   # the dual form is the paper's rows' alone
-        form = form or "ipm"
-        options, backend = {**FORM_OPTIONS[form], **(solver_options or {})}, None
     else:
-        if form is None:
-            rows = problem.full_lp_size(formulation)[0]
-            form = choose_method(problem.n_classes, problem.n_features, problem.nonzeros, rows)
+        form = form or default_form(problem, solver, formulation)
         loosened = {"kkt_tolerance": tolerance} if form == "primal_pdlp" and tolerance is not None else {}
         options = {**FORM_OPTIONS[form], **loosened, **(solver_options or {})}
-        backend = None if form in PRIMAL_FORMS else DualLPBackend
+        dual = form not in PRIMAL_FORMS and type(get_formulation(formulation)) is PaperFormulation
+        backend = DualLPBackend if dual else None   # the dual form is written for the paper's rows alone
     master = full_master(problem, solver, options, block_size, backend, formulation)
     master.full_lp_method = form
     seconds_update = time.perf_counter() - start
@@ -246,7 +254,8 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     ``[0, R(0)]`` (no point of theirs is the LP's before they end)."""
     yield from ()
     config, deadline = LPConfig() if config is None else config, deadline_of(deadline)
-    tolerance = pdlp_tolerance(config.eps_1, config.solver_options)
+    tolerance, stopped = pdlp_tolerance(config.eps_1, config.solver_options), Status.STALLED
+    resolves = (tighten, refine) if tolerance is not None else (refine,)
     try:
         master, solution, _, _ = solve_full_lp(problem, config.solver, config.solver_options, config.block_size,
                                                config.form, deadline, config.formulation, tolerance)
@@ -255,12 +264,10 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
             best = Incumbent.evaluate(problem, np.zeros_like(problem.tau))
             return FitResult(master=None, mu=best.mu, objective=np.nan, lower=0.0, upper=best.risk,
                              status=Status.TIME_LIMIT, history=[], columns=tuple(HISTORY_COLUMNS))
-        best, lower = certify(problem, error.master, error.iterate, config.eps_1)   # PDLP's last point
-        return FitResult(master=error.master, mu=best.mu, objective=error.iterate.objective, lower=lower,
-                         upper=best.risk, status=status_of(lower, best.risk, config.eps_1, Status.TIME_LIMIT),
-                         history=[], columns=tuple(HISTORY_COLUMNS))
+        master, solution = error.master, error.iterate   # PDLP's last point, certified as any; no re-solve
+        stopped, resolves = Status.TIME_LIMIT, ()
     best, lower = certify(problem, master, solution, config.eps_1)
-    for resolve in (tighten, refine) if tolerance is not None else (refine,):
+    for resolve in resolves:
         if status_of(lower, best.risk, config.eps_1) is not None or deadline.expired():
             break
         refined = resolve(master, config.solver_options, deadline)
@@ -268,7 +275,7 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
             better, refined_lower = certify(problem, master, refined, config.eps_1)
             if better.risk - refined_lower < best.risk - lower:
                 master.solution, solution, best, lower = refined, refined, better, refined_lower
-    status = status_of(lower, best.risk, config.eps_1, Status.STALLED)
+    status = status_of(lower, best.risk, config.eps_1, stopped)
     return FitResult(master=master, mu=best.mu, objective=solution.objective, lower=lower, upper=best.risk,
                      status=status, history=[], columns=tuple(HISTORY_COLUMNS))
 

@@ -42,11 +42,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..formulations import PaperFormulation, get_formulation
-from ..master import BUILTIN_SOLVER
 from ..problem.scaling import column_means
 from .ccg.config import choose_regime, feature_density, multi_class_text
-from .full_lp import choose_method
+from .full_lp import default_form
 from .registry import get_method
 
 #: each stage's lambda0 is this many times the next one's
@@ -80,7 +78,7 @@ LOOP_SHARE = 0.25
 #: core; an upper end of the measured: docs/benchmarks.md, "Sparse text"): with a time limit, the text route takes
 #: the full LP when that is within LOOP_SHARE of it
 FULL_LP_SECONDS = 2e-7
-#: a two-class LP that HiGHS's PDLP solves (:func:`~mrc_pyomo.methods.full_lp.choose_method`) certifies in about
+#: a two-class LP that HiGHS's PDLP solves (:func:`~mrc_pyomo.methods.full_lp.default_form`) certifies in about
 #: this many seconds a nonzero (one core; an upper end of the measured: docs/benchmarks.md, "Sparse text") ...
 PDLP_SECONDS = 4e-5
 #: ... and, stopped by the time limit, its last point is certified as any rule: stopped at this share of that time
@@ -238,9 +236,7 @@ def takes_full_lp(problem, config, time_limit):
         return False
     if time_limit is None:
         return True
-    pdlp = (config.solver == BUILTIN_SOLVER and type(get_formulation(config.formulation)) is PaperFormulation
-            and choose_method(problem.n_classes, problem.n_features, problem.nonzeros, rows) == "primal_pdlp")
-    if pdlp:
+    if default_form(problem, config.solver, config.formulation) == "primal_pdlp":
         return PDLP_SECONDS * nonzeros <= time_limit / PDLP_SHARE
     return FULL_LP_SECONDS * rows ** 2 <= LOOP_SHARE * time_limit
 
