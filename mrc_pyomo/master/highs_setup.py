@@ -30,8 +30,9 @@ def run_pdlp(highs, time_limit):
     """HiGHS's PDLP run in HiGHS's three steps, one at a time, so that its last point reaches the LP's own space
     whether or not it is optimal: ``presolve``; the presolved LP solved by a second instance with ``highs``'s options
     and no presolve, within what is left of ``time_limit``; ``postsolve`` of its point, optimal or not, into
-    ``highs``.  (``highs.run()`` postsolves an optimal point only: stopped by its time limit, its point is the
-    presolved LP's, of other columns.)  The same point as ``highs.run()``'s when it ends optimal.  Returns ``(status,
+    ``highs``.  (``highs.run()`` of highspy 1.15 postsolves an optimal point only: stopped by its time limit, its
+    point is the presolved LP's, of other columns; from 1.16 it postsolves a stopped point too, the same as this.)
+    The same point as ``highs.run()``'s when it ends optimal.  Returns ``(status,
     iterate)``: the model status of the solve, and whether ``highs.getSolution()`` holds its point.  A presolve that
     ends the solve (an LP reduced to nothing, infeasible or unbounded) is ``highs.run()``'s."""
     end = None if time_limit is None else time.perf_counter() + max(float(time_limit), 0.0)
