@@ -16,7 +16,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import mrc_pyomo
-from helpers import cli_error, random_problem
+from helpers import cli_error, needs_solver, random_problem
 from mrc_pyomo import MRCClassifier, RandomFourierFeatures
 from mrc_pyomo.cli import models
 from mrc_pyomo.cli.model_format import ModelFormatError, read_model, write_model
@@ -36,6 +36,7 @@ def test_a_solver_instance_class_weights_and_warm_start_are_kept_as_data(tmp_pat
     classes_, and a refit must leave it out again), warm_start and first_order as they are: the loaded
     classifier refits to the same rule."""
     pyo = pytest.importorskip("pyomo.environ")
+    needs_solver("glpk")
     X, y = random_problem(90, 3, 3, seed=2)
     y = np.array(["a", "b", "c"])[y]
     solver = pyo.SolverFactory("glpk")

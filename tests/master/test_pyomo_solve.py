@@ -71,6 +71,7 @@ def test_an_instance_s_options_reach_the_solver():
 
 def test_mrc_path_and_the_master_take_an_instance(reference):
     needs_solver("appsi_highs")
+    needs_solver("glpk")
     X, y = PROBLEM
     path = mrc_path(X, y, [0.1, 0.01], solver=pyo.SolverFactory("appsi_highs"), eps_1=1e-6)
     assert path.estimators[-1].upper_ == pytest.approx(reference, abs=1e-6)

@@ -24,6 +24,7 @@ def _new_master(solver, K=3, seed=0):
 def test_incremental_updates_agree_between_paths():
     """The same sequence of additions and removals on the three backends: the built-in HiGHS, Pyomo's persistent
     APPSI HiGHS (handed the model once, then each change) and GLPK (handed the model at each solve)."""
+    needs_solver("glpk")
     rng = np.random.default_rng(0)
     masters = [_new_master("highs")[0], _new_master("appsi_highs")[0], _new_master("glpk")[0]]
     subsets = all_subsets(3)
