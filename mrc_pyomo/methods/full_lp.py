@@ -45,8 +45,8 @@ from ..formulations import PaperFormulation, get_formulation
 from ..master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, MasterTimeLimit, RestrictedMaster
 from ..master.dual_lp import DualLPBackend
 from ..oracles.certificate import gap_tolerance, lower_bound
-from ..oracles.incumbent import Incumbent
-from ..oracles.primal import risk_on_segment
+from ..oracles.incumbent import SEGMENT_SHARE, Incumbent
+from ..oracles.segment import risk_on_segment
 from .history import HISTORY_COLUMNS
 from .deadline import deadline_of
 from .registry import Method, register_method
@@ -206,7 +206,8 @@ def certify(problem, master, solution, eps_1=None):
     (:func:`~mrc_pyomo.oracles.certificate.gap_tolerance`; :func:`~mrc_pyomo.oracles.certificate.lower_bound`'s
     ``target``; None: not repaired), as MRC-CCG's check does: a solver's tolerances leave such residuals."""
     best = Incumbent.evaluate(problem, np.zeros_like(problem.tau))
-    mu, value = risk_on_segment(problem.data, best.mu, solution.mu, problem.tau, problem.lam, blocked=problem.blocked)
+    mu, value = risk_on_segment(problem.data, best.mu, solution.mu, problem.tau, problem.lam, blocked=problem.blocked,
+                                tolerance=0.0 if eps_1 is None else SEGMENT_SHARE * eps_1)
     if value < best.risk:
         best = Incumbent.evaluate(problem, mu)
     target = None if eps_1 is None else best.risk - gap_tolerance(eps_1)

@@ -240,7 +240,7 @@ def with_segments(loop, problem, best, eps_1):
             stop = yield item
             if not stop and searching and isinstance(item, IterationState):
                 started = time.perf_counter()
-                best = improve_on_segments(problem, best, item.mu)
+                best = improve_on_segments(problem, best, item.mu, eps_1)
                 searching = time.perf_counter() - started < item.record.get("seconds_solve", 0.0)
                 closed = stop = status_of(item.record["lower"], best.risk, eps_1) == Status.CONVERGED
             item = loop.send(bool(stop))

@@ -8,8 +8,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .primal import most_violated_subsets, primal_violations, risk, risk_on_segment, varphi
+from .primal import most_violated_subsets, primal_violations, risk, varphi
+from .segment import risk_on_segment
 from .selection import NUMERICAL_FLOOR
+
+#: a fit's searches on segments stop once their best ``R`` is certified within this share of its ``eps_1`` of the
+#: segment's least (:func:`~mrc_pyomo.oracles.segment.risk_on_segment`): a closer rule changes the gap by less
+SEGMENT_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -37,8 +42,9 @@ class Incumbent:
         return best
 
 
-def improve_on_segments(problem, best, mu):
-    """The best rule of ``problem`` on the segments from ``best.mu`` to ``mu`` and ``c(mu)``, and from 0 to ``c(mu)``.
+def improve_on_segments(problem, best, mu, eps_1=0.0):
+    """The best rule of ``problem`` on the segments from ``best.mu`` to ``mu`` and ``c(mu)``, and from 0 to ``c(mu)``,
+    each search stopped within :data:`SEGMENT_SHARE` of ``eps_1`` of its segment's least ``R`` (0: to the end).
 
     ``c(mu) = mu - mean_y mu_y`` has the scores of ``mu`` shifted alike for all classes, hence its predictions.  At
     ``mu = 0`` every row ``(i, Y)`` is active, so the slope of ``R`` towards ``mu`` holds
@@ -48,7 +54,7 @@ def improve_on_segments(problem, best, mu):
     centred = mu - mu.mean(axis=0)
     for start, end in ((best.mu, mu), (best.mu, centred), (np.zeros_like(mu), centred)):
         candidate, value = risk_on_segment(problem.data, start, end, problem.tau, problem.lam,
-                                           blocked=problem.blocked)
+                                           blocked=problem.blocked, tolerance=SEGMENT_SHARE * eps_1)
         if value < best.risk:
             best = Incumbent.evaluate(problem, candidate)
     return best

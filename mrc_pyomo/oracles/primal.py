@@ -110,12 +110,12 @@ def risk(mu, varphi, tau, lam):
     return 1.0 - float(np.sum(tau * mu)) + float(varphi) + float(np.sum(lam * np.abs(mu)))
 
 
-def _part(blocked):
+def block_part(blocked):
     """The ``blocked`` argument of a pass's block function: the block's rows of the per-sample array, or None."""
     return blocked[0] if blocked else None
 
 
-def _per_sample(blocked):
+def per_sample(blocked):
     """``blocked`` as the per-sample arrays of a pass: ``()`` for None."""
     return () if blocked is None else (blocked,)
 
@@ -123,8 +123,8 @@ def _per_sample(blocked):
 def varphi(data, mu, blocked=None):
     """``varphi(mu) = max_i psi(x_i)`` (eq. 3), one pass over ``data`` (``blocked``: :func:`most_violated_subsets`)."""
     return float(as_source(data).map_reduce(
-        lambda block, start, *b: psi_values(class_scores(block, mu), _part(b)).max(initial=-np.inf), max,
-        *_per_sample(blocked)))
+        lambda block, start, *b: psi_values(class_scores(block, mu), block_part(b)).max(initial=-np.inf), max,
+        *per_sample(blocked)))
 
 
 @dataclass(frozen=True)
@@ -225,8 +225,8 @@ def separation(data, mu, nu, n_max, excluded=None, blocked=None):
                           subsets[top], violations[top])
 
     return as_source(data).map_reduce(
-        lambda block, start, *b: _separate_block(block, start, mu, nu, n_max, excluded, _part(b)), combine,
-        *_per_sample(blocked))
+        lambda block, start, *b: _separate_block(block, start, mu, nu, n_max, excluded, block_part(b)), combine,
+        *per_sample(blocked))
 
 
 def near_active_rows(data, mu, delta, blocked=None, chain=False):
@@ -238,10 +238,10 @@ def near_active_rows(data, mu, delta, blocked=None, chain=False):
     def block_rows(block, start, *b):
         scores = class_scores(block, mu)
         if not chain:
-            values, subsets = most_violated_subsets(scores, _part(b))
+            values, subsets = most_violated_subsets(scores, block_part(b))
             near = np.flatnonzero(values >= values.max(initial=-np.inf) - delta)   # a superset of the pass's
             return near + start, subsets[near], values[near]
-        scores = np.where(_part(b), -np.inf, scores) if b else scores
+        scores = np.where(block_part(b), -np.inf, scores) if b else scores
         ordered, means = prefix_means(scores)
         samples, sizes = np.nonzero((means >= means.max(initial=-np.inf) - delta) & np.isfinite(means))
         return samples + start, largest_labels(scores[samples], ordered[samples], sizes), means[samples, sizes]
@@ -251,48 +251,11 @@ def near_active_rows(data, mu, delta, blocked=None, chain=False):
         near = psi >= psi.max(initial=-np.inf) - delta
         return samples[near], subsets[near]
 
-    return as_source(data).map_reduce(block_rows, combine, *_per_sample(blocked))
+    return as_source(data).map_reduce(block_rows, combine, *per_sample(blocked))
 
 
 def primal_violations(data, mu, nu, blocked=None):
     """``psi(x_i) + 1 - nu`` for every sample, in one pass: the whole ``(n,)`` array, for inspection only."""
     return as_source(data).map_reduce(
-        lambda block, start, *b: psi_values(class_scores(block, mu), _part(b)) + 1.0 - nu, np.concatenate,
-        *_per_sample(blocked))
-
-
-def risk_on_segment(data, mu_a, mu_b, tau, lam, iterations=30, blocked=None):
-    """``(mu, R(mu))`` minimising ``R`` on the segment ``mu = (1 - t) mu_a + t mu_b``, ``t in [0, 1]``.
-
-    ``R`` is convex (eq. 3), so a golden-section search on ``t``, both ends candidates; the scores ``[V_a, V_b]``, kept
-    (:meth:`~mrc_pyomo.data.DataSource.persist`), make each ``varphi(t) = max_i psi_i((1 - t) V_a + t V_b)`` one
-    pass."""
-    both = np.concatenate([mu_a, mu_b])
-    n_classes = mu_a.shape[0]
-    scores = as_source(data).map_blocks(lambda block: class_scores(block, both)).persist()
-
-    def value(t):
-        mu = (1.0 - t) * mu_a + t * mu_b
-        top = scores.map_reduce(lambda block, start, *b: psi_values(
-            (1.0 - t) * block[:, :n_classes] + t * block[:, n_classes:], _part(b)).max(initial=-np.inf), max,
-            *_per_sample(blocked))
-        return risk(mu, float(top), tau, lam), t
-
-    ratio = (np.sqrt(5.0) - 1.0) / 2.0
-    lo, hi = 0.0, 1.0
-    x1, x2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-    f1, f2 = value(x1), value(x2)
-    candidates = [value(0.0), value(1.0), f1, f2]
-    for _ in range(iterations):
-        if f1[0] <= f2[0]:
-            hi, x2, f2 = x2, x1, f1
-            x1 = hi - ratio * (hi - lo)
-            f1 = value(x1)
-            candidates.append(f1)
-        else:
-            lo, x1, f1 = x1, x2, f2
-            x2 = lo + ratio * (hi - lo)
-            f2 = value(x2)
-            candidates.append(f2)
-    best, t = min(candidates)
-    return (1.0 - t) * mu_a + t * mu_b, best
+        lambda block, start, *b: psi_values(class_scores(block, mu), block_part(b)) + 1.0 - nu, np.concatenate,
+        *per_sample(blocked))

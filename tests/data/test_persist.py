@@ -6,7 +6,7 @@ import pytest
 from sklearn.datasets import load_wine
 
 from mrc_pyomo.data import DataSource, InMemorySource, as_source
-from mrc_pyomo.oracles.primal import risk_on_segment
+from mrc_pyomo.oracles.segment import risk_on_segment
 from mrc_pyomo.problem import prepare
 
 

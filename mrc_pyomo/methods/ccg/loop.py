@@ -215,7 +215,7 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
         update_step(loop, check, deadline)
     best = loop.best
     if status != Status.CONVERGED:
-        best = improve_on_segments(problem, best, loop.solution.mu)
+        best = improve_on_segments(problem, best, loop.solution.mu, config.eps_1)
     return FitResult(master=loop.master, mu=best.mu, objective=loop.solution.objective, lower=loop.lower,
                      upper=best.risk, status=status, history=loop.history, columns=tuple(HISTORY_COLUMNS))
 
