@@ -120,10 +120,12 @@ def pdhg_step(z, problem, arrays, T, S):
 
 def movement(old, new, scales):
     """``(||dmu||^2_{1/T0}, ||dW||^2_{1/S0}, <dW, dV>)`` of the step from ``old`` to ``new`` (``scales``: ``(T0,
-    S0)``; ``dV = Psi dmu^T``, no pass), read back to the host at once."""
+    S0)``; ``dV = Psi dmu^T``, no pass), read back to the host at once.  The ``(n, K)`` sums run per sample
+    (``vecdot``), making no ``(n, K)`` product."""
     xp, (T0, S0) = array_namespace(old.mu), scales
     dmu, dW = new.mu - old.mu, new.W - old.W
-    sums = xp.stack([xp.sum(dmu * dmu / T0[None, :]), xp.sum(dW * dW / S0[:, None]), xp.sum(dW * (new.V - old.V))])
+    sums = xp.stack([xp.sum(dmu * dmu / T0[None, :]), xp.sum(xp.vecdot(dW, dW) / S0),
+                     xp.sum(xp.vecdot(dW, new.V - old.V))])
     return tuple(float(value) for value in to_numpy(sums))
 
 
