@@ -249,10 +249,10 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     """The full LP of ``problem`` solved and certified, as a method's steps (a generator that yields nothing),
     returning a :class:`~mrc_pyomo.methods.result.FitResult` (no history); ``start`` and ``log`` are not used.
     ``"converged"`` when the certified gap is at most ``max(eps_1, GAP_FLOOR)``, after the re-solves of an open
-    gap (:func:`tighten`, :func:`refine`; module docstring), else ``"stalled"``.  A solve stopped by ``deadline`` is
-    ``"time_limit"`` (or ``"converged"`` if its point's certified gap is within ``eps_1``): PDLP's last point
-    certified as any (:class:`~mrc_pyomo.master.MasterTimeLimit`'s ``iterate``), the other algorithms' ``mu = 0`` and
-    ``[0, R(0)]`` (no point of theirs is the LP's before they end)."""
+    gap (:func:`tighten`, :func:`refine`; module docstring), else ``"stalled"``.  A solve stopped by ``deadline``, or
+    an open gap past it, is ``"time_limit"`` (or ``"converged"`` if its point's certified gap is within ``eps_1``):
+    PDLP's last point certified as any (:class:`~mrc_pyomo.master.MasterTimeLimit`'s ``iterate``), the other
+    algorithms' ``mu = 0`` and ``[0, R(0)]`` (no point of theirs is the LP's before they end)."""
     yield from ()
     config, deadline = LPConfig() if config is None else config, deadline_of(deadline)
     tolerance, stopped = pdlp_tolerance(config.eps_1, config.solver_options), Status.STALLED
@@ -269,7 +269,10 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
         stopped, resolves = Status.TIME_LIMIT, ()
     best, lower = certify(problem, master, solution, config.eps_1)
     for resolve in resolves:
-        if status_of(lower, best.risk, config.eps_1) is not None or deadline.expired():
+        if status_of(lower, best.risk, config.eps_1) is not None:
+            break
+        if deadline.expired():   # an open gap the time left no re-solve: the deadline stopped the fit
+            stopped = Status.TIME_LIMIT
             break
         refined = resolve(master, config.solver_options, deadline)
         if refined is not None:

@@ -159,6 +159,30 @@ def test_a_time_limit_stops_the_full_lp_with_a_certified_answer(method):
     assert finish(full_lp.steps(problem, LPConfig(form=method), deadline=Deadline(60.0))).status == "converged"
 
 
+def test_an_lp_solved_with_its_gap_open_when_the_deadline_has_passed_ends_time_limit_not_stalled():
+    """The LP solved before the deadline's first check (a small LP: PDLP converges before its first look at the
+    clock), its gap still open at eps_1 = 0 and no time left for a re-solve: the deadline stopped the fit (it had
+    ended "stalled", and the time-limit test above did so whenever PDLP converged before its first check)."""
+    Psi, _, tau, lam = scaled_problem(200, 6, 4, False, seed=2)
+    problem = MRCProblem.from_arrays(Psi, None, tau, lam)
+
+    class SolvedThenExpired(Deadline):
+        """No limit for the solve; expired for everything after it."""
+
+        def remaining(self):
+            return None
+
+        def expired(self):
+            return True
+
+    # PDLP's tolerance leaves a gap above round-off, which the re-solves would close given time
+    result = finish(full_lp.steps(problem, LPConfig(form="primal_pdlp", eps_1=0.0), deadline=SolvedThenExpired()))
+    assert result.status == "time_limit" and 1e-9 < result.upper - result.lower
+    assert result.upper == pytest.approx(worst_case_risk(Psi, result.mu, tau, lam))
+    R_star = finish(full_lp.steps(problem, LPConfig(form="simplex", eps_1=1e-9))).upper
+    assert result.lower <= R_star + 1e-9 <= result.upper + 2e-9
+
+
 def test_the_classifier_passes_its_time_limit_to_the_full_lp():
     from sklearn.exceptions import ConvergenceWarning
     X, y = random_problem(200, 6, 4, seed=2)
