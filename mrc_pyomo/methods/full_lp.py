@@ -45,7 +45,7 @@ from ..formulations import PaperFormulation, get_formulation
 from ..master import BUILTIN_SOLVER, REFINED_TOLERANCE, MasterSolveError, MasterTimeLimit, RestrictedMaster
 from ..master.dual_lp import DualLPBackend
 from ..oracles.certificate import gap_tolerance, lower_bound
-from ..oracles.incumbent import SEGMENT_SHARE, Incumbent
+from ..oracles.incumbent import Incumbent, segment_tolerance
 from ..oracles.segment import risk_on_segment
 from .history import HISTORY_COLUMNS
 from .deadline import deadline_of
@@ -207,7 +207,7 @@ def certify(problem, master, solution, eps_1=None):
     ``target``; None: not repaired), as MRC-CCG's check does: a solver's tolerances leave such residuals."""
     best = Incumbent.evaluate(problem, np.zeros_like(problem.tau))
     mu, value = risk_on_segment(problem.data, best.mu, solution.mu, problem.tau, problem.lam, blocked=problem.blocked,
-                                tolerance=0.0 if eps_1 is None else SEGMENT_SHARE * eps_1)
+                                tolerance=segment_tolerance(eps_1))
     if value < best.risk:
         best = Incumbent.evaluate(problem, mu)
     target = None if eps_1 is None else best.risk - gap_tolerance(eps_1)
@@ -271,7 +271,7 @@ def steps(problem, config=None, *, start=None, deadline=None, log=None):
     for resolve in resolves:
         if status_of(lower, best.risk, config.eps_1) is not None:
             break
-        if deadline.expired():   # an open gap the time left no re-solve: the deadline stopped the fit
+        if deadline.expired():   # the gap open and no time left to re-solve: the deadline stopped the fit
             stopped = Status.TIME_LIMIT
             break
         refined = resolve(master, config.solver_options, deadline)

@@ -17,6 +17,11 @@ from .selection import NUMERICAL_FLOOR
 SEGMENT_SHARE = 0.1
 
 
+def segment_tolerance(eps_1):
+    """The tolerance of a fit's searches on segments at the gap ``eps_1`` (None or 0: searched to the end)."""
+    return 0.0 if eps_1 is None else SEGMENT_SHARE * eps_1
+
+
 @dataclass(frozen=True)
 class Incumbent:
     """The best rule so far: ``mu`` with the smallest ``R(mu)`` (``risk``) and ``nu = varphi(mu) + 1``."""
@@ -44,7 +49,7 @@ class Incumbent:
 
 def improve_on_segments(problem, best, mu, eps_1=0.0):
     """The best rule of ``problem`` on the segments from ``best.mu`` to ``mu`` and ``c(mu)``, and from 0 to ``c(mu)``,
-    each search stopped within :data:`SEGMENT_SHARE` of ``eps_1`` of its segment's least ``R`` (0: to the end).
+    each search stopped within :func:`segment_tolerance` of its segment's least ``R``.
 
     ``c(mu) = mu - mean_y mu_y`` has the scores of ``mu`` shifted alike for all classes, hence its predictions.  At
     ``mu = 0`` every row ``(i, Y)`` is active, so the slope of ``R`` towards ``mu`` holds
@@ -54,7 +59,7 @@ def improve_on_segments(problem, best, mu, eps_1=0.0):
     centred = mu - mu.mean(axis=0)
     for start, end in ((best.mu, mu), (best.mu, centred), (np.zeros_like(mu), centred)):
         candidate, value = risk_on_segment(problem.data, start, end, problem.tau, problem.lam,
-                                           blocked=problem.blocked, tolerance=SEGMENT_SHARE * eps_1)
+                                           blocked=problem.blocked, tolerance=segment_tolerance(eps_1))
         if value < best.risk:
             best = Incumbent.evaluate(problem, candidate)
     return best
