@@ -44,6 +44,27 @@ def prefix_means(scores, offset=1.0):
     return ordered, means
 
 
+def best_prefixes(scores, sizes=True):
+    """``(ordered, psi, size)`` of NumPy ``scores`` of shape ``(n, K)``: each row sorted in decreasing order (a view),
+    its largest prefix mean ``psi = max_k (v_(1) + ... + v_(k) - 1) / k`` (eq. 9) and ``size = k - 1`` of the first
+    ``k`` attaining it (None unless ``sizes``).  The prefix sums run a label at a time, over the ``n`` rows at once:
+    a reduction along rows of a few labels costs more than its arithmetic.  The bits are those of the largest of
+    :func:`prefix_means`, and ``size`` is their first ``argmax``."""
+    ascending = np.sort(scores, axis=1)
+    K = scores.shape[1]
+    total = ascending[:, K - 1].copy()
+    psi, mean = total - 1.0, np.empty_like(total)
+    size = np.zeros(len(total), dtype=np.intp) if sizes else None
+    for k in range(2, K + 1):
+        total += ascending[:, K - k]
+        np.subtract(total, 1.0, out=mean)
+        mean /= k
+        if sizes:
+            np.copyto(size, k - 1, where=mean > psi)
+        np.maximum(psi, mean, out=psi)
+    return ascending[:, ::-1], psi, size
+
+
 def most_violated_subsets(scores, blocked=None):
     """``(psi, subsets)``: ``psi[i]`` and the smallest label subset attaining it (boolean ``(n, K)``), in the namespace
     of ``scores``.  ``blocked`` (boolean ``(n, K)``, optional) leaves the labels ``blocked[i]`` out of the subsets of
@@ -53,9 +74,8 @@ def most_violated_subsets(scores, blocked=None):
         return standard_most_violated_subsets(scores, blocked, xp)
     if blocked is not None:
         scores = np.where(blocked, -np.inf, scores)
-    ordered, means = prefix_means(scores)
-    size = np.argmax(means, axis=1)
-    return means[np.arange(scores.shape[0]), size], largest_labels(scores, ordered, size)
+    ordered, psi, size = best_prefixes(scores)
+    return psi, largest_labels(scores, ordered, size)
 
 
 def largest_labels(scores, ordered, size):
@@ -100,7 +120,7 @@ def psi_values(scores, blocked=None):
     if blocked is not None:
         scores = xp.where(xp.asarray(blocked), -xp.inf, scores)
     if is_numpy(xp):
-        return prefix_means(scores)[1].max(axis=1)
+        return best_prefixes(scores, sizes=False)[1]
     ordered = -xp.sort(-scores, axis=1)
     return xp.max((xp.cumulative_sum(ordered, axis=1) - 1.0) / xp.arange(1, K + 1, dtype=scores.dtype), axis=1)
 
