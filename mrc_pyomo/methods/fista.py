@@ -26,7 +26,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data import array_namespace
-from ..oracles.incumbent import Incumbent
 from ..oracles.passes import backward, forward, soft_threshold
 from ..oracles.primal import most_violated_subsets, near_active_rows, psi_values, risk
 from .ccg.config import multi_class_text
@@ -112,52 +111,66 @@ def iterations(problem, config=None, *, start=None, deadline=None, log=None, ite
     data, tau, lam, blocked = problem.data, problem.tau, problem.lam, problem.blocked
     fixed = np.zeros(tau.shape, dtype=bool) if problem.reduction is None else problem.reduction.fixed
     deadline, every = deadline_of(deadline), config.beta_every
-    x = x_prev = np.zeros_like(tau) if start is None else np.array(start.mu, dtype=float)
-    V = V_prev = np.zeros((problem.n_samples, problem.n_classes)) if start is None else forward(data, x)
+    # the iterations move the free coefficients only, one vector in the order of mu^T's entries (the forward pass's
+    # operand, written in place): the fixed ones keep the start's values, and their tau and lambda are 0
+    # (mrc_pyomo.problem.reduction), so the sums over the free ones are R's
+    base = np.zeros(tau.shape) if start is None else np.where(fixed, start.mu, 0.0)
+    free = np.flatnonzero(~fixed.T)
+    tau_free, lam_free, operand = np.take(tau.T, free), np.take(lam.T, free), np.array(base.T)
+
+    def rule(values, out=None):
+        """The ``(K, D)`` rule of the free coefficients ``values`` (written into ``out``, a ``mu^T``, if given)."""
+        transposed = np.array(base.T) if out is None else out
+        np.put(transposed, free, values)
+        return transposed.T
+
+    x = x_prev = np.zeros(len(free)) if start is None else np.take(np.asarray(start.mu, dtype=float).T, free)
+    V = V_prev = np.zeros((problem.n_samples, problem.n_classes)) if start is None else forward(data, rule(x))
     top = float(psi_values(V, blocked).max())   # R(0) = 1 + varphi(0) = 1 - 1/K
-    best = Incumbent(x, risk(x, top, tau, lam), 1.0 + top)
+    best_x, best_risk = x, risk(x, top, tau_free, lam_free)
     t, L, status, history, bests = 1.0, 1.0, Status.MAX_ITER, [], []
     F_x = np.inf   # F_beta at x, for the restart test
     for k in range(1, config.max_iter + 1):
         beta = max(config.beta_floor, config.beta_start * 0.5 ** ((k - 1) // every))
         if k == 1 or (k - 1) % every == 0:   # a new objective: the momentum restarts
-            t, F_x = 1.0, smoothed_value(V, x, tau, beta, blocked)[0] + float(np.sum(lam * np.abs(x)))
+            t = 1.0
+            F_x = smoothed_value(V, x, tau_free, beta, blocked)[0] + float(np.sum(lam_free * np.abs(x)))
         t_next = (1.0 + np.sqrt(1.0 + 4.0 * t * t)) / 2.0
         momentum = (t - 1.0) / t_next
         y, V_y = x + momentum * (x - x_prev), V + momentum * (V - V_prev)
-        f_y, W, _ = smoothed(V_y, y, tau, beta, blocked)
-        g = backward(data, W) - tau
-        g[fixed] = 0.0
+        f_y, W, _ = smoothed(V_y, y, tau_free, beta, blocked)
+        g = np.take(backward(data, W).T, free) - tau_free
         L *= 0.8
         while True:
-            x_new = soft_threshold(y - g / L, lam / L)
-            V_new = forward(data, x_new)
-            f_new, top = smoothed_value(V_new, x_new, tau, beta, blocked)
+            x_new = soft_threshold(y - g / L, lam_free / L)
+            V_new = forward(data, rule(x_new, operand))
+            f_new, top = smoothed_value(V_new, x_new, tau_free, beta, blocked)
             step = x_new - y
-            if f_new <= f_y + float(np.sum(g * step)) + 0.5 * L * float(np.sum(step * step)) + 1e-12 * abs(f_y):
+            if f_new <= f_y + float(g @ step) + 0.5 * L * float(step @ step) + 1e-12 * abs(f_y):
                 break
             L *= 2.0
-        penalty = float(np.sum(lam * np.abs(x_new)))
+        penalty = float(np.sum(lam_free * np.abs(x_new)))
         t = 1.0 if f_new + penalty > F_x else t_next
         F_x = f_new + penalty
         x_prev, V_prev, x, V = x, V, x_new, V_new
-        value = 1.0 - float(np.sum(tau * x)) + top + penalty
-        if value < best.risk:
-            best = Incumbent(x, value, top + 1.0)
-        bests.append(best.risk)
+        value = 1.0 - float(np.sum(tau_free * x)) + top + penalty
+        if value < best_risk:
+            best_x, best_risk = x, value
+        bests.append(best_risk)
         history.append({"iteration": iterations_before + k, "lambda0": problem.lambda0, "phase": FIRST_ORDER,
-                        "beta": beta, "L": L, "R_mu": value, "lower": 0.0, "upper": best.risk,
+                        "beta": beta, "L": L, "R_mu": value, "lower": 0.0, "upper": best_risk,
                         "seconds_elapsed": deadline.elapsed()})
         status = (yield from reported(history[-1], log, deadline)) or Status.MAX_ITER
         if status != Status.MAX_ITER:
             break
-        if k > every and bests[-1 - every] - best.risk < config.tolerance * bests[-1 - every]:
+        if k > every and bests[-1 - every] - best_risk < config.tolerance * bests[-1 - every]:
             status = None
             break
+    best = np.ascontiguousarray(rule(best_x))
     # one exact pass, as every method's upper end, and the weights of the gradient there
-    V = forward(data, best.mu)
-    _, weights, top = smoothed(V, best.mu, tau, history[-1]["beta"] if history else config.beta_start, blocked)
-    return Outcome(best.mu, risk(best.mu, top, tau, lam), top + 1.0, W=weights), history, status
+    V = forward(data, best)
+    _, weights, top = smoothed(V, best, tau, history[-1]["beta"] if history else config.beta_start, blocked)
+    return Outcome(best, risk(best, top, tau, lam), top + 1.0, W=weights), history, status
 
 
 METHOD = register_first_order(
