@@ -16,7 +16,9 @@ halved every ``beta_every`` iterations (a continuation in the smoothing, as glmn
 
 Each iteration is one backward pass ``Psi^T W`` at the extrapolated point (whose scores combine the last two
 points': no pass) and one forward pass ``Psi mu^T``, which gives the new point's exact ``R`` (more when
-backtracking, :mod:`mrc_pyomo.oracles.passes`); the best point is the rule returned.  Its weights give no usable
+backtracking, :mod:`mrc_pyomo.oracles.passes`); the best point is the rule returned.  Only the coefficients the
+reduction leaves free move (:mod:`mrc_pyomo.problem.reduction`: a fixed one has ``tau = lambda = 0`` and a zero
+gradient, its label blocked wherever its feature is nonzero), so an iteration's vectors hold those alone.  Its weights give no usable
 lower bound (:mod:`mrc_pyomo.oracles.certificate` needs ``|g_j - tau_j| <= lambda_j`` nearly everywhere), so
 MRC-CCG goes on from its active rows (:func:`active_rows`; :mod:`mrc_pyomo.methods.first_order`).
 """
@@ -112,8 +114,7 @@ def iterations(problem, config=None, *, start=None, deadline=None, log=None, ite
     fixed = np.zeros(tau.shape, dtype=bool) if problem.reduction is None else problem.reduction.fixed
     deadline, every = deadline_of(deadline), config.beta_every
     # the iterations move the free coefficients only, one vector in the order of mu^T's entries (the forward pass's
-    # operand, written in place): the fixed ones keep the start's values, and their tau and lambda are 0
-    # (mrc_pyomo.problem.reduction), so the sums over the free ones are R's
+    # operand, written in place): the fixed ones, whose tau, lambda and gradient are 0, keep the start's values
     base = np.zeros(tau.shape) if start is None else np.where(fixed, start.mu, 0.0)
     free = np.flatnonzero(~fixed.T)
     tau_free, lam_free, operand = np.take(tau.T, free), np.take(lam.T, free), np.array(base.T)

@@ -149,3 +149,28 @@ def test_the_certificate_starts_from_the_chain_on_multi_class_text_only():
         alone, chain = rows(problem, chain=False), rows(problem, chain=True)
         assert alone < chain   # the chain holds each sample's most violated row, and more
         assert rows(problem) == (chain if chained else alone)
+
+
+
+def test_only_the_free_coefficients_move():
+    """On sparse text, whose reduction fixes features (``tau = lambda = 0`` there, and a zero gradient: their labels
+    are blocked wherever they are nonzero): FISTA's iterations over the free coefficients alone are those over all
+    of them, to rounding, from 0 and from a start whose fixed ones are pushed the reduction's way, which they keep;
+    the rule's R is the exact one."""
+    from dataclasses import replace
+    from helpers import zipf_words
+    from mrc_pyomo.methods.result import Outcome
+    from mrc_pyomo.oracles.primal import risk, varphi
+    problem = prepare(*zipf_words(n=300, n_classes=3))
+    fixed = problem.reduction.fixed
+    assert fixed.any() and not problem.tau[fixed].any() and not problem.lam[fixed].any()
+    every = replace(problem, reduction=replace(problem.reduction, fixed=np.zeros_like(fixed)))   # nothing fixed
+    config, pushed = fista.FOMConfig(max_iter=40), 5.0 * problem.reduction.direction
+    for start in (None, Outcome(pushed, np.inf, np.inf)):
+        found, history, _ = finish(fista.iterations(problem, config, start=start))
+        reference, reference_history, _ = finish(fista.iterations(every, config, start=start))
+        assert np.allclose(found.mu, reference.mu, rtol=0, atol=1e-9) and found.mu[~fixed].any()
+        assert np.array_equal(found.mu[fixed], pushed[fixed] if start else np.zeros(fixed.sum()))
+        assert np.allclose([r["R_mu"] for r in history], [r["R_mu"] for r in reference_history], rtol=0, atol=1e-9)
+        exact = risk(found.mu, varphi(problem.data, found.mu, problem.blocked), problem.tau, problem.lam)
+        assert found.risk == pytest.approx(exact, abs=1e-12) and found.risk < history[0]["R_mu"]
