@@ -17,6 +17,7 @@ arrays' namespace (:mod:`mrc_pyomo.data.namespace`).
 import numpy as np
 
 from ...data import array_namespace, is_numpy, to_numpy
+from ...oracles.primal import prefix_means
 
 
 def row_thresholds(Z, steps):
@@ -24,15 +25,10 @@ def row_thresholds(Z, steps):
     left out): the prox of ``steps_i max_y`` subtracts the row's excess over ``t_i``.  One sort per row."""
     xp = array_namespace(Z)
     n, K = Z.shape
-    if is_numpy(xp):   # the same values, a label at a time over the rows (oracles.primal.best_prefixes)
-        ascending = np.sort(Z, axis=1)
-        candidates, kept, total = np.empty((K, n)), np.zeros(n, dtype=np.intp), np.zeros(n)
-        for k in range(1, K + 1):
-            total += ascending[:, K - k]
-            np.subtract(total, steps, out=candidates[k - 1])
-            candidates[k - 1] /= k
-            kept += ascending[:, K - k] > candidates[k - 1]
-        return candidates.ravel()[(np.maximum(kept, 1) - 1) * n + np.arange(n)]
+    if is_numpy(xp):   # the same values, with fewer arrays made
+        ordered, candidates = prefix_means(Z, steps[:, None])
+        kept = np.count_nonzero(ordered > candidates, axis=1)
+        return candidates[np.arange(n), np.maximum(kept, 1) - 1]
     ordered = -xp.sort(-Z, axis=1)
     candidates = (xp.cumulative_sum(ordered, axis=1) - steps[:, None]) / xp.arange(1, K + 1, dtype=Z.dtype)
     # the entries above their candidate threshold are a prefix of the sorted row: its length picks the threshold
