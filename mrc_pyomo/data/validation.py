@@ -42,6 +42,8 @@ def validate_sample_weight(X, y, sample_weight):
         sample_weight = sample_weight.compute()
     weights = _check_sample_weight(sample_weight, np.empty((X.shape[0], 0)), dtype=np.float64,
                                    ensure_non_negative=True)
+    if not weights.any():   # scikit-learn refuses them from 1.9 on; before, the division below found no sample
+        raise ValueError("Sample weights must contain at least one non-zero number.")
     weights = weights / weights.max()   # only their ratios matter: no overflow in the weighted sums (1e306)
     keep = weights > 0
     if not keep.all():

@@ -1,7 +1,7 @@
 """scikit-learn's callbacks (:mod:`sklearn.callback`, since scikit-learn 1.9) on the estimators: ``set_callbacks``
 (:class:`FitCallbacks`), and the tasks of a fit the callbacks see, so that ``ProgressBar`` shows a fit as it shows
 ``LogisticRegression``'s and ``ScoringMonitor`` scores its iterations.  Where the installed scikit-learn has no
-``sklearn.callback`` (1.6 to 1.8) the estimators have no ``set_callbacks`` and nothing here runs.
+``sklearn.callback`` (1.7 to 1.8) the estimators have no ``set_callbacks`` and nothing here runs.
 
 The tasks of a fit of :class:`~mrc_pyomo.MRCClassifier` (:class:`FitTasks`): the fit, then its parts, each
 first-order phase and each stage at a ``lambda0`` (one, or those of ``continuation``), then each part's iterations

@@ -298,7 +298,10 @@ def test_a_frame_s_feature_names_are_checked_on_every_predicting_surface_as_logi
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")   # iris's linear MRC never predicts class 1 (test_classifier.py)
         cv = MRCClassifierCV(lambda0s=[0.1, 0.01], cv=2).fit(frame, y)
-        reference = LogisticRegressionCV(Cs=2, cv=2, l1_ratios=(0,), use_legacy_attributes=False).fit(frame, y)
+        # use_legacy_attributes: a parameter from scikit-learn 1.8 on
+        modern = {"use_legacy_attributes": False} if "use_legacy_attributes" in LogisticRegressionCV().get_params() \
+            else {}
+        reference = LogisticRegressionCV(Cs=2, cv=2, l1_ratios=(0,), **modern).fit(frame, y)
     assert list(cv.best_estimator_.feature_names_in_) == list(frame.columns)
     with pytest.raises(ValueError) as expected:
         reference.predict(reordered)
@@ -357,7 +360,8 @@ def test_groups_reach_the_splitter_with_and_without_metadata_routing():
 def test_with_metadata_routing_the_weights_reach_only_a_scorer_that_requested_them(monkeypatch):
     """Routing on: a scorer that did not request ``sample_weight`` (the default accuracy) refuses it with
     ``UnsetMetadataPassedError``, as LogisticRegressionCV's does (MRCClassifierCV passed the weights to it
-    silently), before any path runs; one that requested them gets each fold's held-out weights."""
+    silently), before any path runs, where scikit-learn's routing refuses unrequested metadata (1.9 on); one that
+    requested them gets each fold's held-out weights."""
     import sklearn
     from sklearn.exceptions import UnsetMetadataPassedError
     from sklearn.linear_model import LogisticRegressionCV
@@ -366,13 +370,14 @@ def test_with_metadata_routing_the_weights_reach_only_a_scorer_that_requested_th
     X, y = iris()
     w = np.random.default_rng(0).uniform(0.1, 3.0, 150)
     with sklearn.config_context(enable_metadata_routing=True):
-        with pytest.raises(UnsetMetadataPassedError, match=r"\[sample_weight\] are passed"):
-            LogisticRegressionCV(cv=3, l1_ratios=(0,), use_legacy_attributes=False).fit(X, y, sample_weight=w)
-        with monkeypatch.context() as patch:
-            no_path(patch)
-            for scoring in (None, "accuracy"):
-                with pytest.raises(UnsetMetadataPassedError, match=r"\[sample_weight\] are passed"):
-                    MRCClassifierCV(lambda0s=[0.01], cv=3, scoring=scoring).fit(X, y, sample_weight=w)
+        if tuple(int(part) for part in sklearn.__version__.split(".")[:2]) >= (1, 9):
+            with pytest.raises(UnsetMetadataPassedError, match=r"\[sample_weight\] are passed"):
+                LogisticRegressionCV(cv=3, l1_ratios=(0,), use_legacy_attributes=False).fit(X, y, sample_weight=w)
+            with monkeypatch.context() as patch:
+                no_path(patch)
+                for scoring in (None, "accuracy"):
+                    with pytest.raises(UnsetMetadataPassedError, match=r"\[sample_weight\] are passed"):
+                        MRCClassifierCV(lambda0s=[0.01], cv=3, scoring=scoring).fit(X, y, sample_weight=w)
         requested = make_scorer(accuracy_score).set_score_request(sample_weight=True)
         cv = MRCClassifierCV(lambda0s=[0.01], cv=3, scoring=requested).fit(X, y, sample_weight=w)
     train, test = next(StratifiedKFold(3).split(X, y))
