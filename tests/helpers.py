@@ -15,6 +15,7 @@ import numpy as np
 import pyomo.environ as pyo
 import pytest
 import scipy.sparse as sp
+import sklearn
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 from sklearn.exceptions import ConvergenceWarning
@@ -28,6 +29,8 @@ from mrc_pyomo.problem.scaling import column_scales, scale_columns
 # -- the repository ------------------------------------------------------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the installed scikit-learn's (major, minor), for the tests of its own behaviour that changed between releases
+SKLEARN_VERSION = tuple(int(part) for part in sklearn.__version__.split(".")[:2])
 
 
 # -- problems ------------------------------------------------------------------------------------------------

@@ -18,9 +18,9 @@ Each iteration is one backward pass ``Psi^T W`` at the extrapolated point (whose
 points': no pass) and one forward pass ``Psi mu^T``, which gives the new point's exact ``R`` (more when
 backtracking, :mod:`mrc_pyomo.oracles.passes`); the best point is the rule returned.  Only the coefficients the
 reduction leaves free move (:mod:`mrc_pyomo.problem.reduction`: a fixed one has ``tau = lambda = 0`` and a zero
-gradient, its label blocked wherever its feature is nonzero), so an iteration's vectors hold those alone.  Its weights give no usable
-lower bound (:mod:`mrc_pyomo.oracles.certificate` needs ``|g_j - tau_j| <= lambda_j`` nearly everywhere), so
-MRC-CCG goes on from its active rows (:func:`active_rows`; :mod:`mrc_pyomo.methods.first_order`).
+gradient, its label blocked wherever its feature is nonzero), so an iteration's vectors hold those alone.  Its
+weights give no usable lower bound (:mod:`mrc_pyomo.oracles.certificate` needs ``|g_j - tau_j| <= lambda_j`` nearly
+everywhere), so MRC-CCG goes on from its active rows (:func:`active_rows`; :mod:`mrc_pyomo.methods.first_order`).
 """
 
 from dataclasses import dataclass

@@ -80,8 +80,9 @@ def most_violated_subsets(scores, blocked=None):
 
 def largest_labels(scores, ordered, size):
     """The subsets of the ``k = size + 1`` largest NumPy ``scores`` of each row (boolean, shaped as ``scores``), from
-    their :func:`prefix_means` ``ordered``: the labels above the ``k``-th largest, ``v_(k)``, and of those equal to it
-    the first in label order (a stable sort's), as many as ``k`` leaves room for (rounding can split equal scores)."""
+    their ``ordered`` (:func:`best_prefixes`, :func:`prefix_means`): the labels above the ``k``-th largest,
+    ``v_(k)``, and of those equal to it the first in label order (a stable sort's), as many as ``k`` leaves room for
+    (rounding can split equal scores)."""
     threshold = ordered[np.arange(scores.shape[0]), size][:, None]
     subsets = scores >= threshold
     tied = np.flatnonzero(np.count_nonzero(subsets, axis=1) > size + 1)   # more labels equal to v_(k) than room

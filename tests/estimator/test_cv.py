@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 
-from helpers import random_problem
+from helpers import SKLEARN_VERSION, random_problem
 from mrc_pyomo import MRCClassifier, MRCClassifierCV
 
 
@@ -370,7 +370,7 @@ def test_with_metadata_routing_the_weights_reach_only_a_scorer_that_requested_th
     X, y = iris()
     w = np.random.default_rng(0).uniform(0.1, 3.0, 150)
     with sklearn.config_context(enable_metadata_routing=True):
-        if tuple(int(part) for part in sklearn.__version__.split(".")[:2]) >= (1, 9):
+        if SKLEARN_VERSION >= (1, 9):
             with pytest.raises(UnsetMetadataPassedError, match=r"\[sample_weight\] are passed"):
                 LogisticRegressionCV(cv=3, l1_ratios=(0,), use_legacy_attributes=False).fit(X, y, sample_weight=w)
             with monkeypatch.context() as patch:

@@ -3,14 +3,11 @@ parameter and the value; every valid kind of value is accepted."""
 
 import numpy as np
 import pytest
-import sklearn
 from sklearn.utils._param_validation import InvalidParameterError
 
-from helpers import random_problem
+from helpers import SKLEARN_VERSION, random_problem
 from mrc_pyomo import MRCClassifier, MRCClassifierCV
 from mrc_pyomo.estimator.parameters import API_PAGE, validate_parameters
-
-sklearn_version = tuple(int(part) for part in sklearn.__version__.split(".")[:2])
 
 
 @pytest.mark.parametrize("params,value", [
@@ -105,12 +102,12 @@ def test_the_html_repr_links_to_the_api_page_and_shows_every_parameter_s_help(es
     the CV's shared parameters show MRCClassifier's own entries."""
     html = estimator._repr_html_()
     assert f'href="{API_PAGE}#{anchor}"' in html
-    if sklearn_version < (1, 8):   # scikit-learn's repr shows the parameters' help from 1.8 on
+    if SKLEARN_VERSION < (1, 8):   # scikit-learn's repr shows the parameters' help from 1.8 on
         return
     names = estimator.get_params(deep=False)
     assert html.count('class="param-doc-description"') == len(names)
     for name in names:
-        if sklearn_version >= (1, 9):   # each parameter's CSS anchor, from 1.9 on
+        if SKLEARN_VERSION >= (1, 9):   # each parameter's CSS anchor, from 1.9 on
             assert f"anchor-name: --doc-link-{name};" in html, name
         assert f"{API_PAGE}#{anchor}#:~:text={name}," in html, name
     if isinstance(estimator, MRCClassifierCV):
