@@ -10,7 +10,8 @@ the fits' (default 0.01, the estimator's).  Each fit of
 ``NAME@SECONDS`` for a time limit, default ``default lp``) runs in this process, one after the other (one core: run
 it with single-threaded BLAS), and LinearSVC first, the baseline of the rule's test error.  Prints the size of the
 reduced full LP (rows, nonzeros: :meth:`mrc_pyomo.problem.MRCProblem.full_lp_size`) and each fit's seconds, certified
-interval, status, regime and test error; ``--minimal`` also solves the smallest master that
+interval, status, regime and test error, and its first-order phase (iterations, the second it ended) and masters;
+``--minimal`` also solves the smallest master that
 certifies of a certified fit cold (the final master without its rows of zero dual,
 :func:`benchmarks.harness.run_case.minimal_solves`) and counts the samples its rows hold.  ``--record`` appends the
 rows to ``benchmarks/results/experiments.jsonl`` (experiment ``sparse_text``; else ``benchmarks/runs/``).
@@ -27,6 +28,7 @@ from benchmarks.harness.environment import versions
 from benchmarks.harness.record_files import append, measured, records_file
 from benchmarks.harness.run_case import minimal_master, minimal_solves
 from mrc_pyomo import MRCClassifier
+from mrc_pyomo.methods.history import FIRST_ORDER
 from mrc_pyomo.problem import prepare
 
 #: the fits: name -> the estimator's parameters
@@ -55,6 +57,17 @@ def task(name, n=None, seed=0):
     return vectorizer.fit_transform(train).tocsr(), y_train, vectorizer.transform(test).tocsr(), y_test
 
 
+def phase_and_masters(history):
+    """A fit's first-order phase and its loop from its ``history_``: ``phase_iterations``, ``phase_seconds`` (the
+    fit's clock at the phase's last iteration; 0 without a phase) and ``masters`` (the loop's records)."""
+    if "phase" not in history or not len(history):
+        return {"phase_iterations": 0, "phase_seconds": 0.0, "masters": 0}
+    phase = history[history.phase == FIRST_ORDER]
+    return {"phase_iterations": len(phase),
+            "phase_seconds": float(phase.seconds_elapsed.iloc[-1]) if len(phase) else 0.0,
+            "masters": int(len(history) - len(phase))}
+
+
 def fit(spec, X, y, X_test, y_test, minimal=False, lambda0=0.01):
     """The row of the fit ``spec`` (``NAME`` or ``NAME@SECONDS``) at ``lambda0``."""
     name, _, limit = spec.partition("@")
@@ -66,7 +79,7 @@ def fit(spec, X, y, X_test, y_test, minimal=False, lambda0=0.01):
     seconds = time.perf_counter() - started
     row = {"fit": spec, "lambda0": lambda0, "seconds": seconds, "status": str(clf.status_), "regime": clf.regime_,
            "lower": float(clf.lower_), "upper": float(clf.upper_), "n_iter": int(clf.n_iter_),
-           "test_error": float(np.mean(clf.predict(X_test) != y_test))}
+           "test_error": float(np.mean(clf.predict(X_test) != y_test)), **phase_and_masters(clf.history_)}
     master = clf.master_
     if minimal and master is not None and master.solution is not None and clf.status_ == "converged":
         row.update(minimal_solves(master, seconds, time_limit=seconds))
@@ -103,7 +116,8 @@ def main(argv=None):
                    f"{row['final_rows']}, cold {row['minimal_best_seconds']:.1f} s" if row.get("minimal_best_seconds")
                    else "")
         print(f"{spec:12s} {row['seconds']:8.1f} s  [{row['lower']:.6f}, {row['upper']:.6f}] {row['status']:10s} "
-              f"regime {row['regime']:4s} test error {row['test_error']:.4f}{minimal}", flush=True)
+              f"regime {row['regime']:4s} test error {row['test_error']:.4f}; phase {row['phase_iterations']} "
+              f"iterations to {row['phase_seconds']:.1f} s, {row['masters']} masters{minimal}", flush=True)
 
 
 if __name__ == "__main__":

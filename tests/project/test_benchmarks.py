@@ -804,3 +804,15 @@ def test_compare_imports_a_pair_and_compares_it_or_two_files(tmp_path, capsys):
     # where --import writes unless told: the ignored benchmarks/runs/, the tracked file only with --record
     assert records_path("pairs.jsonl") == RUNS / "pairs.jsonl" and git_ignored(RUNS / "pairs.jsonl")
     assert compare.PAIRS == records_path("pairs.jsonl", record=True) and not git_ignored(compare.PAIRS)
+
+
+def test_sparse_text_rows_count_the_phase_and_the_masters():
+    """benchmarks.experiments.sparse_text's row of a fit: MRC-FOM's phase (its iterations, the second it ended, no
+    later than the fit) and the masters of its certificate's loop; the full LP has neither."""
+    from benchmarks.experiments.sparse_text import fit
+    from helpers import zipf_words
+    X, y = zipf_words(n=300, n_classes=3)
+    fom, lp = fit("fom", X, y, X, y), fit("lp", X, y, X, y)
+    assert fom["phase_iterations"] > 0 and 0 < fom["phase_seconds"] <= fom["seconds"] and fom["masters"] > 0
+    assert fom["phase_iterations"] + fom["masters"] == fom["n_iter"]
+    assert (lp["phase_iterations"], lp["phase_seconds"], lp["masters"]) == (0, 0.0, 0)
