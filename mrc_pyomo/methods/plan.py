@@ -24,7 +24,10 @@ masters (random Fourier features, images: ``|C| D`` nonzeros a row).  So, on the
   early, then MRC-PDHG's iterations from its point until they stall (:data:`UNTIL_STALL`), then the loop from the
   master of PDHG's support (on another array library's data, MRC-PDHG's alone: FISTA runs on NumPy's arrays);
 * otherwise (many classes, random Fourier features): MRC-PDHG's iterations, then the loop from the master of its
-  support (on many classes FISTA's rule barely moves).
+  support (on many classes FISTA's rule barely moves); over at most :data:`NARROW` columns, whose rows are cheap,
+  that master also holds every sample's most violated row within :data:`NARROW_NEAR` of ``varphi`` at their rule,
+  the rows the next masters would add one master at a time (over more columns those rows make the first master
+  dearer than the masters they save).
 
 **What the route measures: the time.**  The loop's rule stays poor until its masters certify, while a phase's rule
 is good within seconds.  So with a time limit, a route of the loop alone on a problem where a phase can run gives the
@@ -97,9 +100,16 @@ FISTA_HANDOVER = 0.05
 #: that gave up, where no master follows
 UNTIL_STALL = {"handover": math.inf, "settled": math.inf}
 
+#: a problem of at most this many columns of ``Psi`` (``D``) has cheap rows, of ``|C| D`` nonzeros each ...
+NARROW = 64
+#: ... whose certificate's first master after MRC-PDHG's iterations holds the rows within this of ``varphi`` at
+#: their rule (the method's own ``near`` elsewhere): they are the rows the next masters would add, one master each
+NARROW_NEAR = 3e-2
+
 #: the routes: the registered first-order methods whose phases run, in order, each with the settings it changes
 LOOP = ()
 PDHG = (("pdhg", {}),)
+PDHG_NARROW = (("pdhg", {"near": NARROW_NEAR}),)
 FISTA = (("fom", {}),)
 FISTA_THEN_PDHG = (("fom", {"tolerance": FISTA_HANDOVER}), ("pdhg", UNTIL_STALL))
 #: the phases after a loop that gave up (:attr:`Plan.fallback`)
@@ -188,8 +198,8 @@ class Plan:
 def route(problem, regime, first_order="auto", linear=True, host=True):
     """The first-order phases before MRC-CCG's loop on ``problem`` in ``regime`` by the problem's shape (module
     docstring), as pairs of a registered method's name and the config settings the route changes: :data:`LOOP`,
-    :data:`PDHG`, :data:`FISTA` or :data:`FISTA_THEN_PDHG`.  ``first_order``: ``"auto"``, ``True`` or ``False``;
-    ``linear``: the feature map is linear; ``host``: the data are NumPy's, SciPy's or Dask's."""
+    :data:`PDHG`, :data:`PDHG_NARROW`, :data:`FISTA` or :data:`FISTA_THEN_PDHG`.  ``first_order``: ``"auto"``,
+    ``True`` or ``False``; ``linear``: the feature map is linear; ``host``: the data are NumPy's, SciPy's or Dask's."""
     if first_order is False:
         return LOOP
     n, K, D = problem.n_samples, problem.n_classes, problem.n_features
@@ -201,7 +211,7 @@ def route(problem, regime, first_order="auto", linear=True, host=True):
         return LOOP
     if linear and host and K < MANY_CLASSES and K * D >= IMAGES:
         return FISTA_THEN_PDHG if n * K * D >= IMAGE_ENTRIES else LOOP
-    return PDHG
+    return PDHG_NARROW if D <= NARROW else PDHG
 
 
 def phases_of(pairs, settings, problem):

@@ -19,8 +19,9 @@ from mrc_pyomo.estimator.parameters import Settings
 from mrc_pyomo.methods import get_method, pathwise
 from mrc_pyomo.methods import plan as plan_module
 from mrc_pyomo.methods.deadline import Deadline
-from mrc_pyomo.methods.plan import (FALLBACK, FISTA_THEN_PDHG, LOOP, LOOP_SHARE, PDHG, STAGE_EPS, first_order_plan,
-                                    plan_fit, route, schedule, zero_rule_lambda0)
+from mrc_pyomo.methods.pdhg import PDHGConfig
+from mrc_pyomo.methods.plan import (FALLBACK, FISTA_THEN_PDHG, LOOP, LOOP_SHARE, NARROW_NEAR, PDHG, PDHG_NARROW,
+                                    STAGE_EPS, first_order_plan, plan_fit, route, schedule, zero_rule_lambda0)
 from mrc_pyomo.methods.result import Start, finish
 from mrc_pyomo.problem import prepare
 
@@ -32,8 +33,9 @@ def shape(n, K, D):
 def test_the_route_follows_the_problem_s_shape():
     # the harness's cases (training samples, classes, columns of Psi with the intercept)
     assert route(shape(5148, 6, 437), "n", linear=False) == PDHG            # satellite + 400 RFF
-    assert route(shape(8000, 50, 21), "n") == PDHG                          # 50 Gaussian classes
-    assert route(shape(2000, 26, 17), "n") == PDHG                          # 26 classes, 16 columns
+    assert route(shape(8000, 50, 21), "n") == PDHG_NARROW                   # 50 Gaussian classes: cheap rows
+    assert route(shape(2000, 26, 17), "n") == PDHG_NARROW                   # 26 classes, 16 columns
+    assert route(shape(3200, 26, 417), "n", linear=False) == PDHG           # 26 classes + 400 RFF: dense rows
     assert route(shape(6400, 10, 785), "n") == FISTA_THEN_PDHG              # mnist_8000: images
     assert route(shape(14318, 2, 409), "n", linear=False) == LOOP           # pulsar + RFF: two classes
     assert route(shape(10888, 7, 417), "n", linear=False) == LOOP           # dry bean + RFF: 26 samples a column
@@ -58,10 +60,22 @@ def test_the_routes_name_registered_phases():
     from mrc_pyomo.methods.fista import FOMConfig
     from mrc_pyomo.methods.pdhg import PDHGConfig
     configs = {"fom": FOMConfig, "pdhg": PDHGConfig}
-    for path in (PDHG, FISTA_THEN_PDHG):
+    for path in (PDHG, PDHG_NARROW, FISTA_THEN_PDHG):
         for name, changes in path:
             assert get_method(name).iterations is not None and get_method(name).active_rows is not None
             assert set(changes) <= {field.name for field in fields(configs[name])}
+
+
+def test_the_first_master_of_a_narrow_problem_holds_the_rows_near_the_phase_s_rule():
+    """Many classes over few columns (``D <= NARROW``): MRC-PDHG's phase hands the loop a first master of the rows
+    within ``NARROW_NEAR`` of ``varphi`` at its rule, more than its own ``near`` gives; over many columns, its own."""
+    X, y = random_problem(1000, 4, 20, seed=0)   # n K = 20,000 pairs of 20 classes, D = 5
+    narrow = plan_fit(prepare(X, y), Settings(), get_method("ccg"))
+    assert [phase.method.name for phase in narrow.phases] == ["pdhg"]
+    assert narrow.phases[0].config.near == NARROW_NEAR > PDHGConfig().near
+    wide = plan_fit(prepare(X, y, phi="fourier", random_state=0), Settings(), get_method("ccg"))
+    assert [phase.method.name for phase in wide.phases] == ["pdhg"]
+    assert wide.phases[0].config.near == PDHGConfig().near
 
 
 def test_true_and_false_decide_alone():
