@@ -104,6 +104,7 @@ UNTIL_STALL = {"handover": math.inf, "settled": math.inf}
 NARROW = 64
 #: ... whose certificate's first master after MRC-PDHG's iterations holds the rows within this of ``varphi`` at
 #: their rule (the method's own ``near`` elsewhere): they are the rows the next masters would add, one master each
+#: (measured: docs/benchmarks.md, "The library's choices", "The first master of narrow problems")
 NARROW_NEAR = 3e-2
 
 #: the routes: the registered first-order methods whose phases run, in order, each with the settings it changes
