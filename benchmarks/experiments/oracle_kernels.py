@@ -120,5 +120,6 @@ def main(argv=None):
             print(f"| {n} | {K} | {name} | {first:.2f} | {second:.2f} | {new:.2f} | "
                   f"{first / new:.2f} | {second / new:.2f} |")
 
+
 if __name__ == "__main__":
     main()

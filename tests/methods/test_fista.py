@@ -151,7 +151,6 @@ def test_the_certificate_starts_from_the_chain_on_multi_class_text_only():
         assert rows(problem) == (chain if chained else alone)
 
 
-
 def test_only_the_free_coefficients_move():
     """On sparse text, whose reduction fixes features (``tau = lambda = 0`` there, and a zero gradient: their labels
     are blocked wherever they are nonzero): FISTA's iterations over the free coefficients alone are those over all

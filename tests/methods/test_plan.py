@@ -4,14 +4,11 @@ sparse text's full LP, or FISTA's phase with a time limit it would not meet or, 
 ``TEXT_LP_ROWS`` rows; a loop that gives way to MRC-PDHG's iterations past a share of the time limit while far from
 certifying; phases in place of continuation's stages; a path's stages; a warm start; ``method="pdhg"``."""
 
-import warnings
 from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 import scipy.sparse as sp
-from sklearn.exceptions import ConvergenceWarning
 
 from helpers import random_problem, zipf_words
 from mrc_pyomo import MRCClassifier
