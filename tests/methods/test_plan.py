@@ -75,6 +75,19 @@ def test_the_first_master_of_a_narrow_problem_holds_the_rows_near_the_phase_s_ru
     assert wide.phases[0].config.near == PDHGConfig().near
 
 
+
+def test_the_narrow_route_certifies_the_loop_s_r_star_at_eps_zero_and_at_the_defaults():
+    """The narrow route's larger first master changes only which rows the loop starts from: at ``eps_1 = 0`` its
+    certified interval closes on the same R* as the loop alone's, and at the defaults it holds it."""
+    X, y = random_problem(1000, 4, 20, seed=0)
+    loop = MRCClassifier(first_order=False, eps_1=0.0).fit(X, y)
+    for eps_1 in (0.0, MRCClassifier().eps_1):
+        fit = MRCClassifier(eps_1=eps_1).fit(X, y)
+        assert "first-order" in set(fit.history_.phase) and fit.status_ == "converged"
+        assert fit.lower_ <= loop.upper_ + 1e-12 and loop.lower_ <= fit.upper_ + 1e-12
+        assert fit.upper_ - fit.lower_ <= max(eps_1, 1e-9)
+
+
 def test_true_and_false_decide_alone():
     assert route(shape(6400, 10, 785), "n", False) == LOOP
     assert route(shape(10, 2, 3), "n", True) == PDHG                        # no phase in the route: PDHG's
