@@ -15,8 +15,7 @@ masters (random Fourier features, images: ``|C| D`` nonzeros a row).  So, on the
   generation (:func:`takes_full_lp`): on two classes, where the smallest master that certifies holds most of its
   rows, and on more classes up to :data:`TEXT_LP_ROWS` rows; but with a larger LP of more classes, or a time limit
   it is not expected to meet, FISTA's phase, whose rule is the best early, then the loop of the regime ``"n"``,
-  whose masters raise the lower end (on more than two classes from a first master that holds the rows within
-  :data:`TEXT_NEAR` of ``varphi`` at FISTA's rule);
+  whose masters raise the lower end;
 * two classes, or masters cheap against the passes (fewer than :data:`MANY_CLASSES` classes with ``K D <``
   :data:`WIDE`, ``n K D <`` :data:`ENTRIES` or, but on images, more than :data:`SAMPLES_PER_COLUMN` samples a
   column; many classes with ``n K <`` :data:`MANY_ROWS`): the loop alone;
@@ -108,17 +107,11 @@ NARROW = 64
 #: (measured: docs/benchmarks.md, "The library's choices", "The first master of narrow problems")
 NARROW_NEAR = 3e-2
 
-#: sparse text of more than two classes: the certificate's first master after FISTA's phase holds the rows within
-#: this of ``varphi`` at its rule (FISTA's own ``near`` elsewhere): the lower end rises sooner, with fewer masters
-#: (measured: docs/benchmarks.md, "The library's choices", "FISTA's active rows")
-TEXT_NEAR = 3e-2
-
 #: the routes: the registered first-order methods whose phases run, in order, each with the settings it changes
 LOOP = ()
 PDHG = (("pdhg", {}),)
 PDHG_NARROW = (("pdhg", {"near": NARROW_NEAR}),)
 FISTA = (("fom", {}),)
-FISTA_TEXT = (("fom", {"near": TEXT_NEAR}),)
 FISTA_THEN_PDHG = (("fom", {"tolerance": FISTA_HANDOVER}), ("pdhg", UNTIL_STALL))
 #: the phases after a loop that gave up (:attr:`Plan.fallback`)
 FALLBACK = (("pdhg", UNTIL_STALL),)
@@ -283,8 +276,7 @@ def plan_fit(problem, settings, method, *, linear=True, host=True, stages=None, 
     text = settings.regime == "auto" and config.regime != "n"
     if (text and settings.first_order is not False and (settings.time_limit is not None or config.regime == "full")
             and not takes_full_lp(problem, config, settings.time_limit)):
-        # FISTA's rule, the best early, then masters for the lower end
-        phases = phases_of(FISTA_TEXT if multi_class_text(problem) else FISTA, settings, problem)
+        phases = phases_of(FISTA, settings, problem)   # FISTA's rule, the best early, then masters for the lower end
         return first_order_plan(phases[0].method, phases[0].config, problem.lambda0)
     pairs = route(problem, config.regime, settings.first_order, linear, host)
     if pairs:   # the phases bring the loop near the user's lambda0: no continuation stages; its masters hold every

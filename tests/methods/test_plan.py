@@ -16,11 +16,9 @@ from mrc_pyomo.estimator.parameters import Settings
 from mrc_pyomo.methods import get_method, pathwise
 from mrc_pyomo.methods import plan as plan_module
 from mrc_pyomo.methods.deadline import Deadline
-from mrc_pyomo.methods.fista import FOMConfig
 from mrc_pyomo.methods.pdhg import PDHGConfig
 from mrc_pyomo.methods.plan import (FALLBACK, FISTA_THEN_PDHG, LOOP, LOOP_SHARE, NARROW_NEAR, PDHG, PDHG_NARROW,
-                                    STAGE_EPS, TEXT_NEAR, first_order_plan, plan_fit, route, schedule,
-                                    zero_rule_lambda0)
+                                    STAGE_EPS, first_order_plan, plan_fit, route, schedule, zero_rule_lambda0)
 from mrc_pyomo.methods.result import Start, finish
 from mrc_pyomo.problem import prepare
 
@@ -130,7 +128,6 @@ def test_sparse_text_is_planned_its_full_lp_and_fista_s_phase_with_a_time_limit_
     assert met.config.regime == "full" and met.phases == ()
     limited = plan_fit(problem, replace(Settings(), time_limit=0.99 * expected / LOOP_SHARE), ccg)
     assert [phase.method.name for phase in limited.phases] == ["fom"] and limited.method is ccg
-    assert limited.phases[0].config.near == FOMConfig().near   # two classes: FISTA's own near
     assert limited.config.regime == "n" and not limited.keeps_rows
     assert plan_fit(problem, replace(Settings(), time_limit=1e-6, first_order=False), ccg).phases == ()
     assert plan_fit(problem, replace(Settings(), regime="nm", time_limit=1e-6), ccg).config.regime == "nm"
@@ -164,9 +161,8 @@ def test_two_class_text_whose_lp_pdlp_solves_takes_it_with_a_limit_of_at_least_p
 
 def test_sparse_text_of_more_classes_beyond_text_lp_rows_is_planned_fista_s_phase_without_a_time_limit(monkeypatch):
     """Without a time limit, sparse text of more than two classes whose full LP has more than ``TEXT_LP_ROWS`` rows
-    runs FISTA's phase then the loop of the regime "n" (the LP's time grows faster than its rows), its first master
-    the rows within ``TEXT_NEAR`` of ``varphi`` at FISTA's rule, more than FISTA's own ``near`` gives; within them,
-    two classes or ``first_order=False``: the full LP; the fit through the phase certifies the full LP's ``R*``."""
+    runs FISTA's phase then the loop of the regime "n" (the LP's time grows faster than its rows); within them, two
+    classes or ``first_order=False``: the full LP; the fit through the phase certifies the full LP's ``R*``."""
     X, y = zipf_words(n=300, n_classes=3, seed=1)
     problem, ccg = prepare(X, y), get_method("ccg")
     rows, _ = problem.full_lp_size()
@@ -176,7 +172,6 @@ def test_sparse_text_of_more_classes_beyond_text_lp_rows_is_planned_fista_s_phas
     monkeypatch.setattr(plan_module, "TEXT_LP_ROWS", rows - 1)
     plan = plan_fit(problem, Settings(), ccg)
     assert [phase.method.name for phase in plan.phases] == ["fom"] and plan.config.regime == "n"
-    assert plan.phases[0].config.near == TEXT_NEAR > FOMConfig().near
     assert plan_fit(problem, replace(Settings(), first_order=False), ccg).config.regime == "full"
     binary = prepare(*zipf_words(n=300, n_classes=2, seed=1))
     monkeypatch.setattr(plan_module, "TEXT_LP_ROWS", 0)
