@@ -75,7 +75,6 @@ def test_the_first_master_of_a_narrow_problem_holds_the_rows_near_the_phase_s_ru
     assert wide.phases[0].config.near == PDHGConfig().near
 
 
-
 def test_the_narrow_route_certifies_the_loop_s_r_star_at_eps_zero_and_at_the_defaults():
     """The narrow route's larger first master changes only which rows the loop starts from: at ``eps_1 = 0`` its
     certified interval closes on the same R* as the loop alone's, and at the defaults it holds it."""
