@@ -4,7 +4,7 @@ sparse text's full LP, or FISTA's phase with a time limit it would not meet or, 
 ``TEXT_LP_ROWS`` rows; a loop that gives way to MRC-PDHG's iterations past a share of the time limit while far from
 certifying; phases in place of continuation's stages; a path's stages; a warm start; ``method="pdhg"``."""
 
-from dataclasses import replace
+from dataclasses import fields, replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -16,6 +16,7 @@ from mrc_pyomo.estimator.parameters import Settings
 from mrc_pyomo.methods import get_method, pathwise
 from mrc_pyomo.methods import plan as plan_module
 from mrc_pyomo.methods.deadline import Deadline
+from mrc_pyomo.methods.fista import FOMConfig
 from mrc_pyomo.methods.pdhg import PDHGConfig
 from mrc_pyomo.methods.plan import (FALLBACK, FISTA_THEN_PDHG, LOOP, LOOP_SHARE, NARROW_NEAR, PDHG, PDHG_NARROW,
                                     STAGE_EPS, first_order_plan, plan_fit, route, schedule, zero_rule_lambda0)
@@ -51,11 +52,6 @@ def test_the_route_follows_the_problem_s_shape():
 
 
 def test_the_routes_name_registered_phases():
-    from dataclasses import fields
-
-    from mrc_pyomo.methods import get_method
-    from mrc_pyomo.methods.fista import FOMConfig
-    from mrc_pyomo.methods.pdhg import PDHGConfig
     configs = {"fom": FOMConfig, "pdhg": PDHGConfig}
     for path in (PDHG, PDHG_NARROW, FISTA_THEN_PDHG):
         for name, changes in path:
