@@ -27,7 +27,9 @@ masters (random Fourier features, images: ``|C| D`` nonzeros a row).  So, on the
   support (on many classes FISTA's rule barely moves); over at most :data:`NARROW` columns, whose rows are cheap,
   that master also holds every sample's most violated row within :data:`NARROW_NEAR` of ``varphi`` at their rule,
   the rows the next masters would add one master at a time (over more columns those rows make the first master
-  dearer than the masters they save).
+  dearer than the masters they save); with ``K D >=`` :data:`IMAGES` over more columns, the iterations go on until
+  they stall (:data:`PDHG_UNTIL_STALL`), as on images: such masters are dear, a warm one as dear as the first, and
+  a support handed over once settled still missed rows that each cost one.
 
 **What the route measures: the time.**  The loop's rule stays poor until its masters certify, while a phase's rule
 is good within seconds.  So with a time limit, a route of the loop alone on a problem where a phase can run gives the
@@ -68,8 +70,9 @@ ENTRIES = 5e6
 SAMPLES_PER_COLUMN = 20
 #: many classes take a phase over at least this many pairs ``(i, y)`` (``n K``)
 MANY_ROWS = 20_000
-#: a linear map with at least this many columns per sign (``K D``) and fewer than MANY_CLASSES classes: images,
-#: where FISTA's phase comes first ...
+#: a master of at least this many columns per sign (``K D``) over more than NARROW columns is dear: MRC-PDHG's
+#: iterations run until they stall; on a linear map of fewer than MANY_CLASSES classes (images) FISTA's phase comes
+#: first ...
 IMAGES = 4000
 #: ... over at least this many entries of the scores (``n K D``): with fewer the loop certifies sooner
 IMAGE_ENTRIES = 1.6e7
@@ -95,9 +98,9 @@ TEXT_LP_ROWS = 50_000
 #: FISTA's phase before MRC-PDHG's ends once its best R improved by less than this (relative) over a smoothing
 #: stage: FISTA gives the better rule early, PDHG's iterations the better rule after it
 FISTA_HANDOVER = 0.05
-#: MRC-PDHG's iterations that hand over to the masters only once they stall: on images, where a master is dear and
-#: leaves the rule as it is until the masters certify, while the iterations go on improving it; and after a loop
-#: that gave up, where no master follows
+#: MRC-PDHG's iterations that hand over to the masters only once they stall: where a master is dear (``K D >=``
+#: IMAGES: images, random Fourier features of ten classes and more) and leaves the rule as it is until the masters
+#: certify, while the iterations go on improving it; and after a loop that gave up, where no master follows
 UNTIL_STALL = {"handover": math.inf, "settled": math.inf}
 
 #: a problem of at most this many columns of ``Psi`` (``D``) has cheap rows, of ``|C| D`` nonzeros each ...
@@ -111,6 +114,7 @@ NARROW_NEAR = 3e-2
 LOOP = ()
 PDHG = (("pdhg", {}),)
 PDHG_NARROW = (("pdhg", {"near": NARROW_NEAR}),)
+PDHG_UNTIL_STALL = (("pdhg", UNTIL_STALL),)
 FISTA = (("fom", {}),)
 FISTA_THEN_PDHG = (("fom", {"tolerance": FISTA_HANDOVER}), ("pdhg", UNTIL_STALL))
 #: the phases after a loop that gave up (:attr:`Plan.fallback`)
@@ -199,7 +203,7 @@ class Plan:
 def route(problem, regime, first_order="auto", linear=True, host=True):
     """The first-order phases before MRC-CCG's loop on ``problem`` in ``regime`` by the problem's shape (module
     docstring), as pairs of a registered method's name and the config settings the route changes: :data:`LOOP`,
-    :data:`PDHG`, :data:`PDHG_NARROW`, :data:`FISTA` or :data:`FISTA_THEN_PDHG`.  ``first_order``: ``"auto"``,
+    :data:`PDHG`, :data:`PDHG_NARROW`, :data:`PDHG_UNTIL_STALL`, :data:`FISTA` or :data:`FISTA_THEN_PDHG`.  ``first_order``: ``"auto"``,
     ``True`` or ``False``; ``linear``: the feature map is linear; ``host``: the data are NumPy's, SciPy's or Dask's."""
     if first_order is False:
         return LOOP
@@ -212,7 +216,9 @@ def route(problem, regime, first_order="auto", linear=True, host=True):
         return LOOP
     if linear and host and K < MANY_CLASSES and K * D >= IMAGES:
         return FISTA_THEN_PDHG if n * K * D >= IMAGE_ENTRIES else LOOP
-    return PDHG_NARROW if D <= NARROW else PDHG
+    if D <= NARROW:
+        return PDHG_NARROW
+    return PDHG_UNTIL_STALL if K * D >= IMAGES else PDHG
 
 
 def phases_of(pairs, settings, problem):

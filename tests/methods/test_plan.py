@@ -15,11 +15,13 @@ from mrc_pyomo import MRCClassifier
 from mrc_pyomo.estimator.parameters import Settings
 from mrc_pyomo.methods import get_method, pathwise
 from mrc_pyomo.methods import plan as plan_module
+from mrc_pyomo.methods.ccg.config import CCGConfig
 from mrc_pyomo.methods.deadline import Deadline
 from mrc_pyomo.methods.fista import FOMConfig
 from mrc_pyomo.methods.pdhg import PDHGConfig
-from mrc_pyomo.methods.plan import (FALLBACK, FISTA_THEN_PDHG, LOOP, LOOP_SHARE, NARROW_NEAR, PDHG, PDHG_NARROW,
-                                    STAGE_EPS, first_order_plan, plan_fit, route, schedule, zero_rule_lambda0)
+from mrc_pyomo.methods.plan import (FALLBACK, FISTA_THEN_PDHG, IMAGES, LOOP, LOOP_SHARE, NARROW_NEAR, PDHG,
+                                    PDHG_NARROW, PDHG_UNTIL_STALL, STAGE_EPS, UNTIL_STALL, Phase, Plan,
+                                    first_order_plan, plan_fit, route, schedule, zero_rule_lambda0)
 from mrc_pyomo.methods.result import Start, finish
 from mrc_pyomo.problem import prepare
 
@@ -33,11 +35,11 @@ def test_the_route_follows_the_problem_s_shape():
     assert route(shape(5148, 6, 437), "n", linear=False) == PDHG            # satellite + 400 RFF
     assert route(shape(8000, 50, 21), "n") == PDHG_NARROW                   # 50 Gaussian classes: cheap rows
     assert route(shape(2000, 26, 17), "n") == PDHG_NARROW                   # 26 classes, 16 columns
-    assert route(shape(3200, 26, 417), "n", linear=False) == PDHG           # 26 classes + 400 RFF: dense rows
+    assert route(shape(3200, 26, 417), "n", linear=False) == PDHG_UNTIL_STALL   # 26 classes + 400 RFF: dear
     assert route(shape(6400, 10, 785), "n") == FISTA_THEN_PDHG              # mnist_8000: images
     assert route(shape(14318, 2, 409), "n", linear=False) == LOOP           # pulsar + RFF: two classes
     assert route(shape(10888, 7, 417), "n", linear=False) == LOOP           # dry bean + RFF: 26 samples a column
-    assert route(shape(1437, 10, 465), "n", linear=False) == PDHG           # digits + RFF
+    assert route(shape(1437, 10, 465), "n", linear=False) == PDHG_UNTIL_STALL   # digits + RFF: K D = 4,650
     assert route(shape(56000, 10, 785), "n") == FISTA_THEN_PDHG             # all of mnist: images, 71 a column
     assert route(shape(1600, 6, 37), "n") == LOOP                           # satellite: a small master
     assert route(shape(2400, 7, 17), "n") == LOOP                           # dry bean, linear
@@ -48,12 +50,12 @@ def test_the_route_follows_the_problem_s_shape():
     assert route(shape(2560, 10, 785), "n") == FISTA_THEN_PDHG              # ... here the phases' rule is better
     assert route(shape(300, 26, 17), "n") == LOOP                           # many classes, few samples
     assert route(shape(6400, 10, 785), "nm") == LOOP                        # sparse features: columns come later
-    assert route(shape(6400, 10, 785), "n", host=False) == PDHG             # images on a GPU: PDHG's phase alone
+    assert route(shape(6400, 10, 785), "n", host=False) == PDHG_UNTIL_STALL     # images on a GPU: PDHG alone
 
 
 def test_the_routes_name_registered_phases():
     configs = {"fom": FOMConfig, "pdhg": PDHGConfig}
-    for path in (PDHG, PDHG_NARROW, FISTA_THEN_PDHG):
+    for path in (PDHG, PDHG_NARROW, PDHG_UNTIL_STALL, FISTA_THEN_PDHG):
         for name, changes in path:
             assert get_method(name).iterations is not None and get_method(name).active_rows is not None
             assert set(changes) <= {field.name for field in fields(configs[name])}
@@ -69,6 +71,38 @@ def test_the_first_master_of_a_narrow_problem_holds_the_rows_near_the_phase_s_ru
     wide = plan_fit(prepare(X, y, phi="fourier", random_state=0), Settings(), get_method("ccg"))
     assert [phase.method.name for phase in wide.phases] == ["pdhg"]
     assert wide.phases[0].config.near == PDHGConfig().near
+
+
+def test_dear_masters_take_pdhg_s_iterations_until_they_stall():
+    """Random Fourier features of ten classes (``K D >= IMAGES``): MRC-PDHG's iterations hand over to the masters only
+    once they stall, neither once their support settled nor at a share of the master's work; of six classes they
+    keep both hand-overs."""
+    X, y = random_problem(1300, 4, 10, seed=0)
+    dear = prepare(X, y, phi="fourier", random_state=0)
+    assert dear.n_classes * dear.n_features >= IMAGES
+    config = plan_fit(dear, Settings(), get_method("ccg"), linear=False).phases[0].config
+    assert (config.settled, config.handover) == (np.inf, np.inf) == tuple(UNTIL_STALL.values())
+    X, y = random_problem(2100, 4, 6, seed=0)
+    wide = prepare(X, y, phi="fourier", random_state=0)
+    assert wide.n_classes * wide.n_features < IMAGES
+    config = plan_fit(wide, Settings(), get_method("ccg"), linear=False).phases[0].config
+    assert (config.settled, config.handover) == (PDHGConfig().settled, PDHGConfig().handover)
+
+
+def test_pdhg_s_iterations_until_they_stall_then_the_loop_certify_the_loop_s_r_star():
+    """The route of dear masters, on a small problem: the iterations run until they stall, then the loop from the
+    master of their support closes its certified interval on the loop alone's R* at ``eps_1 = 0``."""
+    X, y = random_problem(300, 4, 3, seed=2)
+    problem = prepare(X, y)
+    loop = MRCClassifier(first_order=False, eps_1=0.0).fit(X, y)
+    phase = Phase(get_method("pdhg"), PDHGConfig(eps_1=0.0, **UNTIL_STALL))
+    plan = Plan(get_method("ccg"), pathwise.keeping_rows(CCGConfig(eps_1=0.0)), phases=(phase,),
+                stages=(problem.lambda0,))
+    result = finish(pathwise.fit_steps(problem, plan))
+    first_order = [record for record in result.history if record["phase"] == "first-order"]
+    assert first_order and len(first_order) < len(result.history) and result.status == "converged"
+    assert result.upper - result.lower <= 1e-9
+    assert result.lower <= loop.upper_ + 1e-12 and loop.lower_ <= result.upper + 1e-12
 
 
 def test_the_narrow_route_certifies_the_loop_s_r_star_at_eps_zero_and_at_the_defaults():
