@@ -203,8 +203,9 @@ class Plan:
 def route(problem, regime, first_order="auto", linear=True, host=True):
     """The first-order phases before MRC-CCG's loop on ``problem`` in ``regime`` by the problem's shape (module
     docstring), as pairs of a registered method's name and the config settings the route changes: :data:`LOOP`,
-    :data:`PDHG`, :data:`PDHG_NARROW`, :data:`PDHG_UNTIL_STALL`, :data:`FISTA` or :data:`FISTA_THEN_PDHG`.  ``first_order``: ``"auto"``,
-    ``True`` or ``False``; ``linear``: the feature map is linear; ``host``: the data are NumPy's, SciPy's or Dask's."""
+    :data:`PDHG`, :data:`PDHG_NARROW`, :data:`PDHG_UNTIL_STALL`, :data:`FISTA` or :data:`FISTA_THEN_PDHG`.
+    ``first_order``: ``"auto"``, ``True`` or ``False``; ``linear``: the feature map is linear; ``host``: the data are
+    NumPy's, SciPy's or Dask's."""
     if first_order is False:
         return LOOP
     n, K, D = problem.n_samples, problem.n_classes, problem.n_features
