@@ -117,8 +117,8 @@ PDHG_NARROW = (("pdhg", {"near": NARROW_NEAR}),)
 PDHG_UNTIL_STALL = (("pdhg", UNTIL_STALL),)
 FISTA = (("fom", {}),)
 FISTA_THEN_PDHG = (("fom", {"tolerance": FISTA_HANDOVER}), ("pdhg", UNTIL_STALL))
-#: the phases after a loop that gave up (:attr:`Plan.fallback`)
-FALLBACK = (("pdhg", UNTIL_STALL),)
+#: the phases after a loop that gave up (:attr:`Plan.fallback`): no master follows, the iterations run to the stall
+FALLBACK = PDHG_UNTIL_STALL
 
 
 def zero_rule_lambda0(problem):
