@@ -6,7 +6,8 @@
 Variants are settings of the estimator or of the loop's :class:`~mrc_pyomo.methods.ccg.config.CCGConfig`:
 ``in_out=A`` (rows separated at ``A * best + (1 - A) * (mu^k, nu^k)``), ``stall=F`` (``stall_factor``: the warm
 simplex gets ``F`` times the largest solve so far before the interior point method takes over; ``stall=none``: no
-budget), ``row_age=A`` (``row_age=none``: rows never leave), ``shrink=0|1`` (the master's rule shrunk onto its level
+budget), ``row_age=A`` (``row_age=none``: rows never leave), ``form=primal|dual`` (the masters' form,
+:func:`~mrc_pyomo.methods.ccg.config.master_form`), ``shrink=0|1`` (the master's rule shrunk onto its level
 as a candidate for the upper end, :func:`~mrc_pyomo.oracles.incumbent.shrunk_to_level`); ``n_max=N``, ``eps_1=E``,
 ``lambda0=L``, ``continuation=0|1`` and ``regime=R`` (the estimator's parameters: text, whose regime ``"auto"`` is
 the full LP, needs ``regime=n``); ``prox=KAPPA`` (a stability centre: :class:`ProximalCentre`).  Settings combine
@@ -168,6 +169,9 @@ def apply(variant):
             loop[name] = bool(int(value))
         elif name == "prox":
             params["callback"] = ProximalCentre(float(value))
+            loop["form"] = "primal"   # its costs are the primal form's columns
+        elif name == "form":
+            loop[name] = value
         elif name == "stall":
             loop["stall_factor"] = None if value == "none" else float(value)
         else:

@@ -9,6 +9,8 @@ LABELS = {"ccg": "MRC-CCG (eps_1=1e-3)", "ccg_precise": "MRC-CCG (eps_1=1e-4)", 
           "subgradient": "MRC-SUB", "path": "mrc_path (eps_1=1e-3)", "fom": "MRC-FOM",
           "ccg_no_first_order": "MRC-CCG, no first-order phase"}
 COLD_LABELS = {"dual_simplex": "dual simplex", "ipm": "IPM", "ipm_no_crossover": "IPM, no crossover"}
+#: the cold solves of a master in its dual form (benchmarks.harness.run_case.cold_solves)
+COLD_LABELS.update({f"dual_lp_{name}": f"dual LP, {words}" for name, words in COLD_LABELS.items()})
 
 
 def label(record):

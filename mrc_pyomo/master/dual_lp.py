@@ -7,8 +7,9 @@ The dual of ``P_{I,J}`` (without the floor row)::
 
 has ``|J| + 1`` rows and one column per row of ``I``: half the primal's entries and a basis of size ``|J| + 1``, not
 ``|I|``.  Column blocks are loaded in bulk as rows are added; ``mu = row_dual[:m]``, ``nu = -row_dual[m]`` (HiGHS's
-signs), ``alpha`` its column values, ``R^k = -`` its objective.  Any other change rebuilds it at the next solve: the
-form pays for a master solved once, not for the loop's warm re-solves.
+signs), ``alpha`` its column values, ``R^k = -`` its objective.  :class:`DualLPBackend` rebuilds it at the next
+solve after any other change (the full LP: a master solved once); :class:`WarmDualBackend` follows the loop's
+removals too and keeps its basis (MRC-CCG's masters of few classes, :func:`mrc_pyomo.methods.ccg.config.master_form`).
 """
 
 import time
@@ -16,9 +17,13 @@ import time
 import numpy as np
 
 from .backend import Backend, Capabilities
-from .highs_backend import HighsBackend
+from .highs_backend import REFINED_TOLERANCE, HighsBackend
 from .highs_setup import INF, highspy, quiet_highs, run_with_limit, set_option
 from .solution import BackendSolution, solve_error
+
+#: HiGHS's ``simplex_strategy`` of its primal simplex: rows added to a master are columns of its dual LP at their
+#: bound 0, so the last basis stays primal feasible
+PRIMAL_SIMPLEX = 4
 
 
 class DualLPBackend(Backend):
@@ -53,12 +58,17 @@ class DualLPBackend(Backend):
         self.n_columns = 0
 
     def rows_added(self, master, block):
-        """The batch's rows as columns: each holds its row's entries of ``F``, then 1 in ``sum(alpha) = 1``."""
+        """The batch's rows as columns (:meth:`add_columns`), the first batch in a new LP; a batch that does not follow
+        the columns loaded makes the LP stale."""
         if self.highs is None and master.n_rows == len(block.samples):   # the first batch: a new LP
             self._build(master)
         if self.highs is None or self.n_columns != master.n_rows - len(block.samples):
             self._stale()
             return
+        self.add_columns(master, block)
+
+    def add_columns(self, master, block):
+        """Each row of the batch ``block`` as a column: its row's entries of ``F``, then 1 in ``sum(alpha) = 1``."""
         m = len(master.features)
         F = master.block(block.samples, block.subsets, master.features).mu.tocsr()
         F.sort_indices()
@@ -76,9 +86,10 @@ class DualLPBackend(Backend):
         self.n_columns += r
 
     def load(self, master):
-        self._stale()
+        """The whole ``master`` in a new LP: its batches of rows as columns."""
+        self._build(master)
         for block in master.pyomo_model.batches:
-            self.rows_added(master, block)
+            self.add_columns(master, block)
 
     def set_option(self, name, value):
         super().set_option(name, value)
@@ -95,12 +106,14 @@ class DualLPBackend(Backend):
         tic = time.perf_counter()
         run_with_limit(self.highs, time_limit)
         self.seconds = {"build": 0.0, "handover": 0.0, "solve": time.perf_counter() - tic}
+        return self.point(master, self.highs.modelStatusToString(self.highs.getModelStatus()))
+
+    def point(self, master, text):
+        """The :class:`~mrc_pyomo.master.solution.BackendSolution` of HiGHS's solution, or the error of a solve that
+        did not end optimal, its model status in the words ``text``."""
         status = self.highs.getModelStatus()
-        text = self.highs.modelStatusToString(status)
         if status != highspy.HighsModelStatus.kOptimal:
-            method = self.options.get("solver", "choose")
-            raise solve_error(f"HiGHS ({method}) did not solve the dual LP of the master ({master.n_rows} columns, "
-                              f"{len(master.features) + 1} rows) to optimality: model status '{text}'",
+            raise solve_error(f"{self.solver_words(master)} to optimality: model status '{text}'",
                               status == highspy.HighsModelStatus.kTimeLimit)
         solution = self.highs.getSolution()
         duals = np.asarray(solution.row_dual)
@@ -108,3 +121,82 @@ class DualLPBackend(Backend):
         objective = -self.highs.getInfo().objective_function_value
         return BackendSolution(status=text, objective=objective, mu=duals[:m].copy(), nu=-float(duals[m]),
                                columns=np.zeros(0), row_duals=np.asarray(solution.col_value))
+
+    def solver_words(self, master):
+        """What did not solve what, for an error."""
+        method = self.options.get("solver", "choose")
+        return (f"HiGHS ({method}) did not solve the dual LP of the master ({master.n_rows} columns, "
+                f"{len(master.features) + 1} rows)")
+
+
+class WarmDualBackend(DualLPBackend):
+    """MRC-CCG's masters through their dual LP, kept warm from one master to the next.  A row of ``I`` removed (slack
+    at the last optimum: ``alpha = 0``, its column at its bound) is its column deleted, and rows added are columns at
+    their bound 0, so the last basis stays primal feasible: HiGHS's primal simplex goes on from it
+    (``simplex_strategy`` 4 unless the options set it).  As the primal form's backend
+    (:class:`~mrc_pyomo.master.highs_backend.HighsBackend`): a master marked a large change, or whose warm simplex
+    ran past its ``budget``, is solved by the interior point method with crossover, and :meth:`refine` forgets the
+    basis and tightens the tolerances to 1e-10 (unless set)."""
+
+    capabilities = Capabilities(limits_inside_solve=True, bulk_loading=True, warm_start=True, item_columns=False)
+
+    def solver_words(self, master):
+        """What did not solve what, for an error: the restricted master, as the primal form's backend says it."""
+        return (f"HiGHS did not solve the restricted master ({master.n_rows} rows, {len(master.features)} features) "
+                f"by its dual LP")
+
+    def __init__(self, solver="highs", objective_floor=False, options=None):
+        super().__init__(solver, objective_floor, options)
+        self.ipm_next = False   # the next solve by the interior point method (large_change)
+
+    def _build(self, master):
+        super()._build(master)
+        if "simplex_strategy" not in self.options:
+            set_option(self.highs, "simplex_strategy", PRIMAL_SIMPLEX)
+
+    def removing_rows(self, master, mask):
+        if self.highs is not None:
+            columns = np.flatnonzero(master.pyomo_model.lp_rows(mask)).astype(np.int32)
+            if len(columns):
+                self.highs.deleteCols(len(columns), columns)
+                self.n_columns -= len(columns)
+
+    def large_change(self):
+        self.ipm_next = True
+
+    def refine(self):
+        if self.highs is not None:
+            self.highs.clearSolver()
+        for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+            if name not in self.options:
+                self.set_option(name, REFINED_TOLERANCE)
+
+    def _run_ipm(self, time_limit):
+        """Run HiGHS's interior point method (with crossover) for this run only, unless the options set a solver."""
+        if "solver" in self.options:
+            return run_with_limit(self.highs, time_limit)
+        set_option(self.highs, "solver", "ipm")
+        try:
+            run_with_limit(self.highs, time_limit)
+        finally:
+            set_option(self.highs, "solver", "choose")
+
+    def solve(self, master, time_limit=None, budget=None):
+        if self.highs is None:
+            self.load(master)
+        tic = time.perf_counter()
+        by_ipm, self.ipm_next = self.ipm_next, False
+        if by_ipm:
+            self._run_ipm(time_limit)
+        else:
+            run_with_limit(self.highs, budget if time_limit is None else time_limit if budget is None
+                           else min(budget, time_limit))
+        text = self.highs.modelStatusToString(self.highs.getModelStatus()) + (" (IPM)" if by_ipm else "")
+        stalled = (not by_ipm and budget is not None and (time_limit is None or budget < time_limit)
+                   and self.highs.getModelStatus() == highspy.HighsModelStatus.kTimeLimit)
+        if stalled:
+            self.highs.clearSolver()
+            self._run_ipm(None if time_limit is None else time_limit - (time.perf_counter() - tic))
+            text = f"{self.highs.modelStatusToString(self.highs.getModelStatus())} (IPM: the simplex stalled)"
+        self.seconds = {"build": 0.0, "handover": 0.0, "solve": time.perf_counter() - tic}
+        return self.point(master, text)

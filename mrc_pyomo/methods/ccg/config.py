@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import full_lp
+from ...master.solver_backends import BUILTIN_SOLVER
+from ...problem.initialization import MAX_CLASSES_ALL_SUBSETS
 
 
 # "auto" picks the large n and m regime when the LP has more than this many features m = K * D, unless the full LP
@@ -18,6 +20,9 @@ SPARSE_DENSITY = 0.1
 INIT_FEATURE_ROUNDS = 3
 # rows leave the master after this many consecutive over-satisfied masters when lambda0 = 0 (row_age)
 UNREGULARISED_ROW_AGE = 3
+# the masters' dual form (master_form) has a basis of K D + 1 rows: up to this many columns per sign its half of the
+# primal's entries wins; with more (satellite + RFF: 2,622) its larger basis costs what the entries save
+DUAL_FORM_COLUMNS = 2000
 
 
 @dataclass(frozen=True)
@@ -33,7 +38,9 @@ class CCGConfig:
     ``fit_intercept``: the first column of ``Psi`` is the constant 1; ``row_age``: in the regime ``"n"`` a row leaves
     the master after this many consecutive over-satisfied masters (1: at the first, as in the paper; None: never, for a
     first master that already holds nearly the final rows, and on sparse text of more than two classes:
-    :func:`row_age`).
+    :func:`row_age`); ``form``: the form in which the built-in solver takes each master, ``"primal"`` (eq. 7,
+    :class:`~mrc_pyomo.master.highs_backend.HighsBackend`) or ``"dual"`` (eq. 8, its dual LP kept warm,
+    :class:`~mrc_pyomo.master.dual_lp.WarmDualBackend`; :func:`master_form`).
 
     Three settings serve experiments, off or at their measured values by default
     (``benchmarks/experiments/loop_variants.py``; docs/theory.rst): ``in_out`` (in-out separation, Ben-Ameur and Neto:
@@ -54,6 +61,7 @@ class CCGConfig:
     solver_options: dict = None
     formulation: str = "paper"
     row_age: int = 1
+    form: str = "primal"
     in_out: float = 0.0
     stall_factor: float = 3.0
     stall_floor: float = 1.0
@@ -108,6 +116,22 @@ def problem_regime(problem, regime="auto", formulation="paper"):
                          feature_density(problem))
 
 
+def master_form(problem, regime, solver, formulation):
+    """The :class:`CCGConfig` ``form`` of the masters of a loop in ``regime`` on ``problem`` by ``solver`` in
+    ``formulation``: ``"dual"`` where the built-in solver takes the paper's rows in the regime ``"n"`` (its features
+    fixed), the master has no row ``objective >= 0`` (at most
+    :data:`~mrc_pyomo.problem.initialization.MAX_CLASSES_ALL_SUBSETS` classes) and at most :data:`DUAL_FORM_COLUMNS`
+    columns per sign ``K D``; else ``"primal"``.  The dual LP (eq. 8) holds half the primal's entries (no ``mu1`` /
+    ``mu2`` pair), and the loop's changes keep its basis primal feasible
+    (:class:`~mrc_pyomo.master.dual_lp.WarmDualBackend`): on pulsar at the paper's size, whose masters of dense random
+    Fourier features are the fit's time, the solver's seconds fell by a quarter (measured: docs/benchmarks.md, "The
+    library's choices", "The masters' form")."""
+    dual = (solver == BUILTIN_SOLVER and formulation == "paper" and regime == "n"
+            and problem.n_classes <= MAX_CLASSES_ALL_SUBSETS
+            and problem.n_classes * problem.n_features <= DUAL_FORM_COLUMNS)
+    return "dual" if dual else "primal"
+
+
 def simplex_budget(solve_seconds, config=None):
     """Seconds a warm-started simplex may take on the next master: ``config.stall_factor`` times the largest solve so
     far, at least ``config.stall_floor``; no budget for the first master.  Masters grow along the loop, so a warm
@@ -137,13 +161,15 @@ def row_age(lambda0, text=False):
 def configure(settings, problem):
     """The :class:`CCGConfig` of the estimator's :class:`~mrc_pyomo.estimator.parameters.Settings` on ``problem``: the
     regime :func:`problem_regime` makes of the one asked for, the :func:`row_age` of its ``lambda0`` and shape (text of
-    more than two classes keeps its rows), and on that text ``shrink`` (elsewhere the masters' rules are not far above
-    their level, and shrinking them cost quick cases up to a quarter of their time for no master saved:
-    docs/benchmarks.md, "The library's choices", "The shrunk rule")."""
+    more than two classes keeps its rows), the masters' :func:`master_form`, and on that text ``shrink`` (elsewhere
+    the masters' rules are not far above their level, and shrinking them cost quick cases up to a quarter of their
+    time for no master saved: docs/benchmarks.md, "The library's choices", "The shrunk rule")."""
     text = multi_class_text(problem)
+    regime = problem_regime(problem, settings.regime, settings.formulation)
     return CCGConfig(
-        regime=problem_regime(problem, settings.regime, settings.formulation), fit_intercept=settings.fit_intercept,
-        eps_1=settings.eps_1, eps_2=settings.eps_2, n_max=settings.n_max, m_max=settings.m_max,
+        regime=regime, fit_intercept=settings.fit_intercept, eps_1=settings.eps_1, eps_2=settings.eps_2,
+        n_max=settings.n_max, m_max=settings.m_max,
         max_iter=CCGConfig.max_iter if settings.max_iter is None else settings.max_iter, solver=settings.solver,
         solver_options=settings.solver_options, formulation=settings.formulation,
-        row_age=row_age(settings.lambda0, text), shrink=text)
+        row_age=row_age(settings.lambda0, text), shrink=text,
+        form=master_form(problem, regime, settings.solver, settings.formulation))

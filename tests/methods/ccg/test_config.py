@@ -107,3 +107,56 @@ def test_rows_never_leave_the_loop_on_sparse_text():
     assert clf.history_.rows_removed.sum() == 0 and len(clf.history_) > 1
     R_star = R_star_of(MRCClassifier(eps_1=0.0).fit(X, y), X, y)
     assert clf.upper_ == pytest.approx(R_star, abs=1e-7) and paper.upper == pytest.approx(R_star, abs=1e-7)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_the_loop_takes_its_masters_in_their_dual_form_where_the_built_in_solver_has_no_floor_row():
+    """master_form: the dual form (eq. 8, kept warm) for the built-in solver on the paper's rows in the regime "n"
+    with at most MAX_CLASSES_ALL_SUBSETS classes (no row objective >= 0) and DUAL_FORM_COLUMNS columns per sign,
+    else the primal form; configure passes it on, and a fit's masters are on the backend it names."""
+    from mrc_pyomo.master.dual_lp import WarmDualBackend
+    from mrc_pyomo.master.highs_backend import HighsBackend
+    from mrc_pyomo.methods.ccg import configure
+    from mrc_pyomo.methods.ccg.config import DUAL_FORM_COLUMNS, master_form
+    from mrc_pyomo.problem import MRCProblem
+    from mrc_pyomo.problem.initialization import MAX_CLASSES_ALL_SUBSETS
+    few, many = (MRCProblem.from_arrays(np.ones((4, 2)), None, np.zeros((K, 2)), np.zeros((K, 2)))
+                 for K in (MAX_CLASSES_ALL_SUBSETS, MAX_CLASSES_ALL_SUBSETS + 1))
+    D = DUAL_FORM_COLUMNS // 2
+    narrow, wide = (MRCProblem.from_arrays(np.ones((4, d)), None, np.zeros((2, d)), np.zeros((2, d)))
+                    for d in (D, D + 1))
+    assert master_form(few, "n", "highs", "paper") == master_form(narrow, "n", "highs", "paper") == "dual"
+    assert master_form(many, "n", "highs", "paper") == master_form(wide, "n", "highs", "paper") == "primal"
+    assert master_form(few, "nm", "highs", "paper") == "primal"
+    assert master_form(few, "n", "glpk", "paper") == "primal"
+    assert master_form(few, "n", "highs", "compact") == "primal"
+    from helpers import random_problem
+    for K, backend in ((3, WarmDualBackend), (MAX_CLASSES_ALL_SUBSETS + 1, HighsBackend)):
+        X, y = random_problem(120, 3, K, seed=K)
+        clf = MRCClassifier(first_order=False).fit(X, y)
+        assert type(clf.master_.backend) is backend
+
+
+@pytest.mark.parametrize("phi", ["linear", "fourier"])
+def test_the_dual_form_s_loop_certifies_the_primal_form_s_r_star(phi):
+    """The loop with its masters in the dual form and in the primal form (the same steps, another backend) ends at
+    the same R*, the independent full LP's, each certified (eps_1 = 0)."""
+    from dataclasses import replace
+
+    from helpers import random_problem
+    from mrc_pyomo.estimator.fitting import problem_of
+    from mrc_pyomo.estimator.parameters import settings_of
+    from mrc_pyomo.methods import get_method
+    from mrc_pyomo.methods.result import finish
+    X, y = random_problem(150, 4, 3, seed=11)
+    clf = MRCClassifier(phi=phi, eps_1=0.0, first_order=False, random_state=0, n_max=10)
+    method = get_method("ccg")
+    problem, _ = problem_of(clf, X, y, None, clf.lambda0, method)
+    config = method.configure(settings_of(clf), problem)
+    assert config.form == "dual"
+    results = {form: finish(method.steps(problem, replace(config, form=form))) for form in ("primal", "dual")}
+    clf.fit(X, y)
+    R_star = R_star_of(clf, X, y)
+    for result in results.values():
+        assert result.status == "converged" and result.lower - 1e-7 <= R_star <= result.upper + 1e-7
+        assert result.upper - R_star <= 1e-6
