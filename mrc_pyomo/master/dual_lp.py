@@ -140,14 +140,14 @@ class WarmDualBackend(DualLPBackend):
 
     capabilities = Capabilities(limits_inside_solve=True, bulk_loading=True, warm_start=True, item_columns=False)
 
+    def __init__(self, solver="highs", objective_floor=False, options=None):
+        super().__init__(solver, objective_floor, options)
+        self.ipm_next = False   # the next solve by the interior point method (large_change)
+
     def solver_words(self, master):
         """What did not solve what, for an error: the restricted master, as the primal form's backend says it."""
         return (f"HiGHS did not solve the restricted master ({master.n_rows} rows, {len(master.features)} features) "
                 f"by its dual LP")
-
-    def __init__(self, solver="highs", objective_floor=False, options=None):
-        super().__init__(solver, objective_floor, options)
-        self.ipm_next = False   # the next solve by the interior point method (large_change)
 
     def _build(self, master):
         super()._build(master)

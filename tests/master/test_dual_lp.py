@@ -87,13 +87,20 @@ def test_the_loop_s_masters_in_their_dual_form_follow_every_change_and_keep_thei
 
 def test_a_large_change_of_a_dual_form_master_is_solved_by_the_interior_point_method_and_refine_forgets():
     """As the primal form's: the solve after a large change is by the interior point method (its status says
-    so), the next ones by the simplex; refine forgets the basis and tightens the tolerances, unless set."""
+    so), the next ones by the simplex, or by the interior point method past the simplex's budget; refine forgets
+    the basis and tightens the tolerances, unless set."""
     primal, dual = primal_and_dual_masters(seed=5)
     value = primal.solve().objective
     dual.large_change()
     assert dual.solve().objective == pytest.approx(value, abs=1e-8) and dual.solver_status == "Optimal (IPM)"
     dual.solve()
     assert dual.solver_status == "Optimal"
+    from mrc_pyomo.oracles.rows import all_subsets
+    for master in (primal, dual):   # a change the warm simplex cannot finish within its budget: IPM instead
+        master.add_rows(np.repeat(np.arange(20, 60), 3), np.tile(all_subsets(2), (40, 1)))
+    value = primal.solve().objective
+    assert dual.solve(budget=1e-9).objective == pytest.approx(value, abs=1e-8)
+    assert dual.solver_status == "Optimal (IPM: the simplex stalled)"
     dual.refine()
     highs = dual.backend.highs
     assert highs.getOptionValue("primal_feasibility_tolerance")[1] == pytest.approx(1e-10)
