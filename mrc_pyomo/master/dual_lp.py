@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from .backend import Backend, Capabilities
-from .highs_backend import REFINED_TOLERANCE, HighsBackend
+from .highs_backend import HighsBackend, forget_basis, warm_runs
 from .highs_setup import INF, highspy, quiet_highs, run_with_limit, set_option
 from .solution import BackendSolution, solve_error
 
@@ -135,8 +135,9 @@ class WarmDualBackend(DualLPBackend):
     their bound 0, so the last basis stays primal feasible: HiGHS's primal simplex goes on from it
     (``simplex_strategy`` 4 unless the options set it).  As the primal form's backend
     (:class:`~mrc_pyomo.master.highs_backend.HighsBackend`): a master marked a large change, or whose warm simplex
-    ran past its ``budget``, is solved by the interior point method with crossover, and :meth:`refine` forgets the
-    basis and tightens the tolerances to 1e-10 (unless set)."""
+    ran past its ``budget``, is solved by the interior point method with crossover (the same runs,
+    :func:`~mrc_pyomo.master.highs_backend.warm_runs`), and :meth:`refine` forgets the basis and tightens the
+    tolerances to 1e-10 (unless set; :func:`~mrc_pyomo.master.highs_backend.forget_basis`)."""
 
     capabilities = Capabilities(limits_inside_solve=True, bulk_loading=True, warm_start=True, item_columns=False)
 
@@ -162,41 +163,18 @@ class WarmDualBackend(DualLPBackend):
                 self.n_columns -= len(columns)
 
     def large_change(self):
-        self.ipm_next = True
+        """No useful basis: the next solve is by the interior point method with crossover, unless ``solver`` is set."""
+        self.ipm_next = "solver" not in self.options
 
     def refine(self):
         if self.highs is not None:
-            self.highs.clearSolver()
-        for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
-            if name not in self.options:
-                self.set_option(name, REFINED_TOLERANCE)
-
-    def _run_ipm(self, time_limit):
-        """Run HiGHS's interior point method (with crossover) for this run only, unless the options set a solver."""
-        if "solver" in self.options:
-            return run_with_limit(self.highs, time_limit)
-        set_option(self.highs, "solver", "ipm")
-        try:
-            run_with_limit(self.highs, time_limit)
-        finally:
-            set_option(self.highs, "solver", "choose")
+            forget_basis(self.highs, self.options)
 
     def solve(self, master, time_limit=None, budget=None):
         if self.highs is None:
             self.load(master)
         tic = time.perf_counter()
         by_ipm, self.ipm_next = self.ipm_next, False
-        if by_ipm:
-            self._run_ipm(time_limit)
-        else:
-            run_with_limit(self.highs, budget if time_limit is None else time_limit if budget is None
-                           else min(budget, time_limit))
-        text = self.highs.modelStatusToString(self.highs.getModelStatus()) + (" (IPM)" if by_ipm else "")
-        stalled = (not by_ipm and budget is not None and (time_limit is None or budget < time_limit)
-                   and self.highs.getModelStatus() == highspy.HighsModelStatus.kTimeLimit)
-        if stalled:
-            self.highs.clearSolver()
-            self._run_ipm(None if time_limit is None else time_limit - (time.perf_counter() - tic))
-            text = f"{self.highs.modelStatusToString(self.highs.getModelStatus())} (IPM: the simplex stalled)"
+        _, _, text = warm_runs(self.highs, time_limit, budget, by_ipm)
         self.seconds = {"build": 0.0, "handover": 0.0, "solve": time.perf_counter() - tic}
         return self.point(master, text)

@@ -30,6 +30,60 @@ def _interleave(values):
     return out
 
 
+# HiGHS's feasibility tolerances after refine() (its defaults are 1e-7)
+REFINED_TOLERANCE = 1e-10
+
+
+def plain_run(highs, time_limit):
+    """Run ``highs`` within ``time_limit``: ``(model status, False)``, as :meth:`HighsMaster._run` answers."""
+    run_with_limit(highs, time_limit)
+    return highs.getModelStatus(), False
+
+
+def warm_runs(highs, time_limit, budget, by_ipm, run=plain_run):
+    """The runs of a warm-started master's solve in ``highs``, each by ``run(highs, limit)`` (``(status, iterate)``):
+    ``by_ipm``, one run by the interior point method with crossover (a large change); else the warm simplex within
+    ``budget`` (and ``time_limit``), and past the budget, a simplex stalled on a degenerate master, the solve from
+    scratch by the interior point method, whose time depends on size, not degeneracy.  Returns ``(status, iterate,
+    text)``, ``text`` the model status in words, saying which runs were by the interior point method and why."""
+    start = highs.getRunTime()
+    if by_ipm:
+        status, iterate = run_ipm(highs, time_limit, run)
+        budget = None
+    else:
+        first = budget if time_limit is None else time_limit if budget is None else min(budget, time_limit)
+        status, iterate = run(highs, first)
+    text = highs.modelStatusToString(status) + (" (IPM: a large change)" if by_ipm else "")
+    stalled = (budget is not None and status == highspy.HighsModelStatus.kTimeLimit
+               and (time_limit is None or budget < time_limit))
+    if stalled:
+        highs.clearSolver()
+        remaining = None if time_limit is None else time_limit - (highs.getRunTime() - start)
+        status, iterate = run_ipm(highs, remaining, run)
+        text = f"{highs.modelStatusToString(status)} (IPM: the simplex stalled for {budget:.2g} s)"
+    return status, iterate, text
+
+
+def run_ipm(highs, time_limit, run=plain_run):
+    """``run(highs, time_limit)`` by HiGHS's interior point method (with crossover) for this run only, the solver
+    restored afterwards."""
+    solver = highs.getOptionValue("solver")[1]
+    set_option(highs, "solver", "ipm")
+    try:
+        return run(highs, time_limit)
+    finally:
+        set_option(highs, "solver", solver)
+
+
+def forget_basis(highs, options):
+    """Make ``highs``'s next run start from scratch, at feasibility tolerances :data:`REFINED_TOLERANCE` unless
+    ``options`` set them: a warm simplex can stop on a basis it calls optimal that the certificate refutes."""
+    highs.clearSolver()
+    for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+        if name not in options:
+            set_option(highs, name, REFINED_TOLERANCE)
+
+
 class HighsMaster:
     """The LP ``P_{I,J}`` loaded in bulk into HiGHS (layout: the module docstring).  ``fixed_rows``: pairs
     ``(coefficient of nu, upper bound)``; their coefficients on the features come with each block of features."""
@@ -119,22 +173,13 @@ class HighsMaster:
             self.mu_columns -= np.searchsorted(gone, self.mu_columns)
             self.n_columns -= len(gone)
 
-    def _run(self, time_limit):
-        """Run HiGHS within ``time_limit``; return the model status and whether ``highs.getSolution()`` holds the
+    @staticmethod
+    def _run(highs, time_limit):
+        """Run ``highs`` within ``time_limit``; return the model status and whether ``highs.getSolution()`` holds the
         solve's point whatever the status (PDLP's: :func:`~mrc_pyomo.master.highs_setup.run_pdlp`)."""
-        if self.highs.getOptionValue("solver")[1] == "pdlp":
-            return run_pdlp(self.highs, time_limit)
-        run_with_limit(self.highs, time_limit)
-        return self.highs.getModelStatus(), False
-
-    def _run_ipm(self, time_limit):
-        """Run HiGHS's interior point method (with crossover) for this run only, then restore the solver."""
-        solver = self.highs.getOptionValue("solver")[1]
-        self.set_option("solver", "ipm")
-        try:
-            return self._run(time_limit)
-        finally:
-            self.set_option("solver", solver)
+        if highs.getOptionValue("solver")[1] == "pdlp":
+            return run_pdlp(highs, time_limit)
+        return plain_run(highs, time_limit)
 
     def solve(self, time_limit=None, budget=None, what="the restricted master"):
         """Run HiGHS; return the :class:`~mrc_pyomo.master.solution.BackendSolution`, or raise
@@ -145,22 +190,8 @@ class HighsMaster:
         stalled on a degenerate master, solved again from scratch by the interior point method with crossover,
         whose time depends on size, not degeneracy (the status says so), as is the solve after
         :meth:`HighsBackend.large_change`."""
-        start = self.highs.getRunTime()
         by_ipm, self.ipm_next = self.ipm_next, False
-        if by_ipm:
-            status, iterate = self._run_ipm(time_limit)
-            budget = None
-        else:
-            first = budget if time_limit is None else time_limit if budget is None else min(budget, time_limit)
-            status, iterate = self._run(first)
-        text = self.highs.modelStatusToString(status) + (" (IPM: a large change)" if by_ipm else "")
-        stalled = (budget is not None and status == highspy.HighsModelStatus.kTimeLimit
-                   and (time_limit is None or budget < time_limit))
-        if stalled:
-            self.highs.clearSolver()
-            remaining = None if time_limit is None else time_limit - (self.highs.getRunTime() - start)
-            status, iterate = self._run_ipm(remaining)
-            text = f"{self.highs.modelStatusToString(status)} (IPM: the simplex stalled for {budget:.2g} s)"
+        status, iterate, text = warm_runs(self.highs, time_limit, budget, by_ipm, self._run)
         if status != highspy.HighsModelStatus.kOptimal:
             timed_out = status == highspy.HighsModelStatus.kTimeLimit
             raise solve_error(f"HiGHS did not solve {what} to optimality: model status '{text}'", timed_out,
@@ -181,8 +212,6 @@ class HighsMaster:
         return self.highs.getInfo().simplex_iteration_count
 
 
-# HiGHS's feasibility tolerances after refine() (its defaults are 1e-7)
-REFINED_TOLERANCE = 1e-10
 
 
 class HighsBackend(Backend):
@@ -247,10 +276,7 @@ class HighsBackend(Backend):
 
     def refine(self):
         """Forget the basis, so that the next solve starts from scratch, at tolerances 1e-10 (unless set)."""
-        self.lp.highs.clearSolver()
-        for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
-            if name not in self.options:
-                self.lp.set_option(name, REFINED_TOLERANCE)
+        forget_basis(self.lp.highs, self.options)
 
     def solve(self, master, time_limit=None, budget=None):
         tic = time.perf_counter()
