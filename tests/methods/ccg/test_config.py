@@ -160,3 +160,33 @@ def test_the_dual_form_s_loop_certifies_the_primal_form_s_r_star(phi):
     for result in results.values():
         assert result.status == "converged" and result.lower - 1e-7 <= R_star <= result.upper + 1e-7
         assert result.upper - R_star <= 1e-6
+
+
+@pytest.mark.filterwarnings("ignore:the rule never predicts")
+def test_the_primal_form_s_simplex_scales_by_largest_entries_unless_the_user_sets_its_scaling():
+    """master_options: on the built-in solver the loop's masters in their primal form take MASTER_HIGHS_OPTIONS under
+    the user's solver_options (which win, and are not modified); the dual form and another solver keep the options
+    as given.  A fit's HiGHS instance holds them, and both scalings certify the independent full LP's R* (eps_1 =
+    0)."""
+    from helpers import random_problem
+    from mrc_pyomo.methods.ccg.config import MASTER_HIGHS_OPTIONS, CCGConfig, master_options
+    assert MASTER_HIGHS_OPTIONS == {"simplex_scale_strategy": 4}
+    assert master_options(CCGConfig()) == MASTER_HIGHS_OPTIONS
+    mine = {"simplex_scale_strategy": 2, "output_flag": False}
+    assert master_options(CCGConfig(solver_options=mine)) == mine
+    assert master_options(CCGConfig(form="dual", solver_options=mine)) is mine
+    assert master_options(CCGConfig(form="dual")) is None
+    assert master_options(CCGConfig(solver="glpk", solver_options={"tmlim": 5})) == {"tmlim": 5}
+    for K, scaling in ((3, 2), (7, 4)):   # the dual form (HiGHS's default scaling), then the primal form
+        X, y = random_problem(150, 4, K, seed=K)
+        default = MRCClassifier(eps_1=0.0, first_order=False, random_state=0, n_max=10).fit(X, y)
+        assert default.master_.backend.highs.getOptionValue("simplex_scale_strategy")[1] == scaling
+        options = {"simplex_scale_strategy": 0}
+        unscaled = MRCClassifier(eps_1=0.0, first_order=False, random_state=0, n_max=10,
+                                 solver_options=options).fit(X, y)
+        assert options == {"simplex_scale_strategy": 0}
+        assert unscaled.master_.backend.highs.getOptionValue("simplex_scale_strategy")[1] == 0
+        R_star = R_star_of(default, X, y)
+        for clf in (default, unscaled):
+            assert clf.status_ == "converged" and clf.lower_ - 1e-7 <= R_star <= clf.upper_ + 1e-7
+            assert clf.upper_ - R_star <= 1e-6
