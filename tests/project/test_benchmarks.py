@@ -403,13 +403,13 @@ def test_proximal_centre_variant_keeps_the_certificate():
 
 
 def test_scale_variant_sets_every_master_s_simplex_scaling():
-    """The loop variant scale=S passes HiGHS's simplex_scale_strategy S to every master, over the primal form's
-    default (master_options), and combines with the others."""
+    """The loop variant scale=S passes HiGHS's simplex_scale_strategy S to every master of the loop (alone: HiGHS's
+    own, 2, by default), and combines with the others."""
     from helpers import random_problem
     from benchmarks.experiments.loop_variants import apply, fit_variant
     assert apply("scale=2,form=dual") == ({"solver_options": {"simplex_scale_strategy": 2}}, {"form": "dual"})
     X, y = random_problem(200, 4, 7, seed=1)
-    for variant, scaling in (("default", 4), ("scale=2", 2)):
+    for variant, scaling in (("default", 2), ("scale=4", 4)):
         params, loop = apply(variant)
         clf = fit_variant(X, y, loop, eps_1=1e-6, **params)
         assert clf.status_ == "converged"

@@ -8,7 +8,6 @@ from ...master import RestrictedMaster
 from ...master.dual_lp import WarmDualBackend
 from ...master.solution import Changes
 from ...problem.initialization import class_centroids, initial_features, initial_rows
-from .config import master_options
 
 
 def reduced_rows(reduction, samples, subsets):
@@ -31,13 +30,13 @@ def as_added(master):
     return Changes(master.samples, master.subsets, master.samples[:0], master.subsets[:0], master.features)
 
 
-def initial_master(problem, config, rows=(), features=(), own_labels_only=False):
+def initial_master(problem, config, rows=(), features=(), own_labels_only=False, solver_options=None):
     """The first master of ``problem``, the one builder of every first master: the class-centroid rows and the initial
     features (:mod:`mrc_pyomo.problem.initialization`), then the row blocks ``rows`` (pairs ``(samples, subsets)``) and
     the ``features`` given, less what the problem's reduction leaves out, for the solver of ``config`` (any config with
     the fields ``regime``, ``fit_intercept``, ``solver``, ``solver_options`` and ``formulation``; with ``form="dual"``
     (:class:`~mrc_pyomo.methods.ccg.config.CCGConfig`) the built-in solver takes its dual LP), solved with
-    :func:`~mrc_pyomo.methods.ccg.config.master_options`.
+    ``solver_options`` (None: ``config.solver_options``).
 
     ``own_labels_only``: of the centroids' rows only each centroid's own label, ``(n + k, {k})``, for a master given
     rows of its own: those ``K`` rows still keep it bounded, since their mixture by the class weights is the empirical
@@ -54,7 +53,7 @@ def initial_master(problem, config, rows=(), features=(), own_labels_only=False)
     master = RestrictedMaster(problem.data, problem.tau, problem.lam,
                               centroids=class_centroids(problem.data, problem.y, n_classes, problem.weights),
                               objective_floor=floor, solver=config.solver,
-                              solver_options=master_options(config),
+                              solver_options=config.solver_options if solver_options is None else solver_options,
                               formulation=config.formulation,
                               backend=WarmDualBackend if getattr(config, "form", "primal") == "dual" else None)
     master.add_features(features)

@@ -163,11 +163,11 @@ def test_the_dual_form_s_loop_certifies_the_primal_form_s_r_star(phi):
 
 
 @pytest.mark.filterwarnings("ignore:the rule never predicts")
-def test_the_primal_form_s_simplex_scales_by_largest_entries_unless_the_user_sets_its_scaling():
-    """master_options: on the built-in solver the loop's masters in their primal form take MASTER_HIGHS_OPTIONS under
-    the user's solver_options (which win, and are not modified); the dual form and another solver keep the options
-    as given.  A fit's HiGHS instance holds them, and both scalings certify the independent full LP's R* (eps_1 =
-    0)."""
+def test_the_certificate_s_simplex_scales_by_largest_entries_unless_the_user_sets_its_scaling():
+    """master_options: on the built-in solver the certificate's masters after a first-order phase, in their primal
+    form, take MASTER_HIGHS_OPTIONS under the user's solver_options (which win, and are not modified); the dual form,
+    another solver and the loop alone keep the options as given.  A fit's HiGHS instance holds them, and both
+    scalings certify the independent full LP's R* (eps_1 = 0)."""
     from helpers import random_problem
     from mrc_pyomo.methods.ccg.config import MASTER_HIGHS_OPTIONS, CCGConfig, master_options
     assert MASTER_HIGHS_OPTIONS == {"simplex_scale_strategy": 4}
@@ -177,12 +177,12 @@ def test_the_primal_form_s_simplex_scales_by_largest_entries_unless_the_user_set
     assert master_options(CCGConfig(form="dual", solver_options=mine)) is mine
     assert master_options(CCGConfig(form="dual")) is None
     assert master_options(CCGConfig(solver="glpk", solver_options={"tmlim": 5})) == {"tmlim": 5}
-    for K, scaling in ((3, 2), (7, 4)):   # the dual form (HiGHS's default scaling), then the primal form
+    for K, first_order, scaling in ((3, True, 2), (7, False, 2), (7, True, 4)):
         X, y = random_problem(150, 4, K, seed=K)
-        default = MRCClassifier(eps_1=0.0, first_order=False, random_state=0, n_max=10).fit(X, y)
+        default = MRCClassifier(eps_1=0.0, first_order=first_order, random_state=0, n_max=10).fit(X, y)
         assert default.master_.backend.highs.getOptionValue("simplex_scale_strategy")[1] == scaling
         options = {"simplex_scale_strategy": 0}
-        unscaled = MRCClassifier(eps_1=0.0, first_order=False, random_state=0, n_max=10,
+        unscaled = MRCClassifier(eps_1=0.0, first_order=first_order, random_state=0, n_max=10,
                                  solver_options=options).fit(X, y)
         assert options == {"simplex_scale_strategy": 0}
         assert unscaled.master_.backend.highs.getOptionValue("simplex_scale_strategy")[1] == 0
