@@ -10,7 +10,7 @@ budget), ``row_age=A`` (``row_age=none``: rows never leave), ``form=primal|dual`
 :func:`~mrc_pyomo.methods.ccg.config.master_form`), ``shrink=0|1`` (the master's rule shrunk onto its level
 as a candidate for the upper end, :func:`~mrc_pyomo.oracles.incumbent.shrunk_to_level`); ``scale=S`` (HiGHS's
 ``simplex_scale_strategy`` for every master: 2 is HiGHS's equilibration, the loop alone's, 4 the scaling of
-:func:`~mrc_pyomo.methods.ccg.config.master_options`); ``n_max=N``, ``eps_1=E``,
+:func:`~mrc_pyomo.methods.ccg.config.certificate_options`); ``n_max=N``, ``eps_1=E``,
 ``lambda0=L``, ``continuation=0|1`` and ``regime=R`` (the estimator's parameters: text, whose regime ``"auto"`` is
 the full LP, needs ``regime=n``); ``prox=KAPPA`` (a stability centre: :class:`ProximalCentre`).  Settings combine
 with commas, and ``default`` is the library as it is.  Each fit is :func:`fit_variant`: the estimator's own steps

@@ -212,8 +212,6 @@ class HighsMaster:
         return self.highs.getInfo().simplex_iteration_count
 
 
-
-
 class HighsBackend(Backend):
     """The built-in backend on a :class:`HighsMaster`, loaded in bulk with each change; no Pyomo component is built.
     ``seconds``: only ``solve`` (loading is timed with the changes, in the loop's ``seconds_update``)."""

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..oracles.certificate import lower_bound
 from ..oracles.incumbent import Incumbent, improve_on_segments
-from .ccg.config import master_options
+from .ccg.config import certificate_options
 from .ccg.record import IterationState
 from .ccg.start import initial_master
 from .deadline import deadline_of
@@ -220,10 +220,11 @@ def certificate_master(problem, found, phase):
     (:func:`~mrc_pyomo.methods.ccg.start.initial_master`), with ``problem``'s costs (those of the first stage): the
     rows its method's ``active_rows`` names, each class centroid's row of its own label and all features, marked a
     large change (its first solve cold, by the interior point method where the solver has one), solved with
-    :func:`~mrc_pyomo.methods.ccg.config.master_options`."""
+    :func:`~mrc_pyomo.methods.ccg.config.certificate_options`."""
     config = phase.config
-    master = initial_master(problem, config.certificate, rows=phase.method.active_rows(problem, found, config),
-                            own_labels_only=True, solver_options=master_options(config.certificate))
+    certificate = replace(config.certificate, solver_options=certificate_options(config.certificate))
+    master = initial_master(problem, certificate, rows=phase.method.active_rows(problem, found, config),
+                            own_labels_only=True)
     master.large_change()
     return master
 

@@ -24,10 +24,10 @@ UNREGULARISED_ROW_AGE = 3
 # primal's entries wins; with more (satellite + RFF: 2,622) its larger basis costs what the entries save
 DUAL_FORM_COLUMNS = 2000
 #: HiGHS's options for the certificate's masters after a first-order phase, in their primal form, under the user's
-#: ``solver_options`` (:func:`master_options`): its simplex scales each row and column by a power of 2 near its
+#: ``solver_options`` (:func:`certificate_options`): its simplex scales each row and column by a power of 2 near its
 #: largest entry (``simplex_scale_strategy`` 4), not by HiGHS's default equilibration (2), under which its warm dual
 #: simplex on masters of dense rows found bases possibly singular and reinverted them
-MASTER_HIGHS_OPTIONS = {"simplex_scale_strategy": 4}
+CERTIFICATE_HIGHS_OPTIONS = {"simplex_scale_strategy": 4}
 
 
 @dataclass(frozen=True)
@@ -137,19 +137,19 @@ def master_form(problem, regime, solver, formulation):
     return "dual" if dual else "primal"
 
 
-def master_options(config):
+def certificate_options(config):
     """The solver options of the certificate's masters after a first-order phase under ``config`` (a
     :class:`CCGConfig`): on the built-in solver in the primal form, ``config.solver_options`` over
-    :data:`MASTER_HIGHS_OPTIONS`; else ``config.solver_options`` as given.  After the phase's support, whose first
+    :data:`CERTIFICATE_HIGHS_OPTIONS`; else ``config.solver_options`` as given.  After the phase's support, whose first
     master the interior point method solves, the warm dual simplex then took 0.4 to 0.8 of its time on the masters
     of many classes, of random Fourier features and of images, with the same masters.  The loop alone keeps HiGHS's
     equilibration: without it, the quick harness's random Fourier features of ten classes gained as much, but its
     800 images of mnist took two masters more, and no rule between them has been measured yet.  So does the dual
     form: its primal simplex gained little without it, and on a badly scaled master of a test ended without an
     optimum (measured: docs/benchmarks.md, "The library's choices", "The simplex's scaling")."""
-    if config.solver != BUILTIN_SOLVER or getattr(config, "form", "primal") != "primal":
+    if config.solver != BUILTIN_SOLVER or config.form != "primal":
         return config.solver_options
-    return {**MASTER_HIGHS_OPTIONS, **(config.solver_options or {})}
+    return {**CERTIFICATE_HIGHS_OPTIONS, **(config.solver_options or {})}
 
 
 def simplex_budget(solve_seconds, config=None):

@@ -30,13 +30,12 @@ def as_added(master):
     return Changes(master.samples, master.subsets, master.samples[:0], master.subsets[:0], master.features)
 
 
-def initial_master(problem, config, rows=(), features=(), own_labels_only=False, solver_options=None):
+def initial_master(problem, config, rows=(), features=(), own_labels_only=False):
     """The first master of ``problem``, the one builder of every first master: the class-centroid rows and the initial
     features (:mod:`mrc_pyomo.problem.initialization`), then the row blocks ``rows`` (pairs ``(samples, subsets)``) and
     the ``features`` given, less what the problem's reduction leaves out, for the solver of ``config`` (any config with
     the fields ``regime``, ``fit_intercept``, ``solver``, ``solver_options`` and ``formulation``; with ``form="dual"``
-    (:class:`~mrc_pyomo.methods.ccg.config.CCGConfig`) the built-in solver takes its dual LP), solved with
-    ``solver_options`` (None: ``config.solver_options``).
+    (:class:`~mrc_pyomo.methods.ccg.config.CCGConfig`) the built-in solver takes its dual LP).
 
     ``own_labels_only``: of the centroids' rows only each centroid's own label, ``(n + k, {k})``, for a master given
     rows of its own: those ``K`` rows still keep it bounded, since their mixture by the class weights is the empirical
@@ -52,8 +51,7 @@ def initial_master(problem, config, rows=(), features=(), own_labels_only=False,
         features = features[~reduction.fixed.ravel()[features]]
     master = RestrictedMaster(problem.data, problem.tau, problem.lam,
                               centroids=class_centroids(problem.data, problem.y, n_classes, problem.weights),
-                              objective_floor=floor, solver=config.solver,
-                              solver_options=config.solver_options if solver_options is None else solver_options,
+                              objective_floor=floor, solver=config.solver, solver_options=config.solver_options,
                               formulation=config.formulation,
                               backend=WarmDualBackend if getattr(config, "form", "primal") == "dual" else None)
     master.add_features(features)

@@ -164,19 +164,19 @@ def test_the_dual_form_s_loop_certifies_the_primal_form_s_r_star(phi):
 
 @pytest.mark.filterwarnings("ignore:the rule never predicts")
 def test_the_certificate_s_simplex_scales_by_largest_entries_unless_the_user_sets_its_scaling():
-    """master_options: on the built-in solver the certificate's masters after a first-order phase, in their primal
-    form, take MASTER_HIGHS_OPTIONS under the user's solver_options (which win, and are not modified); the dual form,
-    another solver and the loop alone keep the options as given.  A fit's HiGHS instance holds them, and both
-    scalings certify the independent full LP's R* (eps_1 = 0)."""
+    """certificate_options: on the built-in solver the certificate's masters after a first-order phase, in their
+    primal form, take CERTIFICATE_HIGHS_OPTIONS under the user's solver_options (which win, and are not modified);
+    the dual form, another solver and the loop alone keep the options as given.  A fit's HiGHS instance holds them,
+    and both scalings certify the independent full LP's R* (eps_1 = 0)."""
     from helpers import random_problem
-    from mrc_pyomo.methods.ccg.config import MASTER_HIGHS_OPTIONS, CCGConfig, master_options
-    assert MASTER_HIGHS_OPTIONS == {"simplex_scale_strategy": 4}
-    assert master_options(CCGConfig()) == MASTER_HIGHS_OPTIONS
+    from mrc_pyomo.methods.ccg.config import CERTIFICATE_HIGHS_OPTIONS, CCGConfig, certificate_options
+    assert CERTIFICATE_HIGHS_OPTIONS == {"simplex_scale_strategy": 4}
+    assert certificate_options(CCGConfig()) == CERTIFICATE_HIGHS_OPTIONS
     mine = {"simplex_scale_strategy": 2, "output_flag": False}
-    assert master_options(CCGConfig(solver_options=mine)) == mine
-    assert master_options(CCGConfig(form="dual", solver_options=mine)) is mine
-    assert master_options(CCGConfig(form="dual")) is None
-    assert master_options(CCGConfig(solver="glpk", solver_options={"tmlim": 5})) == {"tmlim": 5}
+    assert certificate_options(CCGConfig(solver_options=mine)) == mine
+    assert certificate_options(CCGConfig(form="dual", solver_options=mine)) is mine
+    assert certificate_options(CCGConfig(form="dual")) is None
+    assert certificate_options(CCGConfig(solver="glpk", solver_options={"tmlim": 5})) == {"tmlim": 5}
     for K, first_order, scaling in ((3, True, 2), (7, False, 2), (7, True, 4)):
         X, y = random_problem(150, 4, K, seed=K)
         default = MRCClassifier(eps_1=0.0, first_order=first_order, random_state=0, n_max=10).fit(X, y)
