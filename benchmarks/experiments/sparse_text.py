@@ -26,9 +26,10 @@ import numpy as np
 from benchmarks.data import read, require
 from benchmarks.harness.environment import versions
 from benchmarks.harness.record_files import append, measured, records_file
-from benchmarks.harness.run_case import minimal_master, minimal_solves
 from mrc_pyomo import MRCClassifier
-from mrc_pyomo.methods.history import FIRST_ORDER
+# names the library has had since before issue 49 (21e461d), so that a clone of that commit with these scripts copied
+# in can run the fits of its before side; the cold solves of --minimal (run_case) need the newer library
+from mrc_pyomo.methods.first_order import FIRST_ORDER
 from mrc_pyomo.problem import prepare
 
 #: the fits: name -> the estimator's parameters
@@ -82,6 +83,7 @@ def fit(spec, X, y, X_test, y_test, minimal=False, lambda0=0.01):
            "test_error": float(np.mean(clf.predict(X_test) != y_test)), **phase_and_masters(clf.history_)}
     master = clf.master_
     if minimal and master is not None and master.solution is not None and clf.status_ == "converged":
+        from benchmarks.harness.run_case import minimal_master, minimal_solves
         row.update(minimal_solves(master, seconds, time_limit=seconds))
         row["minimal_samples"] = int(len(np.unique(minimal_master(master).samples)))
     return row

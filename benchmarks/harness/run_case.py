@@ -1,7 +1,8 @@
 """Run one (case, method) in this process and print one JSON record on the last line of stdout.
 
     python -m benchmarks.harness.run_case CASE METHOD [--quick] [--fraction F] [--classes K] [--time-limit S]
-                                                     [--cold-time-limit S] [--formulation {paper,compact}]
+                                                     [--cold-time-limit S] [--cold {both,minimal,none}]
+                                                     [--formulation {paper,compact}]
 
 METHOD: ccg (MRC-CCG, ours), lp (the full LP solved by HiGHS), subgradient (MRC-SUB), fom (MRC-FOM: the
 first-order method, then MRC-CCG from its active rows for the certificate), path (MRC-CCG along
@@ -13,7 +14,8 @@ time of one cold solve of the fit's final restricted master with the best of a f
 what the column generation costs against an oracle that knew the final rows and features from the start.  Beside
 it, the *minimal ratio* (:func:`minimal_solves`): the fit time over one cold solve of the smallest master that
 certifies, the final master without its rows of zero dual, the floor of any generation method (a loop that keeps
-every row a phase named has a flattering limit ratio).
+every row a phase named has a flattering limit ratio).  ``--cold minimal`` solves the latter alone, ``--cold none``
+neither.
 
 It writes no file.  A case whose data set is missing (:data:`benchmarks.harness.cases.DATA_SETS`) stops it
 before any fit, exit status 2, with the way to get the data (:func:`benchmarks.data.require`).
@@ -193,6 +195,9 @@ def main(argv=None):
                         help="the master's formulation (MRC-CCG, the full LP and the path)")
     parser.add_argument("--cold-time-limit", type=float,
                         help="cap on each cold solve of the final master (MRC-CCG; default: the fit time)")
+    parser.add_argument("--cold", choices=["both", "minimal", "none"], default="both",
+                        help="which masters are solved cold after the fit: the final and the minimal, the minimal "
+                             "alone (the floor, without the limit ratio), or none")
     args = parser.parse_args(argv)
     require(data_sets([args.case]))   # run alone, a missing data set stops it here (the harness checked before)
 
@@ -262,8 +267,9 @@ def main(argv=None):
                           trace_best=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.upper)])
         if clf.master_ is not None and clf.master_.capabilities.limits_inside_solve:
             cap = seconds if args.cold_time_limit is None else min(seconds, args.cold_time_limit)
-            record.update(cold_solves(clf.master_, seconds, cap))
-            if clf.master_.solution is not None:
+            if args.cold == "both":
+                record.update(cold_solves(clf.master_, seconds, cap))
+            if args.cold != "none" and clf.master_.solution is not None:
                 record.update(minimal_solves(clf.master_, seconds, cap))
             record["peak_mb_cold"] = peak_rss_mb()   # peak_mb stays the fit's
         loop = h[h.phase != "first-order"]   # the masters' records

@@ -78,6 +78,26 @@ def test_run_case_and_report(tmp_path, monkeypatch):
     assert (tmp_path / "img" / "convergence_quick.png").exists()
 
 
+def test_run_case_solves_the_minimal_master_alone_or_no_master_cold(tmp_path):
+    """``--cold minimal``: the floor (the minimal master's cold solves) without the final master's; ``--cold none``:
+    neither, the fit's record otherwise whole."""
+    cwd, env = harness_process(tmp_path)
+    records = {}
+    for cold in ("minimal", "none"):
+        out = subprocess.run([sys.executable, "-m", "benchmarks.harness.run_case", "many_classes", "ccg", "--quick",
+                              "--classes", "3", "--cold", cold], capture_output=True, text=True, cwd=cwd, env=env,
+                             timeout=300)
+        assert out.returncode == 0, out.stderr[-2000:]
+        records[cold] = json.loads(out.stdout.strip().splitlines()[-1])
+    minimal, none = records["minimal"], records["none"]
+    assert minimal["status"] == none["status"] == "converged" and minimal["R"] == pytest.approx(none["R"], abs=1e-3)
+    assert "cold_seconds" not in minimal and "limit_ratio" not in minimal
+    assert minimal["minimal_objective_matches"] and 0 < minimal["minimal_rows"] <= minimal["final_rows"]
+    assert minimal["minimal_ratio"] == pytest.approx(minimal["seconds"] / minimal["minimal_best_seconds"])
+    assert not any(name.startswith(("cold_", "minimal_", "limit_")) for name in none)
+    assert none["waste"]["masters"] == none["iterations"] and "slower_than_cold" not in none["waste"]
+
+
 def test_report_cells_for_capped_cold_solves():
     """A cold solve stopped by its cap shows as a lower bound; with every method capped, the ratio as a bound."""
     from benchmarks.report.cells import cold_cell, gap_cell, limit_ratio_cell
