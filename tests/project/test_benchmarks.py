@@ -477,6 +477,15 @@ def test_report_route_and_certificate_masters_sections(tmp_path):
     assert "| satellite_rff | after | 20.0 | 10.0 (1100) | 2 | 6.0 | 20 / 4 / 2 | 14 | 12 | >= 60.0 | 2.0 | 3.0 |" in masters
 
 
+def test_the_benchmarks_page_s_choices_are_those_of_choices_md():
+    """docs/benchmarks.md's section "The library's choices" is ``benchmarks/report/choices.md`` as the report writes
+    it: a measurement added to the page alone would be lost at the next report."""
+    from benchmarks.report.report import choices_section
+    page = (ROOT / "docs" / "benchmarks.md").read_text()
+    start, end = page.index("\n## The library's choices\n"), page.index("\n## Plots\n")
+    assert choices_section()[1:] == page[start + 1:end].rstrip("\n").splitlines()
+
+
 def test_report_route_grid_and_sparse_text_sections(tmp_path):
     """"The route's time limit" shows each route's seconds where it certified, else its R and lower end, and the
     default against the best: its time over the best certified time, or its R less the best R where none certified
