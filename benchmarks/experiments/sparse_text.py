@@ -27,8 +27,8 @@ from benchmarks.data import read, require
 from benchmarks.harness.environment import versions
 from benchmarks.harness.record_files import append, measured, records_file
 from mrc_pyomo import MRCClassifier
-# names the library has had since before issue 49 (21e461d), so that a clone of that commit with these scripts copied
-# in can run the fits of its before side; the cold solves of --minimal (run_case) need the newer library
+# names the library has had since 21e461d, so that a clone of that commit with these scripts copied in runs the fits
+# of a pair's before side (docs/benchmarks.md, "Every regime at scale"); --minimal's cold solves need a newer library
 from mrc_pyomo.methods.first_order import FIRST_ORDER
 from mrc_pyomo.problem import prepare
 
