@@ -141,12 +141,12 @@ def certificate_options(config):
     """The solver options of the certificate's masters after a first-order phase under ``config`` (a
     :class:`CCGConfig`): on the built-in solver in the primal form, ``config.solver_options`` over
     :data:`CERTIFICATE_HIGHS_OPTIONS`; else ``config.solver_options`` as given.  After the phase's support, whose first
-    master the interior point method solves, the warm dual simplex then took 0.4 to 0.8 of its time on the masters
-    of many classes, of random Fourier features and of images, with the same masters.  The loop alone keeps HiGHS's
-    equilibration: without it, the quick harness's random Fourier features of ten classes gained as much, but its
-    800 images of mnist took two masters more, and no rule between them has been measured yet.  So does the dual
-    form: its primal simplex gained little without it, and on a badly scaled master of a test ended without an
-    optimum (measured: docs/benchmarks.md, "The library's choices", "The simplex's scaling")."""
+    master the interior point method solves, the warm dual simplex then spent less time on the same masters of many
+    classes, of random Fourier features and of images.  The loop alone keeps HiGHS's equilibration: without it, the
+    quick harness's random Fourier features of ten classes gained too, but its images of mnist took more masters, and
+    no rule between them has been measured yet.  So does the dual form: its primal simplex gained little without it,
+    and on a badly scaled master of a test ended without an optimum (measured: docs/benchmarks.md, "The library's
+    choices", "The simplex's scaling")."""
     if config.solver != BUILTIN_SOLVER or config.form != "primal":
         return config.solver_options
     return {**CERTIFICATE_HIGHS_OPTIONS, **(config.solver_options or {})}
