@@ -265,11 +265,11 @@ def main(argv=None):
                           first_order_seconds=float(first.seconds_elapsed.iloc[-1]),
                           first_order_R=float(first.upper.iloc[-1]),
                           trace_best=[[float(t), float(r)] for t, r in zip(h.seconds_elapsed, h.upper)])
-        if clf.master_ is not None and clf.master_.capabilities.limits_inside_solve:
+        if args.cold != "none" and clf.master_ is not None and clf.master_.capabilities.limits_inside_solve:
             cap = seconds if args.cold_time_limit is None else min(seconds, args.cold_time_limit)
             if args.cold == "both":
                 record.update(cold_solves(clf.master_, seconds, cap))
-            if args.cold != "none" and clf.master_.solution is not None:
+            if clf.master_.solution is not None:
                 record.update(minimal_solves(clf.master_, seconds, cap))
             record["peak_mb_cold"] = peak_rss_mb()   # peak_mb stays the fit's
         loop = h[h.phase != "first-order"]   # the masters' records

@@ -94,7 +94,7 @@ def test_run_case_solves_the_minimal_master_alone_or_no_master_cold(tmp_path):
     assert "cold_seconds" not in minimal and "limit_ratio" not in minimal
     assert minimal["minimal_objective_matches"] and 0 < minimal["minimal_rows"] <= minimal["final_rows"]
     assert minimal["minimal_ratio"] == pytest.approx(minimal["seconds"] / minimal["minimal_best_seconds"])
-    assert not any(name.startswith(("cold_", "minimal_", "limit_")) for name in none)
+    assert not any(name.startswith(("cold_", "minimal_", "limit_")) for name in none) and "peak_mb_cold" not in none
     assert none["waste"]["masters"] == none["iterations"] and "slower_than_cold" not in none["waste"]
 
 
